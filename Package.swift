@@ -1,0 +1,89 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "SmartFlashcards",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "FlashcardsCore", targets: ["FlashcardsCore"]),
+        .library(name: "FlashcardsAPI", targets: ["FlashcardsAPI"]),
+        .library(name: "FlashcardsClient", targets: ["FlashcardsClient"]),
+        .executable(name: "flashcards", targets: ["flashcards"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/vapor/vapor.git", from: "4.115.0"),
+        .package(url: "https://github.com/vapor/fluent.git", from: "4.12.0"),
+        .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.8.0"),
+        .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.10.0"),
+        .package(url: "https://github.com/vapor/jwt.git", from: "5.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.24.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+    ],
+    targets: [
+        // Pure domain: schedulers, study rules, text heuristics. No I/O, no clock.
+        .target(name: "FlashcardsCore"),
+        // Wire types shared by server, SDK and CLI. Never depends on Vapor.
+        .target(name: "FlashcardsAPI", dependencies: ["FlashcardsCore"]),
+        // The Swift SDK for iOS/macOS/Linux apps (URLSession).
+        .target(name: "FlashcardsClient", dependencies: ["FlashcardsAPI"]),
+        // Text extraction and card generators; talks to processes and HTTP, not Vapor.
+        .target(
+            name: "FlashcardsGeneration",
+            dependencies: [
+                "FlashcardsCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        // The Vapor application as a library.
+        .target(
+            name: "FlashcardsServer",
+            dependencies: [
+                "FlashcardsCore",
+                "FlashcardsAPI",
+                "FlashcardsGeneration",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+                .product(name: "JWT", package: "jwt"),
+            ]
+        ),
+        .target(
+            name: "FlashcardsCLI",
+            dependencies: [
+                "FlashcardsCore",
+                "FlashcardsAPI",
+                "FlashcardsClient",
+                "FlashcardsGeneration",
+                "FlashcardsServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(name: "flashcards", dependencies: ["FlashcardsCLI"]),
+        .testTarget(name: "FlashcardsCoreTests", dependencies: ["FlashcardsCore"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "FlashcardsGenerationTests",
+            dependencies: [
+                "FlashcardsGeneration",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "FlashcardsServerTests",
+            dependencies: [
+                "FlashcardsServer",
+                "FlashcardsClient",
+                "FlashcardsAPI",
+                .product(name: "VaporTesting", package: "vapor"),
+            ]
+        ),
+    ]
+)

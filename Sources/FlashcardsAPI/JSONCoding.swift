@@ -1,0 +1,58 @@
+import Foundation
+
+/// The JSON conventions every Smart Flashcards client and the server share: ISO-8601 dates with
+/// fractional seconds and `Z`.
+public enum FlashcardsJSON {
+    /// Formats a date as ISO-8601 UTC with milliseconds, e.g. `2026-06-13T15:51:05.123Z`.
+    public static func string(from date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
+    }
+
+    /// Parses ISO-8601 with or without fractional seconds.
+    public static func date(from string: String) -> Date? {
+        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(string) {
+            return date
+        }
+        return try? Date.ISO8601FormatStyle().parse(string)
+    }
+
+    /// An encoder using the shared date format.
+    public static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(string(from: date))
+        }
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// A decoder using the shared date format.
+    public static func makeDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = date(from: text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "Expected an ISO-8601 date, got \(text)")
+            }
+            return date
+        }
+        return decoder
+    }
+}
+
+/// The error body of every endpoint: a human-readable message and a stable machine code.
+public struct ErrorResponse: Codable, Sendable, Hashable {
+    /// A message that can be shown to the user (the compatibility routes keep the original texts).
+    public var message: String
+    /// A stable code for programs, e.g. `stack_not_found`, `validation_failed`.
+    public var code: String?
+
+    /// Creates an error body.
+    public init(message: String, code: String? = nil) {
+        self.message = message
+        self.code = code
+    }
+}

@@ -1,0 +1,345 @@
+import Foundation
+
+// Wire types of the primary API under `/api/v1`. See docs/api.md for the routes.
+
+/// `POST /api/v1/auth/signup`.
+public struct SignupRequest: Codable, Sendable, Hashable {
+    /// Display name, 1…100 characters.
+    public var name: String
+    /// E-mail address; compared case-insensitively.
+    public var mail: String
+    /// Password, 8…72 characters.
+    public var password: String
+    /// IANA time zone, e.g. `Europe/Berlin`; the server default when absent.
+    public var timeZone: String?
+
+    /// Creates the request.
+    public init(name: String, mail: String, password: String, timeZone: String? = nil) {
+        self.name = name
+        self.mail = mail
+        self.password = password
+        self.timeZone = timeZone
+    }
+}
+
+/// `POST /api/v1/auth/login`.
+public struct LoginRequest: Codable, Sendable, Hashable {
+    /// E-mail address.
+    public var mail: String
+    /// Password.
+    public var password: String
+
+    /// Creates the request.
+    public init(mail: String, password: String) {
+        self.mail = mail
+        self.password = password
+    }
+}
+
+/// The answer to signup and login: a bearer token and the account.
+public struct AuthResponse: Codable, Sendable, Hashable {
+    /// A JWT for the `Authorization: Bearer …` header.
+    public var token: String
+    /// When the token stops working.
+    public var expiresAt: Date
+    /// The signed-in account.
+    public var user: UserDTO
+
+    /// Creates the response.
+    public init(token: String, expiresAt: Date, user: UserDTO) {
+        self.token = token
+        self.expiresAt = expiresAt
+        self.user = user
+    }
+}
+
+/// An account as the API shows it to its owner.
+public struct UserDTO: Codable, Sendable, Hashable {
+    /// Stable id.
+    public var id: UUID
+    /// Display name.
+    public var name: String
+    /// E-mail address as entered at signup.
+    public var mail: String
+    /// IANA time zone the user's day is counted in.
+    public var timeZone: String
+    /// When the account was made.
+    public var createdAt: Date
+
+    /// Creates the DTO.
+    public init(id: UUID, name: String, mail: String, timeZone: String, createdAt: Date) {
+        self.id = id
+        self.name = name
+        self.mail = mail
+        self.timeZone = timeZone
+        self.createdAt = createdAt
+    }
+}
+
+/// `PATCH /api/v1/me`: fields left out stay as they are.
+public struct UpdateUserRequest: Codable, Sendable, Hashable {
+    /// New display name.
+    public var name: String?
+    /// New IANA time zone.
+    public var timeZone: String?
+
+    /// Creates the request.
+    public init(name: String? = nil, timeZone: String? = nil) {
+        self.name = name
+        self.timeZone = timeZone
+    }
+}
+
+/// `POST /api/v1/me/password`.
+public struct ChangePasswordRequest: Codable, Sendable, Hashable {
+    /// The password in use now.
+    public var currentPassword: String
+    /// The new password, 8…72 characters.
+    public var newPassword: String
+
+    /// Creates the request.
+    public init(currentPassword: String, newPassword: String) {
+        self.currentPassword = currentPassword
+        self.newPassword = newPassword
+    }
+}
+
+/// `DELETE /api/v1/me`: the password confirms that the account and all its data go.
+public struct DeleteAccountRequest: Codable, Sendable, Hashable {
+    /// The account's password.
+    public var password: String
+
+    /// Creates the request.
+    public init(password: String) { self.password = password }
+}
+
+/// A stack with its counts.
+public struct StackDTO: Codable, Sendable, Hashable {
+    /// Stable id.
+    public var id: UUID
+    /// Name.
+    public var name: String
+    /// Colour as `#RRGGBB`.
+    public var color: String
+    /// Number of cards.
+    public var cardCount: Int
+    /// Cards due before the end of the user's day.
+    public var dueCount: Int
+    /// Creation time.
+    public var createdAt: Date
+    /// Last change of name or colour.
+    public var updatedAt: Date
+
+    /// Creates the DTO.
+    public init(
+        id: UUID, name: String, color: String, cardCount: Int, dueCount: Int, createdAt: Date, updatedAt: Date
+    ) {
+        self.id = id
+        self.name = name
+        self.color = color
+        self.cardCount = cardCount
+        self.dueCount = dueCount
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// `POST /api/v1/stacks`.
+public struct CreateStackRequest: Codable, Sendable, Hashable {
+    /// Name, 1…200 characters.
+    public var name: String
+    /// Colour as `#RRGGBB`.
+    public var color: String
+
+    /// Creates the request.
+    public init(name: String, color: String) {
+        self.name = name
+        self.color = color
+    }
+}
+
+/// `PATCH /api/v1/stacks/{id}`: fields left out stay as they are.
+public struct UpdateStackRequest: Codable, Sendable, Hashable {
+    /// New name.
+    public var name: String?
+    /// New colour.
+    public var color: String?
+
+    /// Creates the request.
+    public init(name: String? = nil, color: String? = nil) {
+        self.name = name
+        self.color = color
+    }
+}
+
+/// A card with its schedule.
+public struct CardDTO: Codable, Sendable, Hashable {
+    /// Stable id.
+    public var id: UUID
+    /// The stack it belongs to.
+    public var stackId: UUID
+    /// Front side.
+    public var question: String
+    /// Back side.
+    public var answer: String
+    /// A clue shown on request; `nil` when there is none.
+    public var hint: String?
+    /// When the card is due next.
+    public var dueAt: Date
+    /// Ladder level (0 for new cards).
+    public var level: Int
+    /// Creation time.
+    public var createdAt: Date
+    /// Last edit.
+    public var updatedAt: Date
+
+    /// Creates the DTO.
+    public init(
+        id: UUID, stackId: UUID, question: String, answer: String, hint: String?, dueAt: Date, level: Int,
+        createdAt: Date, updatedAt: Date
+    ) {
+        self.id = id
+        self.stackId = stackId
+        self.question = question
+        self.answer = answer
+        self.hint = hint
+        self.dueAt = dueAt
+        self.level = level
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// `POST /api/v1/stacks/{id}/cards`.
+public struct CreateCardRequest: Codable, Sendable, Hashable {
+    /// Front side, 1…10,000 characters.
+    public var question: String
+    /// Back side, 1…20,000 characters.
+    public var answer: String
+    /// Optional clue, up to 2,000 characters.
+    public var hint: String?
+
+    /// Creates the request.
+    public init(question: String, answer: String, hint: String? = nil) {
+        self.question = question
+        self.answer = answer
+        self.hint = hint
+    }
+}
+
+/// `PATCH /api/v1/stacks/{id}/cards/{cardId}`: fields left out stay; an empty hint removes it.
+public struct UpdateCardRequest: Codable, Sendable, Hashable {
+    /// New front side.
+    public var question: String?
+    /// New back side.
+    public var answer: String?
+    /// New hint; `""` removes the hint.
+    public var hint: String?
+
+    /// Creates the request.
+    public init(question: String? = nil, answer: String? = nil, hint: String? = nil) {
+        self.question = question
+        self.answer = answer
+        self.hint = hint
+    }
+}
+
+/// One page of a list.
+public struct PageDTO<Item: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
+    /// The items of this page.
+    public var items: [Item]
+    /// The page number, from 1.
+    public var page: Int
+    /// Items per page.
+    public var perPage: Int
+    /// Items in all pages.
+    public var total: Int
+
+    /// Creates a page.
+    public init(items: [Item], page: Int, perPage: Int, total: Int) {
+        self.items = items
+        self.page = page
+        self.perPage = perPage
+        self.total = total
+    }
+}
+
+/// A rating the learner can give the current card, with the interval it would apply now.
+public struct StudyOptionDTO: Codable, Sendable, Hashable {
+    /// The key to send back when rating (`easy`, `medium`, `hard`).
+    public var rating: String
+    /// The original clients' numeric id of the rating (0, 1, 2).
+    public var id: Int
+    /// German label, e.g. `Einfach`.
+    public var label: String
+    /// Button colour as `#RRGGBB`.
+    public var color: String
+    /// The interval this rating applies now, in seconds.
+    public var intervalSeconds: Int
+    /// The German name of that interval, e.g. `10 Minuten`.
+    public var intervalText: String
+
+    /// Creates the option.
+    public init(rating: String, id: Int, label: String, color: String, intervalSeconds: Int, intervalText: String) {
+        self.rating = rating
+        self.id = id
+        self.label = label
+        self.color = color
+        self.intervalSeconds = intervalSeconds
+        self.intervalText = intervalText
+    }
+}
+
+/// `GET /api/v1/stacks/{id}/study/next`: the next due card, or `card: null` when the session is done.
+public struct StudyNextResponse: Codable, Sendable, Hashable {
+    /// The card to learn now; `nil` when nothing is due before the cut-off.
+    public var card: CardDTO?
+    /// The ratings offered for `card`, in button order.
+    public var options: [StudyOptionDTO]
+    /// Cards due before the cut-off, including `card`.
+    public var dueCount: Int
+    /// When the session is done: when the next card falls due (nil for an empty stack).
+    public var nextDueAt: Date?
+
+    /// Creates the response.
+    public init(card: CardDTO?, options: [StudyOptionDTO], dueCount: Int, nextDueAt: Date?) {
+        self.card = card
+        self.options = options
+        self.dueCount = dueCount
+        self.nextDueAt = nextDueAt
+    }
+}
+
+/// `POST /api/v1/stacks/{id}/study/rate`.
+public struct RateRequest: Codable, Sendable, Hashable {
+    /// The card rated.
+    public var cardId: UUID
+    /// One of the offered options' `rating` keys.
+    public var rating: String
+    /// Learn-ahead days of the session, so the answer's `next` uses the same cut-off.
+    public var daysAhead: Int?
+    /// A client-made id that makes a retried request idempotent.
+    public var reviewId: UUID?
+
+    /// Creates the request.
+    public init(cardId: UUID, rating: String, daysAhead: Int? = nil, reviewId: UUID? = nil) {
+        self.cardId = cardId
+        self.rating = rating
+        self.daysAhead = daysAhead
+        self.reviewId = reviewId
+    }
+}
+
+/// The answer to a rating: the card's new schedule and the next card of the session.
+public struct RateResponse: Codable, Sendable, Hashable {
+    /// The rated card with its new due date.
+    public var card: CardDTO
+    /// What `study/next` would answer now, so a client needs no second round trip.
+    public var next: StudyNextResponse
+
+    /// Creates the response.
+    public init(card: CardDTO, next: StudyNextResponse) {
+        self.card = card
+        self.next = next
+    }
+}

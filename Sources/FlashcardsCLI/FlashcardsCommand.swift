@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// The `flashcards` command: runs the server and the tools around it.
+public struct FlashcardsCommand: AsyncParsableCommand {
+    /// The command's description and subcommands.
+    public static let configuration = CommandConfiguration(
+        commandName: "flashcards",
+        abstract: "Smart Flashcards: spaced-repetition server and tools.",
+        subcommands: [ServeCommand.self, MigrateCommand.self, BenchCommand.self],
+        defaultSubcommand: ServeCommand.self
+    )
+
+    /// Creates the command.
+    public init() {}
+}

@@ -1,0 +1,259 @@
+import ArgumentParser
+import AsyncHTTPClient
+import FlashcardsAPI
+import FlashcardsServer
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Vapor
+
+/// `flashcards bench server`: seeds a 1,000-card and a 100,000-card stack (with review history),
+/// starts the real server as a separate process and measures over loopback HTTP: p50/p99 of a
+/// next-card + rate round trip, throughput with 32 concurrent clients, the time to serve the
+/// original API's `GET /stack/{id}`, and the server's peak memory.
+struct ServerBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "server", abstract: "Benchmark the learning loop and large stacks over HTTP.")
+
+    @ArgumentParser.Option(help: "Stack sizes to measure, comma-separated.")
+    var cards: String = "1000,100000"
+
+    @ArgumentParser.Option(help: "Sequential next+rate round trips per size for the latency figures.")
+    var roundTrips: Int = 2_000
+
+    @ArgumentParser.Option(help: "Seconds of the 32-client throughput run per size.")
+    var seconds: Double = 8
+
+    @ArgumentParser.Option(help: "Concurrent clients of the throughput run.")
+    var clients: Int = 32
+
+    @ArgumentParser.Option(help: "PostgreSQL URL; SQLite in a temporary folder when absent.")
+    var databaseURL: String?
+
+    func run() async throws {
+        let sizes = cards.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !sizes.isEmpty, roundTrips > 0, clients > 0 else { throw ValidationError("nothing to measure") }
+        let store = databaseURL == nil ? "SQLite" : "PostgreSQL"
+        print("Smart Flashcards server benchmark (\(store), \(ProcessInfo.processInfo.activeProcessorCount) cores)")
+        var results: [Result] = []
+        for size in sizes {
+            results.append(try await measure(size: size))
+        }
+        if let small = results.first, let large = results.last, results.count > 1 {
+            print(String(format: "p99 latency ratio %d/%d cards: %.2f", large.size, small.size, large.p99 / small.p99))
+        }
+        let json = try JSONSerialization.data(
+            withJSONObject: results.map(\.dictionary), options: [.prettyPrinted, .sortedKeys])
+        print(String(decoding: json, as: UTF8.self))
+    }
+
+    struct Result {
+        let size: Int
+        let seedSeconds: Double
+        let p50: Double
+        let p99: Double
+        let throughput: Double
+        let stackSeconds: Double
+        let stackBytes: Int
+        let peakMB: Double
+
+        var dictionary: [String: Any] {
+            [
+                "cards": size, "seedSeconds": seedSeconds, "nextRateP50ms": p50, "nextRateP99ms": p99,
+                "roundTripsPerSecond32Clients": throughput, "compatStackSeconds": stackSeconds,
+                "compatStackBytes": stackBytes, "serverPeakMB": peakMB,
+            ]
+        }
+    }
+
+    private func measure(size: Int) async throws -> Result {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flashcards-bench-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let schema = "bench_" + UUID().uuidString.prefix(8).lowercased()
+        var environment = ProcessInfo.processInfo.environment
+        environment["FLASHCARDS_DATA_DIR"] = directory.path
+        environment["FLASHCARDS_BCRYPT_COST"] = "10"
+        environment["LOG_LEVEL"] = "error"
+        environment["FLASHCARDS_JWT_SECRET"] = String(repeating: "b", count: 40)
+        if let databaseURL {
+            environment["DATABASE_URL"] = databaseURL
+            environment["DATABASE_SCHEMA"] = schema
+        } else {
+            environment.removeValue(forKey: "DATABASE_URL")
+        }
+
+        // Seed in-process through the server library.
+        let seedStart = Date()
+        let configuration = try AppConfiguration(values: environment)
+        LoggingBootstrap.once(level: "error")
+        let app = try await Application.make(Environment(name: "production", arguments: ["flashcards"]))
+        let seeded: BenchmarkSeeder.Seeded
+        do {
+            try await FlashcardsServer.configure(app, configuration: configuration)
+            seeded = try await BenchmarkSeeder.seed(app, cardCount: size)
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+        try await app.asyncShutdown()
+        let seedSeconds = Date().timeIntervalSince(seedStart)
+
+        // Run the server as its own process so its memory is measured alone.
+        let port = try freePort()
+        environment["PORT"] = "\(port)"
+        environment["HOST"] = "127.0.0.1"
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        server.arguments = ["serve"]
+        server.environment = environment
+        server.standardOutput = FileHandle.nullDevice
+        try server.run()
+        defer {
+            if server.isRunning {
+                kill(server.processIdentifier, SIGINT)
+                server.waitUntilExit()
+            }
+        }
+        let base = "http://127.0.0.1:\(port)"
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        do {
+            let result = try await drive(
+                http, base: base, seeded: seeded, size: size, seedSeconds: seedSeconds, pid: server.processIdentifier)
+            try await http.shutdown()
+            return result
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+    }
+
+    private func drive(
+        _ http: HTTPClient, base: String, seeded: BenchmarkSeeder.Seeded, size: Int, seedSeconds: Double, pid: Int32
+    ) async throws -> Result {
+        try await Self.waitForHealth(http, base: base)
+
+        let login = try await Self.call(
+            http, .POST, base + "/api/v1/auth/login",
+            body: try JSONEncoder().encode(LoginRequest(mail: seeded.mail, password: seeded.password)))
+        let token = try FlashcardsJSON.makeDecoder().decode(AuthResponse.self, from: login).token
+        let stackPath = base + "/api/v1/stacks/\(seeded.stackId.uuidString.lowercased())"
+
+        // Warm-up, then sequential round trips for latency.
+        var latencies: [Double] = []
+        latencies.reserveCapacity(roundTrips)
+        for index in 0..<(roundTrips + 50) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try await Self.nextAndRate(http, stackPath: stackPath, token: token)
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+            if index >= 50 { latencies.append(elapsed) }
+        }
+        latencies.sort()
+        let p50 = latencies[latencies.count / 2]
+        let p99 = latencies[min(latencies.count - 1, Int(Double(latencies.count) * 0.99))]
+
+        // Throughput: concurrent clients looping for a fixed time.
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+        let throughputStart = Date()
+        let completed = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<clients {
+                group.addTask {
+                    var done = 0
+                    while DispatchTime.now().uptimeNanoseconds < deadline {
+                        try await Self.nextAndRate(http, stackPath: stackPath, token: token)
+                        done += 1
+                    }
+                    return done
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        let throughput = Double(completed) / Date().timeIntervalSince(throughputStart)
+
+        // The original API's full stack document, three times; the median counts.
+        var stackTimes: [Double] = []
+        var stackBytes = 0
+        for _ in 0..<3 {
+            let start = Date()
+            let body = try await Self.call(
+                http, .GET, base + "/stack/\(seeded.stackId.uuidString.lowercased())", token: token, raw: true)
+            stackTimes.append(Date().timeIntervalSince(start))
+            stackBytes = body.count
+        }
+        stackTimes.sort()
+        let peak = peakMemoryMB(of: pid)
+
+        let result = Result(
+            size: size, seedSeconds: seedSeconds, p50: p50, p99: p99, throughput: throughput,
+            stackSeconds: stackTimes[1], stackBytes: stackBytes, peakMB: peak)
+        print(
+            String(
+                format:
+                    "%7d cards: seed %.1f s | next+rate p50 %.2f ms, p99 %.2f ms | %d clients: %.0f round trips/s | GET /stack/{id}: %.3f s (%.1f MB) | server peak %.0f MB",
+                size, seedSeconds, p50, p99, clients, throughput, stackTimes[1], Double(stackBytes) / 1e6, peak))
+        return result
+    }
+
+    private static func nextAndRate(_ http: HTTPClient, stackPath: String, token: String) async throws {
+        let next = try FlashcardsJSON.makeDecoder().decode(
+            StudyNextResponse.self, from: try await Self.call(http, .GET, stackPath + "/study/next", token: token))
+        guard let card = next.card else { throw ValidationError("no due card left to rate") }
+        _ = try await Self.call(
+            http, .POST, stackPath + "/study/rate", token: token,
+            body: try JSONEncoder().encode(RateRequest(cardId: card.id, rating: "hard")))
+    }
+
+    private static func call(
+        _ http: HTTPClient, _ method: NIOHTTP1.HTTPMethod, _ url: String, token: String? = nil, body: Data? = nil,
+        raw: Bool = false
+    ) async throws -> Data {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        if let token { request.headers.add(name: "Authorization", value: raw ? token : "Bearer \(token)") }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(data: body))
+        }
+        let response = try await http.execute(request, timeout: .seconds(60))
+        let buffer = try await response.body.collect(upTo: 512 * 1024 * 1024)
+        guard response.status.code < 300 else {
+            throw ValidationError("\(method) \(url) answered \(response.status.code): \(String(buffer: buffer))")
+        }
+        return Data(buffer.readableBytesView)
+    }
+
+    private static func waitForHealth(_ http: HTTPClient, base: String) async throws {
+        for _ in 0..<300 {
+            if (try? await Self.call(http, .GET, base + "/api/v1/health")) != nil { return }
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        throw ValidationError("server did not start")
+    }
+
+    private func freePort() throws -> Int {
+        // Bind port 0, read the port the kernel chose, release it for the server.
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(socket, generic, length) == 0 && getsockname(socket, generic, &length) == 0
+            }
+        }
+        guard bound else { throw ValidationError("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// VmHWM of a process: its peak resident memory.
+    private func peakMemoryMB(of pid: Int32) -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return -1 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let kb = line.split(separator: " ").compactMap { Double($0) }.first ?? -1
+            return kb / 1024
+        }
+        return -1
+    }
+}

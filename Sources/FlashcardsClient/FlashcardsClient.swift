@@ -1,0 +1,178 @@
+import FlashcardsAPI
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The Swift SDK for a Smart Flashcards server's primary API (`/api/v1`). Typed async calls,
+/// typed errors (``FlashcardsError``); after `signup` or `login` the token is kept and sent with
+/// every call. For the original API's routes use ``compat``.
+///
+/// ```swift
+/// let client = FlashcardsClient(baseURL: URL(string: "http://localhost:3001")!)
+/// try await client.login(mail: "ada@example.org", password: "correct horse")
+/// let stacks = try await client.stacks()
+/// ```
+public struct FlashcardsClient: Sendable {
+    private let transport: Transport
+
+    /// The compatibility client for the original API, sharing this client's server and token.
+    public let compat: CompatClient
+
+    /// A client for the server at `baseURL`, optionally with a token from an earlier session.
+    public init(baseURL: URL, token: String? = nil, session: URLSession = .shared) {
+        let box = TokenBox(token)
+        self.transport = Transport(baseURL: baseURL, session: session, token: box, bearer: true)
+        self.compat = CompatClient(transport: Transport(baseURL: baseURL, session: session, token: box, bearer: false))
+    }
+
+    /// The token sent with each call; store it in the Keychain to stay signed in.
+    public var token: String? {
+        get { transport.token.value }
+        nonmutating set { transport.token.value = newValue }
+    }
+
+    /// Forgets the token.
+    public func logout() { token = nil }
+
+    // MARK: Account
+
+    /// Creates an account and signs in.
+    @discardableResult
+    public func signup(name: String, mail: String, password: String, timeZone: String? = nil) async throws
+        -> AuthResponse
+    {
+        let response = try await transport.send(
+            AuthResponse.self, "POST", "api/v1/auth/signup",
+            body: .json(SignupRequest(name: name, mail: mail, password: password, timeZone: timeZone)))
+        token = response.token
+        return response
+    }
+
+    /// Signs in.
+    @discardableResult
+    public func login(mail: String, password: String) async throws -> AuthResponse {
+        let response = try await transport.send(
+            AuthResponse.self, "POST", "api/v1/auth/login", body: .json(LoginRequest(mail: mail, password: password)))
+        token = response.token
+        return response
+    }
+
+    /// The signed-in account.
+    public func me() async throws -> UserDTO {
+        try await transport.send(UserDTO.self, "GET", "api/v1/me")
+    }
+
+    /// Changes name and/or time zone.
+    public func updateMe(name: String? = nil, timeZone: String? = nil) async throws -> UserDTO {
+        try await transport.send(
+            UserDTO.self, "PATCH", "api/v1/me", body: .json(UpdateUserRequest(name: name, timeZone: timeZone)))
+    }
+
+    /// Changes the password; tokens issued before stop working, so sign in again afterwards.
+    public func changePassword(current: String, new: String) async throws {
+        _ = try await transport.send(
+            "POST", "api/v1/me/password",
+            body: .json(ChangePasswordRequest(currentPassword: current, newPassword: new)))
+    }
+
+    /// Deletes the account with all its stacks, cards and history, and forgets the token.
+    public func deleteAccount(password: String) async throws {
+        _ = try await transport.send("DELETE", "api/v1/me", body: .json(DeleteAccountRequest(password: password)))
+        logout()
+    }
+
+    // MARK: Stacks
+
+    /// All stacks with card and due counts, in creation order.
+    public func stacks() async throws -> [StackDTO] {
+        try await transport.send([StackDTO].self, "GET", "api/v1/stacks")
+    }
+
+    /// Creates a stack; `color` as `#RRGGBB`.
+    public func createStack(name: String, color: String) async throws -> StackDTO {
+        try await transport.send(
+            StackDTO.self, "POST", "api/v1/stacks", body: .json(CreateStackRequest(name: name, color: color)))
+    }
+
+    /// One stack.
+    public func stack(_ id: UUID) async throws -> StackDTO {
+        try await transport.send(StackDTO.self, "GET", "api/v1/stacks/\(id.path)")
+    }
+
+    /// Renames and/or recolours a stack.
+    public func updateStack(_ id: UUID, name: String? = nil, color: String? = nil) async throws -> StackDTO {
+        try await transport.send(
+            StackDTO.self, "PATCH", "api/v1/stacks/\(id.path)",
+            body: .json(UpdateStackRequest(name: name, color: color)))
+    }
+
+    /// Deletes a stack with its cards.
+    public func deleteStack(_ id: UUID) async throws {
+        _ = try await transport.send("DELETE", "api/v1/stacks/\(id.path)")
+    }
+
+    // MARK: Cards
+
+    /// One page of a stack's cards, optionally filtered by text.
+    public func cards(in stack: UUID, page: Int = 1, perPage: Int = 50, search: String? = nil) async throws
+        -> PageDTO<CardDTO>
+    {
+        var query = [URLQueryItem(name: "page", value: "\(page)"), URLQueryItem(name: "perPage", value: "\(perPage)")]
+        if let search { query.append(URLQueryItem(name: "q", value: search)) }
+        return try await transport.send(
+            PageDTO<CardDTO>.self, "GET", "api/v1/stacks/\(stack.path)/cards", query: query)
+    }
+
+    /// Creates a card, due at once.
+    public func createCard(in stack: UUID, question: String, answer: String, hint: String? = nil) async throws
+        -> CardDTO
+    {
+        try await transport.send(
+            CardDTO.self, "POST", "api/v1/stacks/\(stack.path)/cards",
+            body: .json(CreateCardRequest(question: question, answer: answer, hint: hint)))
+    }
+
+    /// One card.
+    public func card(_ id: UUID, in stack: UUID) async throws -> CardDTO {
+        try await transport.send(CardDTO.self, "GET", "api/v1/stacks/\(stack.path)/cards/\(id.path)")
+    }
+
+    /// Changes a card; `hint: ""` removes its hint.
+    public func updateCard(
+        _ id: UUID, in stack: UUID, question: String? = nil, answer: String? = nil, hint: String? = nil
+    ) async throws -> CardDTO {
+        try await transport.send(
+            CardDTO.self, "PATCH", "api/v1/stacks/\(stack.path)/cards/\(id.path)",
+            body: .json(UpdateCardRequest(question: question, answer: answer, hint: hint)))
+    }
+
+    /// Deletes a card.
+    public func deleteCard(_ id: UUID, in stack: UUID) async throws {
+        _ = try await transport.send("DELETE", "api/v1/stacks/\(stack.path)/cards/\(id.path)")
+    }
+
+    // MARK: Learning
+
+    /// The next due card with its rating options; `card` is nil when the session is done.
+    public func nextCard(in stack: UUID, daysAhead: Int = 0) async throws -> StudyNextResponse {
+        try await transport.send(
+            StudyNextResponse.self, "GET", "api/v1/stacks/\(stack.path)/study/next",
+            query: [URLQueryItem(name: "daysAhead", value: "\(daysAhead)")])
+    }
+
+    /// Rates a card with one of the offered options' `rating` keys; the answer carries the next card.
+    public func rate(
+        _ card: UUID, in stack: UUID, rating: String, daysAhead: Int = 0, reviewId: UUID? = nil
+    ) async throws -> RateResponse {
+        try await transport.send(
+            RateResponse.self, "POST", "api/v1/stacks/\(stack.path)/study/rate",
+            body: .json(RateRequest(cardId: card, rating: rating, daysAhead: daysAhead, reviewId: reviewId)))
+    }
+}
+
+extension UUID {
+    /// The lowercase form used in paths.
+    var path: String { uuidString.lowercased() }
+}

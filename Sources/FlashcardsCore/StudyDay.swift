@@ -1,0 +1,21 @@
+import Foundation
+
+/// The learner's day: which cards count as due "today" in the learner's own time zone.
+public enum StudyDay {
+    /// The moment before which a card counts as due: the end of the user's current day in
+    /// `timeZone` (the next midnight, or the next `dayStartHour` o'clock), plus `daysAhead` days.
+    ///
+    /// The original compared against 23:59 of the server's day; we use the user's day, so a learner
+    /// in Tokyo and one in Berlin both finish "today" at their own midnight. Days are added in the
+    /// calendar of the time zone, so a daylight-saving change still moves by whole days.
+    public static func dueCutoff(now: Date, timeZone: TimeZone, daysAhead: Int = 0, dayStartHour: Int = 0) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let shifted = now.addingTimeInterval(TimeInterval(-dayStartHour * 3_600))
+        let startOfDay = calendar.startOfDay(for: shifted)
+        let days = 1 + max(daysAhead, 0)
+        let end = calendar.date(byAdding: .day, value: days, to: startOfDay) ?? startOfDay.addingTimeInterval(86_400)
+        // Re-apply the rollover hour in the calendar so a DST change does not shift it.
+        return calendar.date(byAdding: .hour, value: dayStartHour, to: end) ?? end
+    }
+}

@@ -1,0 +1,84 @@
+import Fluent
+import Foundation
+import JWTKit
+import Vapor
+
+/// The claims of our tokens: the user, expiry, issue time and the user's token version (raised by a
+/// password change, which makes older tokens invalid).
+struct TokenPayload: JWTPayload {
+    var sub: SubjectClaim
+    var exp: ExpirationClaim
+    var iat: IssuedAtClaim
+    var ver: Int
+
+    /// Expiry is checked against the server's injected clock in ``TokenService/verify(_:now:)``.
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// Signs and verifies HS256 tokens with the configured or generated secret.
+struct TokenService: Sendable {
+    let keys: JWTKeyCollection
+    let lifetime: TimeInterval
+
+    /// Uses `secret` (at least 32 bytes).
+    init(secret: String, lifetime: TimeInterval) async {
+        let keys = JWTKeyCollection()
+        await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
+        self.keys = keys
+        self.lifetime = lifetime
+    }
+
+    /// A token for `user`, valid from `now` for the configured lifetime.
+    func issue(for user: UserModel, now: Date) async throws -> (token: String, expiresAt: Date) {
+        let expiresAt = now.addingTimeInterval(lifetime)
+        let payload = TokenPayload(
+            sub: SubjectClaim(value: try user.requireID().uuidString.lowercased()),
+            exp: ExpirationClaim(value: expiresAt),
+            iat: IssuedAtClaim(value: now),
+            ver: user.tokenVersion)
+        return (try await keys.sign(payload), expiresAt)
+    }
+
+    /// The user id and version of a valid, unexpired token; nil for anything else.
+    func verify(_ token: String, now: Date) async -> (userId: UUID, version: Int)? {
+        guard let payload = try? await keys.verify(token, as: TokenPayload.self),
+            payload.exp.value > now,
+            let id = UUID(uuidString: payload.sub.value)
+        else { return nil }
+        return (id, payload.ver)
+    }
+
+    /// The configured secret, or the one generated on first start and stored in the database so
+    /// every instance sharing the database agrees on it. Never written to the repository.
+    static func resolveSecret(configured: String?, database: any Database) async throws -> String {
+        if let configured { return configured }
+        let key = "jwt_secret"
+        if let existing = try await ServerSettingModel.find(key, on: database) { return existing.value }
+        var bytes = [UInt8](repeating: 0, count: 48)
+        var generator = SystemRandomNumberGenerator()
+        for index in bytes.indices { bytes[index] = UInt8.random(in: .min ... .max, using: &generator) }
+        let secret = Data(bytes).base64EncodedString()
+        do {
+            try await ServerSettingModel(key: key, value: secret).create(on: database)
+            return secret
+        } catch {
+            // Another instance created it first: use theirs.
+            guard let existing = try await ServerSettingModel.find(key, on: database) else { throw error }
+            return existing.value
+        }
+    }
+}
+
+extension Application {
+    private struct TokenServiceKey: StorageKey { typealias Value = TokenService }
+
+    var tokens: TokenService {
+        get {
+            guard let service = storage[TokenServiceKey.self] else {
+                fatalError("TokenService used before configure(_:) set it up")
+            }
+            return service
+        }
+        set { storage[TokenServiceKey.self] = newValue }
+    }
+}

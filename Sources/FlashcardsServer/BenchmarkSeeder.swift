@@ -1,0 +1,114 @@
+import FlashcardsAPI
+import FlashcardsCore
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+/// Fills a database with one user owning one stack of `cardCount` cards, each with a review
+/// history, by multi-row inserts (seeding 100,000 cards through HTTP would take far longer than
+/// the benchmark itself). Due dates are spread over the past week and the next 60 days, so about
+/// a tenth of the cards is due: a realistic, not a best-case, next-card query.
+public enum BenchmarkSeeder {
+    /// What was seeded.
+    public struct Seeded: Sendable {
+        /// The user's mail.
+        public let mail: String
+        /// The user's password.
+        public let password: String
+        /// The stack's id.
+        public let stackId: UUID
+    }
+
+    /// Seeds the database of `app` (already configured and migrated).
+    public static func seed(_ app: Application, cardCount: Int, reviewsPerCard: Int = 3, now: Date = Date())
+        async throws
+        -> Seeded
+    {
+        let sql = app.db as! any SQLDatabase
+        let password = "benchmark-password"
+        let mail = "bench-\(cardCount)-\(UUID().uuidString.prefix(8).lowercased())@example.org"
+        let user = UserModel(
+            id: UUID(), name: "Benchmark \(cardCount)", mail: mail,
+            passwordHash: try await app.password.async.hash(password), timeZone: "Europe/Berlin", createdAt: now)
+        try await user.create(on: app.db)
+        let stack = StackModel(uniqueId: UUID(), userId: user.id!, name: "Benchmark", color: "#059669", now: now)
+        try await stack.create(on: app.db)
+        let stackId = stack.id!
+
+        var generator = SeededGenerator(seed: UInt64(cardCount))
+        let batch = 1_000
+        var created = 0
+        while created < cardCount {
+            let count = min(batch, cardCount - created)
+            var rows: [[any SQLExpression]] = []
+            rows.reserveCapacity(count)
+            for index in created..<(created + count) {
+                let question = "Frage \(index): Was bezeichnet der Begriff Nummer \(index) in Kapitel \(index % 40)?"
+                let answer = "Antwort \(index): eine kurze, vollständige Erklärung mit Umlauten (ä, ö, ü) und Zahlen."
+                let due = now.addingTimeInterval(Double(generator.next() % (67 * 86_400)) - 7 * 86_400)
+                rows.append([
+                    SQLBind(UUID()), SQLBind(stackId), SQLBind(user.id!), SQLBind(question), SQLBind(answer),
+                    SQLBind(Optional<String>.none),
+                    SQLBind(CardModel.searchText(question: question, answer: answer, hint: nil)),
+                    SQLBind(due), SQLBind(Int(generator.next() % 8)), SQLBind(reviewsPerCard),
+                    SQLBind(now.addingTimeInterval(-90 * 86_400)), SQLBind(now.addingTimeInterval(-90 * 86_400)),
+                ])
+            }
+            try await sql.insert(into: "cards")
+                .columns(
+                    "unique_id", "stack_id", "user_id", "question", "answer", "hint", "search_text", "due_at", "level",
+                    "review_count", "created_at", "updated_at"
+                )
+                .rows(rows)
+                .run()
+            created += count
+        }
+        // Reviews for every card, in batches, from the cards' numeric ids.
+        let ids = try await sql.select().column("id").from("cards").where("stack_id", .equal, stackId).orderBy("id")
+            .all().map { try $0.decode(column: "id", as: Int.self) }
+        let state = #"{"due":"2026-01-01T00:00:00.000Z","level":1}"#
+        for chunk in stride(from: 0, to: ids.count, by: 300) {
+            var rows: [[any SQLExpression]] = []
+            for id in ids[chunk..<min(chunk + 300, ids.count)] {
+                for review in 0..<reviewsPerCard {
+                    rows.append([
+                        SQLBind(UUID()), SQLBind(user.id!), SQLBind(id), SQLBind(stackId),
+                        SQLBind(now.addingTimeInterval(Double(-80 + review * 20) * 86_400)),
+                        SQLBind(Int(generator.next() % 3)), SQLBind("ladder"), SQLBind(state), SQLBind(state),
+                        SQLBind(Optional<Int>.none),
+                    ])
+                }
+            }
+            try await sql.insert(into: "review_logs")
+                .columns(
+                    "id", "user_id", "card_id", "stack_id", "reviewed_at", "rating", "scheduler", "state_before",
+                    "state_after", "duration_ms"
+                )
+                .rows(rows)
+                .run()
+        }
+        if sql.dialect.name == "sqlite" {
+            try await sql.raw("ANALYZE").run()
+        } else {
+            try await sql.raw("ANALYZE cards").run()
+            try await sql.raw("ANALYZE review_logs").run()
+        }
+        return Seeded(mail: mail, password: password, stackId: stack.uniqueId)
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so seeded data is the same every run.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

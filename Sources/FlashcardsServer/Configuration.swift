@@ -1,0 +1,137 @@
+import Foundation
+
+/// The server's configuration: one typed value, loaded once at boot and validated with clear
+/// messages. Precedence: built-in defaults < `.env` file in the working directory < environment.
+public struct AppConfiguration: Sendable {
+    /// Interface to listen on (`HOST`); `0.0.0.0` makes the server reachable from phones on the LAN.
+    public var host: String = "127.0.0.1"
+    /// Port (`PORT`); the original API's 3001.
+    public var port: Int = 3001
+    /// Folder for the SQLite database and generated secrets (`FLASHCARDS_DATA_DIR`).
+    public var dataDirectory: String = "./data"
+    /// Which database to use: SQLite in the data folder unless `DATABASE_URL` names PostgreSQL.
+    public var database: DatabaseChoice = .sqliteFile
+    /// HMAC secret for tokens (`FLASHCARDS_JWT_SECRET`, at least 32 bytes); generated and stored
+    /// in the database when absent.
+    public var jwtSecret: String?
+    /// Time zone of new users that do not name one (`FLASHCARDS_DEFAULT_TIME_ZONE`).
+    public var defaultTimeZone: String = "Europe/Berlin"
+    /// Folder of the web app (`FLASHCARDS_PUBLIC_DIR`).
+    public var publicDirectory: String = "./Public"
+    /// bcrypt cost (`FLASHCARDS_BCRYPT_COST`, 4…31).
+    public var bcryptCost: Int = 12
+    /// Failed logins per account or per IP address within the window before 429
+    /// (`FLASHCARDS_LOGIN_MAX_FAILURES`).
+    public var loginMaxFailures: Int = 10
+    /// The window of the login limit in seconds (`FLASHCARDS_LOGIN_WINDOW_SECONDS`).
+    public var loginWindowSeconds: Int = 900
+    /// Token lifetime in seconds (`FLASHCARDS_TOKEN_TTL_SECONDS`); 7 days as the original.
+    public var tokenLifetimeSeconds: Int = 7 * 86_400
+    /// Largest JSON request body in bytes (`FLASHCARDS_MAX_BODY_BYTES`).
+    public var maxBodyBytes: Int = 1_048_576
+    /// Log level (`LOG_LEVEL`).
+    public var logLevel: String = "info"
+
+    /// The stores the server can use.
+    public enum DatabaseChoice: Sendable, Equatable {
+        /// `<dataDirectory>/flashcards.sqlite`.
+        case sqliteFile
+        /// An SQLite database in memory (tests).
+        case sqliteMemory
+        /// PostgreSQL at a `postgres://` URL, optionally inside a schema (tests isolate by schema).
+        case postgres(url: String, schema: String?)
+    }
+
+    /// The defaults.
+    public init() {}
+
+    /// Loads the configuration from `environment` (and a `.env` file in `directory` if present).
+    public static func load(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        directory: String = FileManager.default.currentDirectoryPath
+    ) throws -> AppConfiguration {
+        var values = DotEnv.read(path: directory + "/.env")
+        values.merge(environment) { _, env in env }
+        return try AppConfiguration(values: values)
+    }
+
+    /// Builds a configuration from key-value pairs, validating every value.
+    public init(values: [String: String]) throws {
+        func string(_ key: String) -> String? {
+            guard let value = values[key]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+            return value
+        }
+        func int(_ key: String, _ range: ClosedRange<Int>) throws -> Int? {
+            guard let text = string(key) else { return nil }
+            guard let value = Int(text), range.contains(value) else {
+                throw ConfigurationError(
+                    "\(key) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+            }
+            return value
+        }
+        if let host = string("HOST") { self.host = host }
+        if let port = try int("PORT", 0...65_535) { self.port = port }
+        if let dir = string("FLASHCARDS_DATA_DIR") { self.dataDirectory = dir }
+        if let url = string("DATABASE_URL") {
+            if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+                self.database = .postgres(url: url, schema: string("DATABASE_SCHEMA"))
+            } else if url == "sqlite::memory:" {
+                self.database = .sqliteMemory
+            } else {
+                throw ConfigurationError(
+                    "DATABASE_URL must start with postgres:// (or be unset for the embedded SQLite database)")
+            }
+        }
+        if let secret = string("FLASHCARDS_JWT_SECRET") {
+            guard secret.utf8.count >= 32 else {
+                throw ConfigurationError("FLASHCARDS_JWT_SECRET must be at least 32 bytes long")
+            }
+            self.jwtSecret = secret
+        }
+        if let zone = string("FLASHCARDS_DEFAULT_TIME_ZONE") {
+            guard TimeZone(identifier: zone) != nil else {
+                throw ConfigurationError("FLASHCARDS_DEFAULT_TIME_ZONE '\(zone)' is not an IANA time zone")
+            }
+            self.defaultTimeZone = zone
+        }
+        if let dir = string("FLASHCARDS_PUBLIC_DIR") { self.publicDirectory = dir }
+        if let cost = try int("FLASHCARDS_BCRYPT_COST", 4...31) { self.bcryptCost = cost }
+        if let max = try int("FLASHCARDS_LOGIN_MAX_FAILURES", 1...10_000) { self.loginMaxFailures = max }
+        if let window = try int("FLASHCARDS_LOGIN_WINDOW_SECONDS", 1...86_400) { self.loginWindowSeconds = window }
+        if let ttl = try int("FLASHCARDS_TOKEN_TTL_SECONDS", 60...31_536_000) { self.tokenLifetimeSeconds = ttl }
+        if let bytes = try int("FLASHCARDS_MAX_BODY_BYTES", 1_024...104_857_600) { self.maxBodyBytes = bytes }
+        if let level = string("LOG_LEVEL") {
+            let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+            guard levels.contains(level) else {
+                throw ConfigurationError("LOG_LEVEL must be one of \(levels.joined(separator: ", "))")
+            }
+            self.logLevel = level
+        }
+    }
+}
+
+/// A configuration value that cannot be used; the message names the key.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    /// What is wrong.
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Reads `KEY=value` lines of a `.env` file; `#` starts a comment; quotes around values are removed.
+enum DotEnv {
+    static func read(path: String) -> [String: String] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
+        var values: [String: String] = [:]
+        for rawLine in text.split(whereSeparator: \.isNewline) {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty, !line.hasPrefix("#"), let equals = line.firstIndex(of: "=") else { continue }
+            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, let first = value.first, first == value.last, first == "\"" || first == "'" {
+                value = String(value.dropFirst().dropLast())
+            }
+            values[key] = value
+        }
+        return values
+    }
+}

@@ -1,0 +1,13 @@
+import Fluent
+
+/// Every migration in the order it runs. Append only; never edit a migration once released.
+enum Migrations {
+    static let all: [any Migration] = [
+        CreateUser(),
+        CreateStack(),
+        CreateCard(),
+        CreateReviewLog(),
+        CreateLoginFailure(),
+        CreateServerSetting(),
+    ]
+}

@@ -1,0 +1,62 @@
+import FlashcardsCore
+import Fluent
+import Foundation
+
+/// A card with its schedule. Stacks have exactly one owner, so the schedule lives on the card;
+/// `userId` is kept on the row so every lookup can be scoped to the caller in one indexed query.
+final class CardModel: Model, @unchecked Sendable {
+    static let schema = "cards"
+
+    @ID(custom: "id", generatedBy: .database) var id: Int?
+    @Field(key: "unique_id") var uniqueId: UUID
+    @Field(key: "stack_id") var stackId: Int
+    @Field(key: "user_id") var userId: UUID
+    @Field(key: "question") var question: String
+    @Field(key: "answer") var answer: String
+    @OptionalField(key: "hint") var hint: String?
+    /// Lowercased question, answer and hint, for case-insensitive search that behaves the same on
+    /// SQLite (whose LOWER() knows only ASCII) and PostgreSQL.
+    @Field(key: "search_text") var searchText: String
+    @Field(key: "due_at") var dueAt: Date
+    @Field(key: "level") var level: Int
+    @Field(key: "review_count") var reviewCount: Int
+    @Field(key: "created_at") var createdAt: Date
+    @Field(key: "updated_at") var updatedAt: Date
+
+    init() {}
+
+    init(
+        uniqueId: UUID, stackId: Int, userId: UUID, question: String, answer: String, hint: String?, now: Date
+    ) {
+        self.uniqueId = uniqueId
+        self.stackId = stackId
+        self.userId = userId
+        self.question = question
+        self.answer = answer
+        self.hint = hint
+        self.searchText = CardModel.searchText(question: question, answer: answer, hint: hint)
+        let state = LadderState.new(createdAt: now)
+        self.dueAt = state.due
+        self.level = state.level
+        self.reviewCount = 0
+        self.createdAt = now
+        self.updatedAt = now
+    }
+
+    /// Recomputes ``searchText`` after an edit.
+    func refreshSearchText() {
+        searchText = CardModel.searchText(question: question, answer: answer, hint: hint)
+    }
+
+    static func searchText(question: String, answer: String, hint: String?) -> String {
+        [question, answer, hint ?? ""].joined(separator: "\n").lowercased()
+    }
+
+    var ladderState: LadderState {
+        get { LadderState(due: dueAt, level: level) }
+        set {
+            dueAt = newValue.due
+            level = newValue.level
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import FlashcardsAPI
+import FlashcardsCore
+import Vapor
+
+/// The original Smart Flashcards API at the root, for its existing web and iOS clients: a thin
+/// adapter over the same services as `/api/v1`. Every success is a 200, as the clients expect.
+struct CompatRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.post("signup", use: signup)
+        routes.post("login", use: login)
+
+        let authed = routes.grouped(RequireUserMiddleware())
+        authed.post("stack", use: createStack)
+        authed.get("stack", use: listStacks)
+        authed.get("stack", ":stackId", use: showStack)
+        authed.delete("stack", ":stackId", use: deleteStack)
+        authed.post("card", use: createCard)
+        // The constant "next" wins over the `:cardId` parameter in Vapor's router.
+        authed.get("stack", ":stackId", "card", "next", use: nextCard)
+        authed.get("stack", ":stackId", "card", ":cardId", use: showCard)
+        authed.put("stack", ":stackId", "card", ":cardId", use: updateCard)
+        authed.delete("stack", ":stackId", "card", ":cardId", use: deleteCard)
+        authed.post("stack", "rating", use: rate)
+    }
+
+    // MARK: Accounts
+
+    func signup(_ req: Request) async throws -> Response {
+        let body = try req.decodeBody(CompatSignup.self)
+        let user = try await AccountService(context: ServiceContext(req)).signup(
+            name: body.name, mail: body.mail, password: body.password, timeZone: nil)
+        return try await loginResult(user, req: req)
+    }
+
+    func login(_ req: Request) async throws -> Response {
+        let body = try req.decodeBody(CompatLogin.self)
+        let user = try await AccountService(context: ServiceContext(req)).login(
+            mail: body.mail, password: body.password)
+        return try await loginResult(user, req: req)
+    }
+
+    private func loginResult(_ user: UserModel, req: Request) async throws -> Response {
+        let issued = try await req.application.tokens.issue(for: user, now: req.now)
+        return try jsonResponse(CompatLoginResult(username: user.name, token: issued.token))
+    }
+
+    // MARK: Stacks
+
+    func createStack(_ req: Request) async throws -> Response {
+        let body = try req.decodeBody(CompatStackContext.self)
+        let stack = try await StackService(context: ServiceContext(req), user: try req.user)
+            .create(name: body.name, color: body.color, lenientColor: true)
+        return try jsonResponse(CompatRendering.stack(stack, cards: []))
+    }
+
+    func listStacks(_ req: Request) async throws -> Response {
+        let user = try req.user
+        let stacks = try await StackService(context: ServiceContext(req), user: user).list()
+        let cards = try await CompatRendering.cards(ofUser: user.id!, on: req.db)
+        return try CompatRendering.response(stacks: stacks, cardsByStack: cards)
+    }
+
+    func showStack(_ req: Request) async throws -> Response {
+        let stack = try await StackService(context: ServiceContext(req), user: try req.user)
+            .find(req.parameters.get("stackId"))
+        let cards = try await CompatRendering.cards(ofStack: stack.id!, on: req.db)
+        return try CompatRendering.response(stack: stack, cards: cards)
+    }
+
+    func deleteStack(_ req: Request) async throws -> Response {
+        let service = StackService(context: ServiceContext(req), user: try req.user)
+        try await service.delete(try await service.find(req.parameters.get("stackId")))
+        return try jsonResponse(true)
+    }
+
+    // MARK: Cards
+
+    func createCard(_ req: Request) async throws -> Response {
+        let body = try req.decodeBody(CompatCardContext.self)
+        let context = ServiceContext(req)
+        let stack = try await StackService(context: context, user: try req.user).find(body.stackId)
+        let card = try await CardService(context: context, stack: stack)
+            .create(question: body.question, answer: body.answer, hint: nil)
+        return try jsonResponse(card.compat())
+    }
+
+    private func cardService(_ req: Request) async throws -> CardService {
+        let context = ServiceContext(req)
+        let stack = try await StackService(context: context, user: try req.user).find(req.parameters.get("stackId"))
+        return CardService(context: context, stack: stack)
+    }
+
+    func showCard(_ req: Request) async throws -> Response {
+        let cards = try await cardService(req)
+        return try jsonResponse(try await cards.find(req.parameters.get("cardId")).compat())
+    }
+
+    func updateCard(_ req: Request) async throws -> Response {
+        let cards = try await cardService(req)
+        let card = try await cards.find(req.parameters.get("cardId"))
+        let body = try req.decodeBody(CompatCardContext.self)
+        try rejectContradiction(body, stack: cards.stack, card: card)
+        let updated = try await cards.update(card, question: body.question, answer: body.answer, hint: nil)
+        return try jsonResponse(updated.compat())
+    }
+
+    func deleteCard(_ req: Request) async throws -> Response {
+        let cards = try await cardService(req)
+        let card = try await cards.find(req.parameters.get("cardId"))
+        // The Vue app sends no body, the iOS app a CardContext; the path decides either way.
+        if req.hasBody {
+            try rejectContradiction(try req.decodeBody(CompatCardContext.self), stack: cards.stack, card: card)
+        }
+        try await cards.delete(card)
+        return Response(status: .ok)
+    }
+
+    /// The original used the body's ids and ignored the path; we use the path and refuse a body
+    /// that names another stack or card.
+    private func rejectContradiction(_ body: CompatCardContext, stack: StackModel, card: CardModel) throws {
+        func differs(_ value: String?, _ id: UUID) -> Bool {
+            guard let value, !value.isEmpty else { return false }
+            return UUID(uuidString: value) != id
+        }
+        if differs(body.stackId, stack.uniqueId) || differs(body.cardId, card.uniqueId) {
+            throw AppError.validation("Die Ids im Inhalt passen nicht zum Pfad.")
+        }
+    }
+
+    // MARK: Learning
+
+    func nextCard(_ req: Request) async throws -> Response {
+        let context = ServiceContext(req)
+        let user = try req.user
+        let stack = try await StackService(context: context, user: user).find(req.parameters.get("stackId"))
+        let daysAhead = try Validate.daysAhead(query: req.query[String.self, at: "days-ahead"])
+        let study = StudyService(context: context, user: user, stack: stack)
+        guard let card = try await study.nextCard(daysAhead: daysAhead) else {
+            // The iOS app ends the session only on 404.
+            throw AppError.cardNotFound
+        }
+        return try jsonResponse(card.compat(options: study.options(for: card)))
+    }
+
+    func rate(_ req: Request) async throws -> Response {
+        let body = try req.decodeBody(CompatRating.self)
+        guard let id = body.difficulty ?? body.difficultyId else {
+            throw AppError.validation("difficulty fehlt.")
+        }
+        guard let rating = LadderRating(rawValue: id) else {
+            throw AppError.validation("difficulty muss 0, 1 oder 2 sein.")
+        }
+        let context = ServiceContext(req)
+        let user = try req.user
+        let stack = try await StackService(context: context, user: user).find(body.stackId)
+        _ = try await StudyService(context: context, user: user, stack: stack)
+            .rate(cardId: body.cardId, rating: rating, reviewId: nil)
+        return Response(status: .ok)
+    }
+}

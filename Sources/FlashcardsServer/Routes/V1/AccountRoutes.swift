@@ -1,0 +1,60 @@
+import FlashcardsAPI
+import Vapor
+
+/// `/api/v1/auth/*` and `/api/v1/me*`.
+struct AccountRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let auth = routes.grouped("auth")
+        auth.post("signup", use: signup)
+        auth.post("login", use: login)
+        let me = routes.grouped(RequireUserMiddleware()).grouped("me")
+        me.get(use: show)
+        me.patch(use: update)
+        me.delete(use: delete)
+        me.post("password", use: changePassword)
+    }
+
+    func signup(_ req: Request) async throws -> Response {
+        let body = try req.decodeBody(SignupRequest.self)
+        let user = try await AccountService(context: ServiceContext(req)).signup(
+            name: body.name, mail: body.mail, password: body.password, timeZone: body.timeZone)
+        return try await authResponse(for: user, req: req, status: .created)
+    }
+
+    func login(_ req: Request) async throws -> Response {
+        let body = try req.decodeBody(LoginRequest.self)
+        let user = try await AccountService(context: ServiceContext(req)).login(
+            mail: body.mail, password: body.password)
+        return try await authResponse(for: user, req: req, status: .ok)
+    }
+
+    func show(_ req: Request) async throws -> Response {
+        try jsonResponse(try req.user.dto)
+    }
+
+    func update(_ req: Request) async throws -> Response {
+        let body = try req.decodeBody(UpdateUserRequest.self)
+        let user = try await AccountService(context: ServiceContext(req)).update(
+            try req.user, name: body.name, timeZone: body.timeZone)
+        return try jsonResponse(user.dto)
+    }
+
+    func changePassword(_ req: Request) async throws -> Response {
+        let body = try req.decodeBody(ChangePasswordRequest.self)
+        try await AccountService(context: ServiceContext(req)).changePassword(
+            try req.user, current: body.currentPassword, new: body.newPassword)
+        return Response(status: .noContent)
+    }
+
+    func delete(_ req: Request) async throws -> Response {
+        let body = try req.decodeBody(DeleteAccountRequest.self)
+        try await AccountService(context: ServiceContext(req)).delete(try req.user, password: body.password)
+        return Response(status: .noContent)
+    }
+
+    private func authResponse(for user: UserModel, req: Request, status: HTTPResponseStatus) async throws -> Response {
+        let issued = try await req.application.tokens.issue(for: user, now: req.now)
+        return try jsonResponse(
+            AuthResponse(token: issued.token, expiresAt: issued.expiresAt, user: user.dto), status: status)
+    }
+}

@@ -1,0 +1,159 @@
+import FlashcardsAPI
+import FlashcardsCore
+import Vapor
+
+/// `/api/v1/stacks*`: stacks, their cards and learning.
+struct StackRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let stacks = routes.grouped(RequireUserMiddleware()).grouped("stacks")
+        stacks.get(use: list)
+        stacks.post(use: create)
+        let stack = stacks.grouped(":stackId")
+        stack.get(use: show)
+        stack.patch(use: update)
+        stack.delete(use: delete)
+
+        let cards = stack.grouped("cards")
+        cards.get(use: listCards)
+        cards.post(use: createCard)
+        cards.get(":cardId", use: showCard)
+        cards.patch(":cardId", use: updateCard)
+        cards.delete(":cardId", use: deleteCard)
+
+        let study = stack.grouped("study")
+        study.get("next", use: next)
+        study.post("rate", use: rate)
+    }
+
+    // MARK: Stacks
+
+    func list(_ req: Request) async throws -> Response {
+        let service = StackService(context: ServiceContext(req), user: try req.user)
+        let stacks = try await service.list()
+        let counts = try await service.counts(for: stacks, cutoff: try studyCutoff(req, daysAhead: 0))
+        return try jsonResponse(
+            stacks.map { stack in
+                let count = counts[stack.id!] ?? (cards: 0, due: 0)
+                return stack.dto(cardCount: count.cards, dueCount: count.due)
+            })
+    }
+
+    func create(_ req: Request) async throws -> Response {
+        let body = try req.decodeBody(CreateStackRequest.self)
+        let stack = try await StackService(context: ServiceContext(req), user: try req.user)
+            .create(name: body.name, color: body.color)
+        return try jsonResponse(stack.dto(cardCount: 0, dueCount: 0), status: .created)
+    }
+
+    func show(_ req: Request) async throws -> Response {
+        let service = StackService(context: ServiceContext(req), user: try req.user)
+        let stack = try await service.find(req.parameters.get("stackId"))
+        return try jsonResponse(try await counted(stack, service: service, req: req))
+    }
+
+    func update(_ req: Request) async throws -> Response {
+        let service = StackService(context: ServiceContext(req), user: try req.user)
+        let stack = try await service.find(req.parameters.get("stackId"))
+        let body = try req.decodeBody(UpdateStackRequest.self)
+        let updated = try await service.update(stack, name: body.name, color: body.color)
+        return try jsonResponse(try await counted(updated, service: service, req: req))
+    }
+
+    func delete(_ req: Request) async throws -> Response {
+        let service = StackService(context: ServiceContext(req), user: try req.user)
+        try await service.delete(try await service.find(req.parameters.get("stackId")))
+        return Response(status: .noContent)
+    }
+
+    private func counted(_ stack: StackModel, service: StackService, req: Request) async throws -> StackDTO {
+        let count =
+            try await service.counts(for: [stack], cutoff: try studyCutoff(req, daysAhead: 0))[stack.id!] ?? (
+                cards: 0, due: 0
+            )
+        return stack.dto(cardCount: count.cards, dueCount: count.due)
+    }
+
+    private func studyCutoff(_ req: Request, daysAhead: Int) throws -> Date {
+        StudyService.cutoff(for: try req.user, now: req.now, daysAhead: daysAhead)
+    }
+
+    // MARK: Cards
+
+    private func stackAndCards(_ req: Request) async throws -> (StackModel, CardService) {
+        let context = ServiceContext(req)
+        let stack = try await StackService(context: context, user: try req.user).find(req.parameters.get("stackId"))
+        return (stack, CardService(context: context, stack: stack))
+    }
+
+    func listCards(_ req: Request) async throws -> Response {
+        let (stack, cards) = try await stackAndCards(req)
+        let page = try req.intQuery("page", default: 1, range: 1...1_000_000)
+        let perPage = try req.intQuery("perPage", default: 50, range: 1...200)
+        let search = req.query[String.self, at: "q"]
+        let result = try await cards.page(search: search, page: page, perPage: perPage)
+        return try jsonResponse(
+            PageDTO(items: result.cards.map { $0.dto(stack: stack) }, page: page, perPage: perPage, total: result.total)
+        )
+    }
+
+    func createCard(_ req: Request) async throws -> Response {
+        let (stack, cards) = try await stackAndCards(req)
+        let body = try req.decodeBody(CreateCardRequest.self)
+        let card = try await cards.create(question: body.question, answer: body.answer, hint: body.hint)
+        return try jsonResponse(card.dto(stack: stack), status: .created)
+    }
+
+    func showCard(_ req: Request) async throws -> Response {
+        let (stack, cards) = try await stackAndCards(req)
+        return try jsonResponse(try await cards.find(req.parameters.get("cardId")).dto(stack: stack))
+    }
+
+    func updateCard(_ req: Request) async throws -> Response {
+        let (stack, cards) = try await stackAndCards(req)
+        let card = try await cards.find(req.parameters.get("cardId"))
+        let body = try req.decodeBody(UpdateCardRequest.self)
+        let updated = try await cards.update(card, question: body.question, answer: body.answer, hint: body.hint)
+        return try jsonResponse(updated.dto(stack: stack))
+    }
+
+    func deleteCard(_ req: Request) async throws -> Response {
+        let (_, cards) = try await stackAndCards(req)
+        try await cards.delete(try await cards.find(req.parameters.get("cardId")))
+        return Response(status: .noContent)
+    }
+
+    // MARK: Study
+
+    private func study(_ req: Request) async throws -> StudyService {
+        let context = ServiceContext(req)
+        let user = try req.user
+        let stack = try await StackService(context: context, user: user).find(req.parameters.get("stackId"))
+        return StudyService(context: context, user: user, stack: stack)
+    }
+
+    func next(_ req: Request) async throws -> Response {
+        let study = try await study(req)
+        let daysAhead = try Validate.daysAhead(query: req.query[String.self, at: "daysAhead"])
+        return try jsonResponse(try await nextResponse(study, daysAhead: daysAhead))
+    }
+
+    func rate(_ req: Request) async throws -> Response {
+        let study = try await study(req)
+        let body = try req.decodeBody(RateRequest.self)
+        guard let rating = LadderRating(key: body.rating) else {
+            throw AppError.validation("rating muss einer von easy, medium, hard sein.")
+        }
+        let daysAhead = try Validate.daysAhead(body.daysAhead)
+        let card = try await study.rate(cardId: body.cardId.uuidString, rating: rating, reviewId: body.reviewId)
+        return try jsonResponse(
+            RateResponse(card: card.dto(stack: study.stack), next: try await nextResponse(study, daysAhead: daysAhead)))
+    }
+
+    private func nextResponse(_ study: StudyService, daysAhead: Int) async throws -> StudyNextResponse {
+        let next = try await study.next(daysAhead: daysAhead)
+        return StudyNextResponse(
+            card: next.card?.dto(stack: study.stack),
+            options: next.card.map { study.options(for: $0).map(\.dto) } ?? [],
+            dueCount: next.dueCount, nextDueAt: next.nextDueAt)
+    }
+}

@@ -1,0 +1,118 @@
+import FlashcardsCore
+import Fluent
+import Foundation
+import Vapor
+
+/// Signup, login (rate limited), profile, password change and account deletion.
+struct AccountService {
+    let context: ServiceContext
+
+    /// Creates an account; the mail must not be taken (compared case-insensitively).
+    func signup(name: String, mail: String, password: String, timeZone: String?) async throws -> UserModel {
+        let name = try Validate.text(name, field: "Der Name", max: TextLimits.userName)
+        let mail = try Validate.mail(mail)
+        let password = try Validate.newPassword(password)
+        let zone = try timeZone.map(Validate.timeZone) ?? context.configuration.defaultTimeZone
+        let key = UserModel.key(forMail: mail)
+        if try await UserModel.query(on: context.db).filter(\.$mailKey == key).first() != nil {
+            throw AppError.userAlreadyExists
+        }
+        let user = UserModel(
+            id: context.uuid(), name: name, mail: mail, passwordHash: try await context.passwords.hash(password),
+            timeZone: zone, createdAt: context.now)
+        do {
+            try await user.create(on: context.db)
+        } catch let error as any DatabaseError where error.isConstraintFailure {
+            // Two signups raced for the same mail; the unique index decided.
+            throw AppError.userAlreadyExists
+        }
+        return user
+    }
+
+    /// Checks mail and password. Failed attempts count per account and per client address; past
+    /// the limit every attempt is refused with 429 until the window has passed.
+    func login(mail: String, password: String) async throws -> UserModel {
+        let key = UserModel.key(forMail: mail)
+        guard !key.isEmpty else { throw AppError.validation("Die E-Mail-Adresse darf nicht leer sein.") }
+        guard !password.isEmpty else { throw AppError.validation("Das Passwort darf nicht leer sein.") }
+        let limiter = LoginLimiter(context: context)
+        let keys = ["mail:" + key] + (context.clientAddress.map { ["ip:" + $0] } ?? [])
+        try await limiter.check(keys: keys)
+        guard let user = try await UserModel.query(on: context.db).filter(\.$mailKey == key).first() else {
+            try await limiter.recordFailure(keys: keys)
+            throw AppError.userNotFound
+        }
+        guard password.utf8.count <= 1_024, try await context.passwords.verify(password, created: user.passwordHash)
+        else {
+            try await limiter.recordFailure(keys: keys)
+            throw AppError.wrongPassword
+        }
+        try await limiter.reset(key: keys[0])
+        return user
+    }
+
+    /// Changes name and/or time zone.
+    func update(_ user: UserModel, name: String?, timeZone: String?) async throws -> UserModel {
+        if let name { user.name = try Validate.text(name, field: "Der Name", max: TextLimits.userName) }
+        if let timeZone { user.timeZone = try Validate.timeZone(timeZone) }
+        try await user.save(on: context.db)
+        return user
+    }
+
+    /// Sets a new password after checking the current one; raises the token version so every
+    /// token issued before stops working.
+    func changePassword(_ user: UserModel, current: String, new: String) async throws {
+        let new = try Validate.newPassword(new)
+        guard try await context.passwords.verify(current, created: user.passwordHash) else {
+            throw AppError.wrongPassword
+        }
+        user.passwordHash = try await context.passwords.hash(new)
+        user.tokenVersion += 1
+        try await user.save(on: context.db)
+    }
+
+    /// Deletes the account and, through the database's cascades, its stacks, cards and reviews.
+    func delete(_ user: UserModel, password: String) async throws {
+        guard try await context.passwords.verify(password, created: user.passwordHash) else {
+            throw AppError.wrongPassword
+        }
+        try await user.delete(on: context.db)
+    }
+}
+
+/// The login rate limit, kept in the database so that all instances share it.
+struct LoginLimiter {
+    let context: ServiceContext
+
+    private var windowStart: Date {
+        context.now.addingTimeInterval(-TimeInterval(context.configuration.loginWindowSeconds))
+    }
+
+    func check(keys: [String]) async throws {
+        for key in keys {
+            let failures = try await LoginFailureModel.query(on: context.db)
+                .filter(\.$key == key).filter(\.$failedAt > windowStart)
+                .sort(\.$failedAt, .descending)
+                .limit(context.configuration.loginMaxFailures)
+                .all()
+            if failures.count >= context.configuration.loginMaxFailures, let oldest = failures.last {
+                let free = oldest.failedAt.addingTimeInterval(TimeInterval(context.configuration.loginWindowSeconds))
+                throw AppError.tooManyAttempts(
+                    retryAfter: max(1, Int(free.timeIntervalSince(context.now).rounded(.up))))
+            }
+        }
+    }
+
+    func recordFailure(keys: [String]) async throws {
+        for key in keys {
+            try await LoginFailureModel(key: key, failedAt: context.now).create(on: context.db)
+            // Forget what the window no longer needs, so the table stays small.
+            try await LoginFailureModel.query(on: context.db)
+                .filter(\.$key == key).filter(\.$failedAt <= windowStart).delete()
+        }
+    }
+
+    func reset(key: String) async throws {
+        try await LoginFailureModel.query(on: context.db).filter(\.$key == key).delete()
+    }
+}

@@ -1,0 +1,83 @@
+import FlashcardsCore
+import Fluent
+import Foundation
+import SQLKit
+
+/// Cards of one of the caller's stacks.
+struct CardService {
+    let context: ServiceContext
+    let stack: StackModel
+
+    private var stackId: Int { stack.id! }
+
+    /// The card with this path id in this stack.
+    func find(_ uniqueId: String?) async throws -> CardModel {
+        let id = try Validate.uuid(uniqueId, notFound: .cardNotFound)
+        guard
+            let card = try await CardModel.query(on: context.db)
+                .filter(\.$uniqueId == id).filter(\.$stackId == stackId).first()
+        else { throw AppError.cardNotFound }
+        return card
+    }
+
+    /// One page of cards in creation order, optionally only those whose question, answer or hint
+    /// contains `search` (case-insensitive).
+    func page(search: String?, page: Int, perPage: Int) async throws -> (cards: [CardModel], total: Int) {
+        let pattern = search?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        func query() -> QueryBuilder<CardModel> {
+            let query = CardModel.query(on: context.db).filter(\.$stackId == stackId)
+            if let pattern, !pattern.isEmpty {
+                let like = "%" + Self.escapeLike(pattern) + "%"
+                query.filter(.sql(embed: "search_text LIKE \(bind: like) ESCAPE '\\'"))
+            }
+            return query
+        }
+        let total = try await query().count()
+        let cards = try await query().sort(\.$id).range((page - 1) * perPage..<(page * perPage)).all()
+        return (cards, total)
+    }
+
+    /// All cards of the stack in creation order.
+    func all() async throws -> [CardModel] {
+        try await CardModel.query(on: context.db).filter(\.$stackId == stackId).sort(\.$id).all()
+    }
+
+    /// Creates a card, due at once.
+    func create(question: String, answer: String, hint: String?) async throws -> CardModel {
+        let card = CardModel(
+            uniqueId: context.uuid(), stackId: stackId, userId: stack.userId,
+            question: try Validate.text(question, field: "Die Vorderseite", max: TextLimits.question),
+            answer: try Validate.text(answer, field: "Die Rückseite", max: TextLimits.answer),
+            hint: try Validate.hint(hint), now: context.now)
+        try await card.create(on: context.db)
+        return card
+    }
+
+    /// Changes the given fields; an empty hint removes the hint.
+    func update(_ card: CardModel, question: String?, answer: String?, hint: String?) async throws -> CardModel {
+        if let question {
+            card.question = try Validate.text(question, field: "Die Vorderseite", max: TextLimits.question)
+        }
+        if let answer { card.answer = try Validate.text(answer, field: "Die Rückseite", max: TextLimits.answer) }
+        if let hint { card.hint = try Validate.hint(hint) }
+        card.refreshSearchText()
+        card.updatedAt = context.now
+        try await card.save(on: context.db)
+        return card
+    }
+
+    /// Deletes a card with its schedule and reviews.
+    func delete(_ card: CardModel) async throws {
+        try await card.delete(on: context.db)
+    }
+
+    /// Escapes LIKE's wildcards so a search for "50%" finds "50%" only.
+    static func escapeLike(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "\\" || character == "%" || character == "_" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+}

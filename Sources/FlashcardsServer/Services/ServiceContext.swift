@@ -1,0 +1,23 @@
+import Fluent
+import Foundation
+import Vapor
+
+/// What every service needs from a request: the database, the injected clock and ids, the
+/// configuration and the password hasher. Services never reach for globals.
+struct ServiceContext {
+    let db: any Database
+    let now: Date
+    let uuid: @Sendable () -> UUID
+    let configuration: AppConfiguration
+    let passwords: AsyncPasswordHasher
+    let clientAddress: String?
+
+    init(_ request: Request) {
+        self.db = request.db
+        self.now = request.now
+        self.uuid = request.application.serverEnvironment.uuid
+        self.configuration = request.application.appConfiguration
+        self.passwords = request.password.async
+        self.clientAddress = request.remoteAddress?.ipAddress
+    }
+}

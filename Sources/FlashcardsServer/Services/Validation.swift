@@ -1,0 +1,100 @@
+import FlashcardsCore
+import Foundation
+
+/// Input rules shared by both APIs. Messages are German, the product's first language.
+enum Validate {
+    /// A required text: trimmed, not empty, at most `max` characters, no NUL characters
+    /// (PostgreSQL cannot store them).
+    static func text(_ value: String, field: String, max: Int) throws -> String {
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw AppError.validation("\(field) darf nicht leer sein.") }
+        return try optionalText(trimmed, field: field, max: max)
+    }
+
+    /// An optional text: as ``text(_:field:max:)`` but empty is allowed.
+    static func optionalText(_ value: String, field: String, max: Int) throws -> String {
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.count <= max else {
+            throw AppError.validation("\(field) darf höchstens \(max) Zeichen lang sein.")
+        }
+        guard !trimmed.unicodeScalars.contains("\u{0}") else {
+            throw AppError.validation("\(field) enthält ungültige Zeichen.")
+        }
+        return trimmed
+    }
+
+    /// A hint: nil or empty means none.
+    static func hint(_ value: String?) throws -> String? {
+        guard let value else { return nil }
+        let hint = try optionalText(value, field: "Der Hinweis", max: TextLimits.hint)
+        return hint.isEmpty ? nil : hint
+    }
+
+    /// A colour as `#RRGGBB` (the web app and SDK); `lenient` accepts any short non-empty text, as
+    /// the original did, so its clients keep working.
+    static func color(_ value: String, lenient: Bool = false) throws -> String {
+        let color = try text(value, field: "Die Farbe", max: 32)
+        if lenient { return color }
+        let hex = color.dropFirst()
+        guard color.first == "#", hex.count == 6, hex.allSatisfy(\.isHexDigit) else {
+            throw AppError.validation("Die Farbe muss im Format #RRGGBB angegeben werden.")
+        }
+        return color
+    }
+
+    /// A plausible mail address.
+    static func mail(_ value: String) throws -> String {
+        let mail = try text(value, field: "Die E-Mail-Adresse", max: TextLimits.mail)
+        let parts = mail.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."),
+            !parts[1].hasSuffix("."), !mail.contains(where: \.isWhitespace)
+        else { throw AppError.validation("Die E-Mail-Adresse ist ungültig.") }
+        return mail
+    }
+
+    /// A new password: 8 characters at least, 72 bytes at most (bcrypt reads no more).
+    static func newPassword(_ value: String) throws -> String {
+        guard value.count >= TextLimits.minimumPassword else {
+            throw AppError.validation("Das Passwort muss mindestens \(TextLimits.minimumPassword) Zeichen lang sein.")
+        }
+        guard value.utf8.count <= TextLimits.maximumPassword else {
+            throw AppError.validation("Das Passwort darf höchstens \(TextLimits.maximumPassword) Bytes lang sein.")
+        }
+        guard !value.unicodeScalars.contains("\u{0}") else {
+            throw AppError.validation("Das Passwort enthält ungültige Zeichen.")
+        }
+        return value
+    }
+
+    /// An IANA time zone name.
+    static func timeZone(_ value: String) throws -> String {
+        guard TimeZone(identifier: value) != nil, value.count <= 64 else {
+            throw AppError.validation("'\(value.prefix(64))' ist keine gültige Zeitzone.")
+        }
+        return value
+    }
+
+    /// Learn-ahead days: 0…3650.
+    static func daysAhead(_ value: Int?) throws -> Int {
+        guard let value else { return 0 }
+        guard (0...3_650).contains(value) else {
+            throw AppError.validation("days-ahead muss eine ganze Zahl von 0 bis 3650 sein.")
+        }
+        return value
+    }
+
+    /// Learn-ahead days from a query string, where anything but a whole number is an error.
+    static func daysAhead(query: String?) throws -> Int {
+        guard let query, !query.isEmpty else { return 0 }
+        guard let value = Int(query) else {
+            throw AppError.validation("days-ahead muss eine ganze Zahl von 0 bis 3650 sein.")
+        }
+        return try daysAhead(value)
+    }
+
+    /// A UUID path segment; anything else behaves like an unknown id.
+    static func uuid(_ value: String?, notFound: AppError) throws -> UUID {
+        guard let value, let id = UUID(uuidString: value) else { throw notFound }
+        return id
+    }
+}

@@ -1,0 +1,166 @@
+import FlashcardsAPI
+import Vapor
+
+/// Every error the services raise on purpose. One middleware turns them into
+/// `{"message", "code"}` with the right status; the original API's messages are kept verbatim.
+public enum AppError: Error, Equatable, Sendable {
+    /// Input that breaks a rule; the message says which in German.
+    case validation(String)
+    /// The body is not the JSON the route expects.
+    case malformedBody(String)
+    /// Missing, expired, forged or malformed token.
+    case unauthorized
+    /// Login: no account with that mail.
+    case userNotFound
+    /// Login or password change: the password does not match.
+    case wrongPassword
+    /// Signup: the mail is taken.
+    case userAlreadyExists
+    /// The stack does not exist for this caller.
+    case stackNotFound
+    /// The card does not exist for this caller (or nothing is due, on the compatibility route).
+    case cardNotFound
+    /// Too many failed logins; retry after the given seconds.
+    case tooManyAttempts(retryAfter: Int)
+    /// A client-made id already belongs to something else.
+    case conflict(String)
+
+    var status: HTTPResponseStatus {
+        switch self {
+        case .validation, .malformedBody, .userNotFound, .wrongPassword, .userAlreadyExists: .badRequest
+        case .unauthorized: .unauthorized
+        case .stackNotFound, .cardNotFound: .notFound
+        case .tooManyAttempts: .tooManyRequests
+        case .conflict: .conflict
+        }
+    }
+
+    var body: ErrorResponse {
+        switch self {
+        case .validation(let message): ErrorResponse(message: message, code: "validation_failed")
+        case .malformedBody(let message): ErrorResponse(message: message, code: "malformed_json")
+        case .unauthorized:
+            ErrorResponse(message: "Nicht angemeldet oder Sitzung abgelaufen.", code: "unauthorized")
+        case .userNotFound: ErrorResponse(message: "USER_NOT_FOUND", code: "user_not_found")
+        case .wrongPassword: ErrorResponse(message: "WRONG_PASSWORD", code: "wrong_password")
+        case .userAlreadyExists: ErrorResponse(message: "USER_ALREADY_EXISTS", code: "user_already_exists")
+        case .stackNotFound: ErrorResponse(message: "Stack not found", code: "stack_not_found")
+        case .cardNotFound: ErrorResponse(message: "Card not found", code: "card_not_found")
+        case .tooManyAttempts:
+            ErrorResponse(
+                message: "Zu viele fehlgeschlagene Anmeldungen. Bitte versuche es später erneut.",
+                code: "too_many_attempts")
+        case .conflict(let message): ErrorResponse(message: message, code: "conflict")
+        }
+    }
+}
+
+/// Renders every error as `{"message", "code"}`: our own errors as defined, Vapor's aborts and
+/// decoding errors as 4xx, and anything unexpected as a 500 that leaks nothing but is logged.
+struct ErrorRenderingMiddleware: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        do {
+            return try await next.respond(to: request)
+        } catch {
+            return Self.response(for: error, request: request)
+        }
+    }
+
+    static func response(for error: any Error, request: Request) -> Response {
+        let status: HTTPResponseStatus
+        let body: ErrorResponse
+        var headers = HTTPHeaders()
+        switch error {
+        case let error as AppError:
+            status = error.status
+            body = error.body
+            if case .tooManyAttempts(let seconds) = error {
+                headers.replaceOrAdd(name: .retryAfter, value: "\(seconds)")
+            }
+        case let error as DecodingError:
+            status = .badRequest
+            body = ErrorResponse(message: describe(error), code: "malformed_json")
+        case let error as any AbortError:
+            status = error.status
+            headers = error.headers
+            body = ErrorResponse(message: message(for: error), code: code(for: error.status))
+        default:
+            status = .internalServerError
+            body = ErrorResponse(message: "Interner Serverfehler.", code: "internal_error")
+            request.logger.report(error: error)
+        }
+        if status.code >= 500, !(error is AppError) {
+            request.logger.error("\(request.method) \(request.url.path) failed: \(String(reflecting: error))")
+        }
+        let response = Response(status: status, headers: headers)
+        do {
+            try response.content.encode(body, using: FlashcardsJSON.makeEncoder())
+        } catch {
+            response.body = .init(string: #"{"message":"Interner Serverfehler.","code":"internal_error"}"#)
+            response.headers.contentType = .json
+        }
+        return response
+    }
+
+    private static func message(for error: any AbortError) -> String {
+        switch error.status {
+        case .payloadTooLarge: "Die Anfrage ist zu groß."
+        case .notFound: "Nicht gefunden."
+        case .methodNotAllowed: "Diese Methode ist hier nicht erlaubt."
+        case .unsupportedMediaType: "Dieser Inhaltstyp wird nicht unterstützt."
+        case .badRequest: "Ungültige Anfrage: \(error.reason)"
+        default: error.reason
+        }
+    }
+
+    private static func code(for status: HTTPResponseStatus) -> String {
+        switch status {
+        case .payloadTooLarge: "payload_too_large"
+        case .notFound: "not_found"
+        case .methodNotAllowed: "method_not_allowed"
+        case .unsupportedMediaType: "unsupported_media_type"
+        case .unauthorized: "unauthorized"
+        case .badRequest: "bad_request"
+        default: "http_\(status.code)"
+        }
+    }
+
+    /// A German message naming the field, without echoing the whole body.
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            return keys.isEmpty ? "" : keys.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let parent = path(context)
+            let name = parent.isEmpty ? key.stringValue : parent + "." + key.stringValue
+            return "Das Feld '\(name)' fehlt."
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "Das Feld '\(path(context))' hat den falschen Typ."
+        case .dataCorrupted(let context):
+            let where_ = path(context)
+            return where_.isEmpty
+                ? "Der Inhalt ist kein gültiges JSON." : "Das Feld '\(where_)' hat einen ungültigen Wert."
+        @unknown default:
+            return "Der Inhalt ist kein gültiges JSON."
+        }
+    }
+}
+
+extension Request {
+    /// Decodes a JSON body, turning an empty or malformed body into a clear 400.
+    func decodeBody<T: Decodable>(_ type: T.Type) throws -> T {
+        guard let buffer = body.data, buffer.readableBytes > 0 else {
+            throw AppError.malformedBody("Der Inhalt der Anfrage fehlt.")
+        }
+        do {
+            return try FlashcardsJSON.makeDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch let error as DecodingError {
+            throw AppError.malformedBody(ErrorRenderingMiddleware.describe(error))
+        }
+    }
+
+    /// Whether the request carries a non-empty body.
+    var hasBody: Bool { (body.data?.readableBytes ?? 0) > 0 }
+}

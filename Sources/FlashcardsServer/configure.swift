@@ -1,0 +1,93 @@
+import FlashcardsAPI
+import Fluent
+import FluentPostgresDriver
+import FluentSQLiteDriver
+import Foundation
+import NIOCore
+import SQLKit
+import Vapor
+
+/// Sets up a Vapor application: database and migrations, token keys, middleware and routes.
+/// The CLI's `serve`, the tests and the benchmark all come through here.
+public func configure(
+    _ app: Application, configuration: AppConfiguration, environment: ServerEnvironment = .live
+) async throws {
+    app.appConfiguration = configuration
+    app.serverEnvironment = environment
+    app.logger.logLevel = Logger.Level(rawValue: configuration.logLevel) ?? .info
+    app.http.server.configuration.hostname = configuration.host
+    app.http.server.configuration.port = configuration.port
+    app.routes.defaultMaxBodySize = ByteCount(value: configuration.maxBodyBytes)
+    app.passwords.use(.bcrypt(cost: configuration.bcryptCost))
+
+    try await configureDatabase(app, configuration: configuration)
+    try await app.autoMigrate()
+    let secret = try await TokenService.resolveSecret(configured: configuration.jwtSecret, database: app.db)
+    app.tokens = await TokenService(secret: secret, lifetime: TimeInterval(configuration.tokenLifetimeSeconds))
+
+    // Order matters: CORS answers preflights and decorates errors; the error renderer sees every
+    // error before Vapor's default one would.
+    app.middleware = Middlewares()
+    app.middleware.use(
+        CORSMiddleware(
+            configuration: .init(
+                allowedOrigin: .all,
+                allowedMethods: [.GET, .POST, .PUT, .PATCH, .DELETE, .OPTIONS],
+                allowedHeaders: [.authorization, .contentType, .accept, .origin, .xRequestedWith],
+                exposedHeaders: [.retryAfter]
+            )))
+    app.middleware.use(SecurityHeadersMiddleware())
+    app.middleware.use(ErrorRenderingMiddleware())
+    app.middleware.use(FileMiddleware(publicDirectory: absolutePath(configuration.publicDirectory)))
+
+    try routes(app)
+}
+
+/// Registers every route.
+func routes(_ app: Application) throws {
+    try app.register(collection: CompatRoutes())
+    let v1 = app.grouped("api", "v1")
+    v1.get("health") { _ in try jsonResponse(["status": "ok"]) }
+    v1.get("openapi.json") { req async throws -> Response in
+        // The document lives beside the web app so it is one file, served as it is committed.
+        let path = absolutePath(req.application.appConfiguration.publicDirectory) + "/openapi.json"
+        guard FileManager.default.fileExists(atPath: path) else { throw Abort(.notFound) }
+        let response = try await req.fileio.asyncStreamFile(at: path)
+        response.headers.contentType = .json
+        return response
+    }
+    try v1.register(collection: AccountRoutes())
+    try v1.register(collection: StackRoutes())
+    try app.register(collection: WebRoutes())
+}
+
+private func configureDatabase(_ app: Application, configuration: AppConfiguration) async throws {
+    switch configuration.database {
+    case .sqliteMemory:
+        app.databases.use(.sqlite(.memory), as: .sqlite)
+    case .sqliteFile:
+        let directory = absolutePath(configuration.dataDirectory)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        app.databases.use(.sqlite(.file(directory + "/flashcards.sqlite")), as: .sqlite)
+        // Write-ahead logging lets readers proceed while a rating is written.
+        _ = try await (app.db as! any SQLDatabase).raw("PRAGMA journal_mode=WAL").all()
+    case .postgres(let url, let schema):
+        var postgres = try SQLPostgresConfiguration(url: url)
+        if let schema { postgres.searchPath = [schema] }
+        app.databases.use(
+            .postgres(configuration: postgres, maxConnectionsPerEventLoop: 4, connectionPoolTimeout: .seconds(10)),
+            as: .psql)
+        if let schema {
+            // A named schema keeps several deployments (or test runs) apart in one database.
+            try await (app.db as! any SQLDatabase).raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run()
+        }
+    }
+    app.migrations.add(Migrations.all)
+}
+
+/// Resolves a configured path against the working directory.
+func absolutePath(_ path: String) -> String {
+    if path.hasPrefix("/") { return path }
+    let base = FileManager.default.currentDirectoryPath
+    return URL(fileURLWithPath: base).appendingPathComponent(path).standardizedFileURL.path
+}

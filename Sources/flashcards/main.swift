@@ -1,0 +1,2 @@
+import FlashcardsCLI
+await FlashcardsCommand.main()
