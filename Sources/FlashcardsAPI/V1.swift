@@ -127,12 +127,26 @@ public struct StackDTO: Codable, Sendable, Hashable {
     public var dueCount: Int
     /// Creation time.
     public var createdAt: Date
-    /// Last change of name or colour.
+    /// Last change of name, colour or scheduler settings.
     public var updatedAt: Date
+    /// The scheduler: `ladder` (the original three ratings) or `fsrs` (FSRS-6, four ratings).
+    public var scheduler: String
+    /// FSRS: the probability of recall a review is planned for, 0.70 … 0.99.
+    public var desiredRetention: Double
+    /// FSRS: learning steps of new cards, in seconds (default 60, 600).
+    public var learningSteps: [Int]
+    /// FSRS: relearning steps after a lapse, in seconds (default 600).
+    public var relearningSteps: [Int]
+    /// FSRS: new cards introduced per day at most.
+    public var newCardsPerDay: Int
+    /// FSRS: review cards shown per day at most; a larger backlog is spread over the next days.
+    public var reviewsPerDay: Int
 
-    /// Creates the DTO.
+    /// Creates the DTO; the scheduler settings default to a ladder stack with FSRS defaults.
     public init(
-        id: UUID, name: String, color: String, cardCount: Int, dueCount: Int, createdAt: Date, updatedAt: Date
+        id: UUID, name: String, color: String, cardCount: Int, dueCount: Int, createdAt: Date, updatedAt: Date,
+        scheduler: String = "ladder", desiredRetention: Double = 0.9, learningSteps: [Int] = [60, 600],
+        relearningSteps: [Int] = [600], newCardsPerDay: Int = 20, reviewsPerDay: Int = 200
     ) {
         self.id = id
         self.name = name
@@ -141,34 +155,85 @@ public struct StackDTO: Codable, Sendable, Hashable {
         self.dueCount = dueCount
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.scheduler = scheduler
+        self.desiredRetention = desiredRetention
+        self.learningSteps = learningSteps
+        self.relearningSteps = relearningSteps
+        self.newCardsPerDay = newCardsPerDay
+        self.reviewsPerDay = reviewsPerDay
     }
 }
 
-/// `POST /api/v1/stacks`.
+/// `POST /api/v1/stacks`. Scheduler settings left out get their defaults (`fsrs`, 0.90, …).
 public struct CreateStackRequest: Codable, Sendable, Hashable {
     /// Name, 1…200 characters.
     public var name: String
     /// Colour as `#RRGGBB`.
     public var color: String
+    /// `fsrs` (default) or `ladder`.
+    public var scheduler: String?
+    /// 0.70 … 0.99 (default 0.90).
+    public var desiredRetention: Double?
+    /// Learning steps in seconds, at most 10, each 1 s … 1 day (default 60, 600).
+    public var learningSteps: [Int]?
+    /// Relearning steps in seconds, at most 10, each 1 s … 1 day (default 600).
+    public var relearningSteps: [Int]?
+    /// New cards per day, 0 … 9999 (default 20).
+    public var newCardsPerDay: Int?
+    /// Reviews per day, 1 … 99999 (default 200).
+    public var reviewsPerDay: Int?
 
     /// Creates the request.
-    public init(name: String, color: String) {
+    public init(
+        name: String, color: String, scheduler: String? = nil, desiredRetention: Double? = nil,
+        learningSteps: [Int]? = nil, relearningSteps: [Int]? = nil, newCardsPerDay: Int? = nil,
+        reviewsPerDay: Int? = nil
+    ) {
         self.name = name
         self.color = color
+        self.scheduler = scheduler
+        self.desiredRetention = desiredRetention
+        self.learningSteps = learningSteps
+        self.relearningSteps = relearningSteps
+        self.newCardsPerDay = newCardsPerDay
+        self.reviewsPerDay = reviewsPerDay
     }
 }
 
-/// `PATCH /api/v1/stacks/{id}`: fields left out stay as they are.
+/// `PATCH /api/v1/stacks/{id}`: fields left out stay as they are. A new `scheduler` recomputes every
+/// card of the stack from its review history.
 public struct UpdateStackRequest: Codable, Sendable, Hashable {
     /// New name.
     public var name: String?
     /// New colour.
     public var color: String?
+    /// `fsrs` or `ladder`.
+    public var scheduler: String?
+    /// 0.70 … 0.99.
+    public var desiredRetention: Double?
+    /// Learning steps in seconds.
+    public var learningSteps: [Int]?
+    /// Relearning steps in seconds.
+    public var relearningSteps: [Int]?
+    /// New cards per day.
+    public var newCardsPerDay: Int?
+    /// Reviews per day.
+    public var reviewsPerDay: Int?
 
     /// Creates the request.
-    public init(name: String? = nil, color: String? = nil) {
+    public init(
+        name: String? = nil, color: String? = nil, scheduler: String? = nil, desiredRetention: Double? = nil,
+        learningSteps: [Int]? = nil, relearningSteps: [Int]? = nil, newCardsPerDay: Int? = nil,
+        reviewsPerDay: Int? = nil
+    ) {
         self.name = name
         self.color = color
+        self.scheduler = scheduler
+        self.desiredRetention = desiredRetention
+        self.learningSteps = learningSteps
+        self.relearningSteps = relearningSteps
+        self.newCardsPerDay = newCardsPerDay
+        self.reviewsPerDay = reviewsPerDay
     }
 }
 
@@ -192,12 +257,28 @@ public struct CardDTO: Codable, Sendable, Hashable {
     public var createdAt: Date
     /// Last edit.
     public var updatedAt: Date
+    /// `new`, `learning`, `review` or `relearning` (ladder cards: `new`, `learning` below level 4, else `review`).
+    public var state: String?
+    /// FSRS memory stability in days; nil for new and ladder cards.
+    public var stability: Double?
+    /// FSRS difficulty, 1 … 10; nil for new and ladder cards.
+    public var difficulty: Double?
+    /// The last review that counts (undone ones do not); nil for new cards.
+    public var lastReviewedAt: Date?
+    /// Reviews that count.
+    public var reviewCount: Int?
 
     /// Creates the DTO.
     public init(
         id: UUID, stackId: UUID, question: String, answer: String, hint: String?, dueAt: Date, level: Int,
-        createdAt: Date, updatedAt: Date
+        createdAt: Date, updatedAt: Date, state: String? = nil, stability: Double? = nil, difficulty: Double? = nil,
+        lastReviewedAt: Date? = nil, reviewCount: Int? = nil
     ) {
+        self.state = state
+        self.stability = stability
+        self.difficulty = difficulty
+        self.lastReviewedAt = lastReviewedAt
+        self.reviewCount = reviewCount
         self.id = id
         self.stackId = stackId
         self.question = question
@@ -266,9 +347,10 @@ public struct PageDTO<Item: Codable & Sendable & Hashable>: Codable, Sendable, H
 
 /// A rating the learner can give the current card, with the interval it would apply now.
 public struct StudyOptionDTO: Codable, Sendable, Hashable {
-    /// The key to send back when rating (`easy`, `medium`, `hard`).
+    /// The key to send back when rating: `easy`, `medium`, `hard` (ladder) or `again`, `hard`, `good`,
+    /// `easy` (FSRS).
     public var rating: String
-    /// The original clients' numeric id of the rating (0, 1, 2).
+    /// The original clients' numeric id of the rating: 0, 1, 2 (ladder) or 11, 12, 13, 14 (FSRS).
     public var id: Int
     /// German label, e.g. `Einfach`.
     public var label: String
@@ -320,13 +402,18 @@ public struct RateRequest: Codable, Sendable, Hashable {
     public var daysAhead: Int?
     /// A client-made id that makes a retried request idempotent.
     public var reviewId: UUID?
+    /// How long the learner took to answer, in milliseconds.
+    public var durationMs: Int?
 
     /// Creates the request.
-    public init(cardId: UUID, rating: String, daysAhead: Int? = nil, reviewId: UUID? = nil) {
+    public init(
+        cardId: UUID, rating: String, daysAhead: Int? = nil, reviewId: UUID? = nil, durationMs: Int? = nil
+    ) {
         self.cardId = cardId
         self.rating = rating
         self.daysAhead = daysAhead
         self.reviewId = reviewId
+        self.durationMs = durationMs
     }
 }
 

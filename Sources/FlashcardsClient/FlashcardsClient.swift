@@ -90,10 +90,14 @@ public struct FlashcardsClient: Sendable {
         try await transport.send([StackDTO].self, "GET", "api/v1/stacks")
     }
 
-    /// Creates a stack; `color` as `#RRGGBB`.
-    public func createStack(name: String, color: String) async throws -> StackDTO {
-        try await transport.send(
-            StackDTO.self, "POST", "api/v1/stacks", body: .json(CreateStackRequest(name: name, color: color)))
+    /// Creates a stack; `color` as `#RRGGBB`. It uses FSRS unless `scheduler` is `"ladder"`.
+    public func createStack(name: String, color: String, scheduler: String? = nil) async throws -> StackDTO {
+        try await createStack(CreateStackRequest(name: name, color: color, scheduler: scheduler))
+    }
+
+    /// Creates a stack with scheduler settings.
+    public func createStack(_ request: CreateStackRequest) async throws -> StackDTO {
+        try await transport.send(StackDTO.self, "POST", "api/v1/stacks", body: .json(request))
     }
 
     /// One stack.
@@ -103,9 +107,13 @@ public struct FlashcardsClient: Sendable {
 
     /// Renames and/or recolours a stack.
     public func updateStack(_ id: UUID, name: String? = nil, color: String? = nil) async throws -> StackDTO {
-        try await transport.send(
-            StackDTO.self, "PATCH", "api/v1/stacks/\(id.path)",
-            body: .json(UpdateStackRequest(name: name, color: color)))
+        try await updateStack(id, UpdateStackRequest(name: name, color: color))
+    }
+
+    /// Changes a stack's name, colour or scheduler settings; a new `scheduler` recomputes every card
+    /// from its review history.
+    public func updateStack(_ id: UUID, _ request: UpdateStackRequest) async throws -> StackDTO {
+        try await transport.send(StackDTO.self, "PATCH", "api/v1/stacks/\(id.path)", body: .json(request))
     }
 
     /// Deletes a stack with its cards.
@@ -164,11 +172,58 @@ public struct FlashcardsClient: Sendable {
 
     /// Rates a card with one of the offered options' `rating` keys; the answer carries the next card.
     public func rate(
-        _ card: UUID, in stack: UUID, rating: String, daysAhead: Int = 0, reviewId: UUID? = nil
+        _ card: UUID, in stack: UUID, rating: String, daysAhead: Int = 0, reviewId: UUID? = nil,
+        durationMs: Int? = nil
     ) async throws -> RateResponse {
         try await transport.send(
             RateResponse.self, "POST", "api/v1/stacks/\(stack.path)/study/rate",
-            body: .json(RateRequest(cardId: card, rating: rating, daysAhead: daysAhead, reviewId: reviewId)))
+            body: .json(
+                RateRequest(
+                    cardId: card, rating: rating, daysAhead: daysAhead, reviewId: reviewId, durationMs: durationMs)))
+    }
+
+    /// Undoes the card's last review (the log keeps it, marked as undone); pass the same `undoId`
+    /// when retrying so the undo happens once.
+    public func undoLastReview(of card: UUID, in stack: UUID, undoId: UUID? = nil) async throws -> UndoResponse {
+        try await transport.send(
+            UndoResponse.self, "POST", "api/v1/stacks/\(stack.path)/cards/\(card.path)/undo",
+            body: .json(UndoRequest(id: undoId)))
+    }
+
+    // MARK: Offline reviews
+
+    /// Uploads reviews made offline (any order, duplicates allowed; at most 1,000 per call).
+    public func syncReviews(_ reviews: [SyncReviewDTO]) async throws -> SyncReviewsResponse {
+        try await transport.send(
+            SyncReviewsResponse.self, "POST", "api/v1/reviews", body: .json(SyncReviewsRequest(reviews: reviews)))
+    }
+
+    // MARK: Statistics
+
+    /// Statistics of one stack.
+    public func stats(of stack: UUID) async throws -> StatsDTO {
+        try await transport.send(StatsDTO.self, "GET", "api/v1/stacks/\(stack.path)/stats")
+    }
+
+    /// Statistics over all of the user's stacks.
+    public func stats() async throws -> StatsDTO {
+        try await transport.send(StatsDTO.self, "GET", "api/v1/me/stats")
+    }
+
+    /// The predicted recall of each card of a stack now, one page at a time.
+    public func retrievability(of stack: UUID, page: Int = 1, perPage: Int = 50) async throws
+        -> PageDTO<CardRetrievabilityDTO>
+    {
+        try await transport.send(
+            PageDTO<CardRetrievabilityDTO>.self, "GET", "api/v1/stacks/\(stack.path)/stats/retrievability",
+            query: [URLQueryItem(name: "page", value: "\(page)"), URLQueryItem(name: "perPage", value: "\(perPage)")])
+    }
+
+    /// The predicted recall of each of the user's cards now, one page at a time.
+    public func retrievability(page: Int = 1, perPage: Int = 50) async throws -> PageDTO<CardRetrievabilityDTO> {
+        try await transport.send(
+            PageDTO<CardRetrievabilityDTO>.self, "GET", "api/v1/me/stats/retrievability",
+            query: [URLQueryItem(name: "page", value: "\(page)"), URLQueryItem(name: "perPage", value: "\(perPage)")])
     }
 }
 

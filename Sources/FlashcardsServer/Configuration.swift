@@ -1,3 +1,4 @@
+import FlashcardsGeneration
 import Foundation
 
 /// The server's configuration: one typed value, loaded once at boot and validated with clear
@@ -29,6 +30,11 @@ public struct AppConfiguration: Sendable {
     public var tokenLifetimeSeconds: Int = 7 * 86_400
     /// Largest JSON request body in bytes (`FLASHCARDS_MAX_BODY_BYTES`).
     public var maxBodyBytes: Int = 1_048_576
+    /// The OpenAI-compatible language model for card generation and hints (`FLASHCARDS_LLM_*`);
+    /// nil runs the offline generator.
+    public var llm: LLMConfiguration?
+    /// Background job workers in this instance (`FLASHCARDS_JOB_WORKERS`, 0 runs none).
+    public var jobWorkers: Int = 2
     /// Log level (`LOG_LEVEL`).
     public var logLevel: String = "info"
 
@@ -100,6 +106,8 @@ public struct AppConfiguration: Sendable {
         if let window = try int("FLASHCARDS_LOGIN_WINDOW_SECONDS", 1...86_400) { self.loginWindowSeconds = window }
         if let ttl = try int("FLASHCARDS_TOKEN_TTL_SECONDS", 60...31_536_000) { self.tokenLifetimeSeconds = ttl }
         if let bytes = try int("FLASHCARDS_MAX_BODY_BYTES", 1_024...104_857_600) { self.maxBodyBytes = bytes }
+        self.llm = LLMConfiguration(environment: values)
+        if let workers = try int("FLASHCARDS_JOB_WORKERS", 0...16) { self.jobWorkers = workers }
         if let level = string("LOG_LEVEL") {
             let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
             guard levels.contains(level) else {

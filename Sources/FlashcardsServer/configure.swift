@@ -1,4 +1,5 @@
 import FlashcardsAPI
+import FlashcardsGeneration
 import Fluent
 import FluentPostgresDriver
 import FluentSQLiteDriver
@@ -41,6 +42,14 @@ public func configure(
     app.middleware.use(FileMiddleware(publicDirectory: absolutePath(configuration.publicDirectory)))
 
     try routes(app)
+
+    app.jobs.register(GenerationJobHandler(llm: configuration.llm))
+    app.jobs.register(
+        HintJobHandler(
+            maker: configuration.llm.map { ModelHintMaker(client: ChatCompletionClient(configuration: $0)) }
+                ?? OfflineHintMaker()))
+    app.lifecycle.use(JobWorkerLifecycle())
+    if configuration.jobWorkers > 0 { app.jobWorker.start(slots: configuration.jobWorkers) }
 }
 
 /// Registers every route.
@@ -58,6 +67,11 @@ func routes(_ app: Application) throws {
     }
     try v1.register(collection: AccountRoutes())
     try v1.register(collection: StackRoutes())
+    try v1.register(collection: ReviewRoutes())
+    try v1.register(collection: StatsRoutes())
+    try v1.register(collection: JobRoutes())
+    try v1.register(collection: GenerationRoutes())
+    try app.register(collection: CreateFromFileRoute())
     try app.register(collection: WebRoutes())
 }
 

@@ -20,7 +20,7 @@ struct V1StoryTests {
                 #expect(auth.expiresAt == clock.now.addingTimeInterval(7 * 86_400))
                 #expect(try await client.me().timeZone == "Europe/Berlin")
 
-                let stack = try await client.createStack(name: "Biologie", color: "#059669")
+                let stack = try await client.createStack(name: "Biologie", color: "#059669", scheduler: "ladder")
                 #expect(stack.cardCount == 0)
                 #expect(stack.dueCount == 0)
                 let questions = ["Was ist ATP?", "Was macht das Mitochondrium?", "Was ist DNA? 🧬"]
@@ -126,7 +126,7 @@ struct V1StoryTests {
             try await withRunningServer(app) { client, url in
                 try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
                 let oldToken = try #require(client.token)
-                let stack = try await client.createStack(name: "S", color: "#000000")
+                let stack = try await client.createStack(name: "S", color: "#000000", scheduler: "ladder")
                 let card = try await client.createCard(in: stack.id, question: "Q", answer: "A")
                 _ = try await client.rate(card.id, in: stack.id, rating: "easy")
 

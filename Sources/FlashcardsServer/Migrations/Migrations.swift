@@ -9,5 +9,13 @@ enum Migrations {
         CreateReviewLog(),
         CreateLoginFailure(),
         CreateServerSetting(),
+        CreateJob(),
+        CreateJobInput(),
+        CreateCardDraft(),
+        UpdateCardAddHintSource(),
+        UpdateStackAddScheduler(),
+        UpdateCardAddMemoryState(),
+        UpdateReviewLogAddUndo(),
+        CreateSchedulerParameters(),
     ]
 }

@@ -22,6 +22,24 @@ final class CardModel: Model, @unchecked Sendable {
     @Field(key: "review_count") var reviewCount: Int
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
+    /// Who wrote the hint: `user`, `generated`, or nil for no hint. Generated hints are remade when
+    /// the question or answer changes; a user's hint is never overwritten.
+    @OptionalField(key: "hint_source") var hintSource: String?
+    /// 0 new, 1 learning or relearning, 2 review: leads the index that lets next-card honour the
+    /// daily limits with one seek per queue.
+    @Field(key: "queue") var queue: Int
+    /// `new`, `learning`, `review` or `relearning`.
+    @Field(key: "state") var state: String
+    /// FSRS (re)learning step; nil in review.
+    @OptionalField(key: "step") var step: Int?
+    /// FSRS stability in days.
+    @OptionalField(key: "stability") var stability: Double?
+    /// FSRS difficulty.
+    @OptionalField(key: "difficulty") var difficulty: Double?
+    /// The first review that counts; the daily new-card limit counts cards first reviewed today.
+    @OptionalField(key: "first_reviewed_at") var firstReviewedAt: Date?
+    /// The last review that counts.
+    @OptionalField(key: "last_reviewed_at") var lastReviewedAt: Date?
 
     init() {}
 
@@ -39,6 +57,8 @@ final class CardModel: Model, @unchecked Sendable {
         self.dueAt = state.due
         self.level = state.level
         self.reviewCount = 0
+        self.queue = 0
+        self.state = "new"
         self.createdAt = now
         self.updatedAt = now
     }

@@ -18,6 +18,16 @@ final class ReviewLogModel: Model, @unchecked Sendable {
     /// The card's schedule after the rating, as JSON.
     @Field(key: "state_after") var stateAfter: String
     @OptionalField(key: "duration_ms") var durationMs: Int?
+    /// `review`, or `undo` for an entry that cancels the review named in `undoes`.
+    @Field(key: "kind") var kind: String
+    /// For an undo: the review it cancels. Replay skips cancelled reviews.
+    @OptionalField(key: "undoes") var undoes: UUID?
+    /// Learner days since the card's previous review when the review was recorded (nil for a
+    /// first review): statistics count reviews with at least one day as long-term reviews.
+    @OptionalField(key: "elapsed_days") var elapsedDays: Int?
+    /// The row's number among its card's rows, in arrival order: orders reviews of one card made at
+    /// the very same instant (replay order is review time, then `seq`, then id).
+    @Field(key: "seq") var seq: Int
 
     init() {}
 
@@ -35,5 +45,7 @@ final class ReviewLogModel: Model, @unchecked Sendable {
         self.stateBefore = stateBefore
         self.stateAfter = stateAfter
         self.durationMs = durationMs
+        self.kind = "review"
+        self.seq = 0
     }
 }

@@ -13,6 +13,22 @@ final class StackModel: Model, @unchecked Sendable {
     @Field(key: "color") var color: String
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
+    /// Whether cards of this stack get hints made for them.
+    @Field(key: "hints_enabled") var hintsEnabled: Bool
+    /// `ladder` or `fsrs` (see `SchedulerKind`).
+    @Field(key: "scheduler") var scheduler: String
+    /// FSRS: target probability of recall, 0.70 … 0.99.
+    @Field(key: "desired_retention") var desiredRetention: Double
+    /// FSRS: learning steps in seconds, comma-separated.
+    @Field(key: "learning_steps") var learningSteps: String
+    /// FSRS: relearning steps in seconds, comma-separated.
+    @Field(key: "relearning_steps") var relearningSteps: String
+    /// FSRS: new cards per learner day.
+    @Field(key: "new_cards_per_day") var newCardsPerDay: Int
+    /// FSRS: review cards per learner day; a larger backlog is spread over the next days.
+    @Field(key: "reviews_per_day") var reviewsPerDay: Int
+    /// The learner day (FSRS day number) on which the backlog was last spread; nil forces a spread.
+    @OptionalField(key: "spread_day") var spreadDay: Int?
 
     init() {}
 
@@ -23,5 +39,14 @@ final class StackModel: Model, @unchecked Sendable {
         self.color = color
         self.createdAt = now
         self.updatedAt = now
+        self.hintsEnabled = true
+        // Stacks of the original API keep the ladder; /api/v1 switches new stacks to FSRS.
+        self.scheduler = "ladder"
+        self.desiredRetention = 0.9
+        self.learningSteps = "60,600"
+        self.relearningSteps = "600"
+        self.newCardsPerDay = 20
+        self.reviewsPerDay = 200
+        self.spreadDay = nil
     }
 }

@@ -42,28 +42,43 @@ struct CardService {
         try await CardModel.query(on: context.db).filter(\.$stackId == stackId).sort(\.$id).all()
     }
 
-    /// Creates a card, due at once.
+    /// Creates a card, due at once. A card without a hint gets one from a hint job.
     func create(question: String, answer: String, hint: String?) async throws -> CardModel {
         let card = CardModel(
             uniqueId: context.uuid(), stackId: stackId, userId: stack.userId,
             question: try Validate.text(question, field: "Die Vorderseite", max: TextLimits.question),
             answer: try Validate.text(answer, field: "Die Rückseite", max: TextLimits.answer),
             hint: try Validate.hint(hint), now: context.now)
+        card.hintSource = card.hint == nil ? nil : "user"
         try await card.create(on: context.db)
+        if card.hint == nil { try await queueHint() }
         return card
     }
 
-    /// Changes the given fields; an empty hint removes the hint.
+    /// Changes the given fields; an empty hint removes the hint. A generated hint is remade when
+    /// the question or answer changes; a hint the user wrote (or removed) stays theirs.
     func update(_ card: CardModel, question: String?, answer: String?, hint: String?) async throws -> CardModel {
+        let before = (card.question, card.answer)
         if let question {
             card.question = try Validate.text(question, field: "Die Vorderseite", max: TextLimits.question)
         }
         if let answer { card.answer = try Validate.text(answer, field: "Die Rückseite", max: TextLimits.answer) }
-        if let hint { card.hint = try Validate.hint(hint) }
+        if let hint {
+            card.hint = try Validate.hint(hint)
+            card.hintSource = "user"
+        } else if card.hintSource == "generated", before != (card.question, card.answer) {
+            card.hint = nil
+            card.hintSource = nil
+        }
         card.refreshSearchText()
         card.updatedAt = context.now
         try await card.save(on: context.db)
+        if card.hint == nil, card.hintSource == nil { try await queueHint() }
         return card
+    }
+
+    private func queueHint() async throws {
+        try await HintJobs.enqueueMissing(stackId: stackId, userId: stack.userId, db: context.db, now: context.now)
     }
 
     /// Deletes a card with its schedule and reviews.

@@ -2,8 +2,14 @@ import FlashcardsAPI
 import FlashcardsCore
 import Fluent
 import Foundation
+import SQLKit
 
 /// Learning: the next due card and ratings, with every rating appended to the review log.
+///
+/// Ladder stacks behave as the original: the due card with the earliest due time, one seek on
+/// `cards_stack_due`. FSRS stacks honour the daily limits and spread a backlog over the next days
+/// (`BacklogSpreader`); their next card is at most three seeks on `cards_stack_queue_due`, one per
+/// queue, so it costs the same whatever the stack's size. Nothing else of the stack is loaded.
 struct StudyService {
     let context: ServiceContext
     let user: UserModel
@@ -16,30 +22,58 @@ struct StudyService {
         let nextDueAt: Date?
     }
 
+    private var kind: SchedulerKind { SchedulerKind(rawValue: stack.scheduler) ?? .ladder }
+
     /// The moment before which cards count as due for this user.
     func cutoff(daysAhead: Int) -> Date {
-        Self.cutoff(for: user, now: context.now, daysAhead: daysAhead)
+        Self.cutoff(for: user, stack: stack, now: context.now, daysAhead: daysAhead)
     }
 
     /// The end of `user`'s current day in their time zone, plus `daysAhead` days.
     static func cutoff(for user: UserModel, now: Date, daysAhead: Int) -> Date {
-        StudyDay.dueCutoff(now: now, timeZone: TimeZone(identifier: user.timeZone) ?? .gmt, daysAhead: daysAhead)
+        StudyDay.dueCutoff(now: now, timeZone: user.zone, daysAhead: daysAhead)
     }
 
-    /// The due card with the earliest due time (ties: oldest card first). One index seek on
-    /// `cards_stack_due`; nothing else of the user's data is loaded.
+    /// The cut-off for `stack`: midnight for ladder stacks (the original's day), the 04:00 rollover
+    /// for FSRS stacks (Anki's day, which FSRS counts elapsed days in).
+    static func cutoff(for user: UserModel, stack: StackModel, now: Date, daysAhead: Int) -> Date {
+        let hour = stack.scheduler == SchedulerKind.fsrs.rawValue ? fsrsDayStartHour : 0
+        return StudyDay.dueCutoff(now: now, timeZone: user.zone, daysAhead: daysAhead, dayStartHour: hour)
+    }
+
+    /// The stack's scheduling (loads the user's FSRS parameters).
+    func scheduling() async throws -> StackScheduling {
+        try await StackScheduling.load(stack: stack, user: user, on: context.db)
+    }
+
+    /// The next card to learn, or nil when the session is done.
     func nextCard(daysAhead: Int) async throws -> CardModel? {
-        try await CardModel.query(on: context.db)
-            .filter(\.$stackId == stack.id!)
-            .filter(\.$dueAt < cutoff(daysAhead: daysAhead))
-            .sort(\.$dueAt).sort(\.$id)
-            .first()
+        try await next(daysAhead: daysAhead, counting: false).card
     }
 
     /// The next card with the session's counts.
     func next(daysAhead: Int) async throws -> Next {
+        try await next(daysAhead: daysAhead, counting: true)
+    }
+
+    private func next(daysAhead: Int, counting: Bool) async throws -> Next {
+        switch kind {
+        case .ladder: try await ladderNext(daysAhead: daysAhead, counting: counting)
+        case .fsrs: try await fsrsNext(daysAhead: daysAhead, counting: counting)
+        }
+    }
+
+    // MARK: Ladder
+
+    private func ladderNext(daysAhead: Int, counting: Bool) async throws -> Next {
         let cutoff = cutoff(daysAhead: daysAhead)
-        let card = try await nextCard(daysAhead: daysAhead)
+        // The due card with the earliest due time (ties: oldest card first): one seek on cards_stack_due.
+        let card = try await CardModel.query(on: context.db)
+            .filter(\.$stackId == stack.id!)
+            .filter(\.$dueAt < cutoff)
+            .sort(\.$dueAt).sort(\.$id)
+            .first()
+        guard counting else { return Next(card: card, dueCount: 0, nextDueAt: nil) }
         let due = try await CardModel.query(on: context.db)
             .filter(\.$stackId == stack.id!).filter(\.$dueAt < cutoff).count()
         var nextDueAt: Date?
@@ -50,21 +84,129 @@ struct StudyService {
         return Next(card: card, dueCount: due, nextDueAt: nextDueAt)
     }
 
-    /// The ratings offered for `card` now, each with the interval it would apply.
-    func options(for card: CardModel) -> [LadderOption] {
-        LadderRating.allCases.map { rating in
-            LadderOption(rating: rating, seconds: LadderScheduler.intervalSeconds(for: rating, level: card.level))
+    // MARK: FSRS
+
+    /// What today's limits leave.
+    struct Allowance {
+        let newLeft: Int
+        let reviewsLeft: Int
+    }
+
+    /// New cards and review cards studied since the start of the learner's day, from the card
+    /// columns (one range on `cards_stack_last_review`, as long as today's session).
+    func allowance(scheduling: StackScheduling) async throws -> Allowance {
+        let dayStart = scheduling.start(ofDay: scheduling.day(of: context.now))
+        struct Row: Decodable {
+            let total: Int
+            let fresh: Int?
         }
+        let sql = context.db as! any SQLDatabase
+        let row = try await sql.raw(
+            """
+            SELECT COUNT(*) AS total, SUM(CASE WHEN first_reviewed_at >= \(bind: dayStart) THEN 1 ELSE 0 END) AS fresh
+            FROM cards WHERE stack_id = \(bind: stack.id!) AND last_reviewed_at >= \(bind: dayStart)
+            """
+        ).first(decoding: Row.self)
+        let fresh = row?.fresh ?? 0
+        let reviewed = (row?.total ?? 0) - fresh
+        return Allowance(
+            newLeft: max(0, stack.newCardsPerDay - fresh), reviewsLeft: max(0, stack.reviewsPerDay - reviewed))
+    }
+
+    private func fsrsNext(daysAhead: Int, counting: Bool) async throws -> Next {
+        let scheduling = try await scheduling()
+        let cutoff = cutoff(daysAhead: daysAhead)
+        let allowance = try await allowance(scheduling: scheduling)
+        try await BacklogSpreader(
+            context: context, stack: stack, scheduling: scheduling, reviewsLeft: allowance.reviewsLeft
+        ).spreadIfNeeded()
+        let learning = try await first(queue: 1, before: cutoff)
+        let review = allowance.reviewsLeft > 0 ? try await first(queue: 2, before: cutoff) : nil
+        let new = allowance.newLeft > 0 ? try await first(queue: 0, before: cutoff) : nil
+        // Anki's order: a (re)learning card whose step is over comes first; then reviews and new
+        // cards by due time; a learning card not yet due only when nothing else is left.
+        let card: CardModel?
+        if let learning, learning.dueAt <= context.now {
+            card = learning
+        } else if let other = [review, new].compactMap({ $0 }).min(by: Self.dueOrder) {
+            card = other
+        } else {
+            card = learning
+        }
+        guard counting else { return Next(card: card, dueCount: 0, nextDueAt: nil) }
+        let dueCount =
+            try await count(queue: 1, before: cutoff, limit: nil)
+            + (try await count(queue: 2, before: cutoff, limit: allowance.reviewsLeft))
+            + (try await count(queue: 0, before: cutoff, limit: allowance.newLeft))
+        var nextDueAt: Date?
+        if card == nil {
+            var held = false
+            if allowance.reviewsLeft == 0, try await first(queue: 2, before: cutoff) != nil { held = true }
+            if allowance.newLeft == 0, try await first(queue: 0, before: cutoff) != nil { held = true }
+            if held {
+                // The limits hold cards back until the next learner day.
+                nextDueAt = scheduling.start(ofDay: scheduling.day(of: context.now) + 1)
+            } else {
+                nextDueAt = try await CardModel.query(on: context.db)
+                    .filter(\.$stackId == stack.id!).sort(\.$dueAt).first()?.dueAt
+            }
+        }
+        return Next(card: card, dueCount: dueCount, nextDueAt: nextDueAt)
+    }
+
+    private static func dueOrder(_ a: CardModel, _ b: CardModel) -> Bool {
+        a.dueAt != b.dueAt ? a.dueAt < b.dueAt : a.id! < b.id!
+    }
+
+    /// One seek on `cards_stack_queue_due`.
+    private func first(queue: Int, before cutoff: Date) async throws -> CardModel? {
+        try await CardModel.query(on: context.db)
+            .filter(\.$stackId == stack.id!).filter(\.$queue == queue).filter(\.$dueAt < cutoff)
+            .sort(\.$dueAt).sort(\.$id)
+            .first()
+    }
+
+    /// Due cards of a queue, counting no further than `limit` (the daily allowance), so a 100k-card
+    /// backlog costs no more than the allowance.
+    private func count(queue: Int, before cutoff: Date, limit: Int?) async throws -> Int {
+        if limit == 0 { return 0 }
+        let sql = context.db as! any SQLDatabase
+        let limitClause: SQLQueryString = limit.map { "LIMIT \(literal: $0)" } ?? ""
+        struct Row: Decodable { let n: Int }
+        return try await sql.raw(
+            """
+            SELECT COUNT(*) AS n FROM (SELECT 1 FROM cards WHERE stack_id = \(bind: stack.id!) AND queue = \(bind: queue)
+            AND due_at < \(bind: cutoff) \(limitClause)) due_cards
+            """
+        ).first(decoding: Row.self)?.n ?? 0
+    }
+
+    /// Cards due for this stack with the limits applied (FSRS) or all due cards (ladder).
+    func dueCount() async throws -> Int {
+        try await next(daysAhead: 0).dueCount
+    }
+
+    // MARK: Options and rating
+
+    /// The ratings offered for `card` now, each with the interval it would apply.
+    func options(for card: CardModel, scheduling: StackScheduling) -> [RatingOption] {
+        scheduling.options(for: card, now: context.now)
     }
 
     /// Applies a rating to the card with this path id and appends it to the review log, in one
-    /// transaction. A repeated `reviewId` changes nothing and answers with the card as it is.
-    func rate(cardId: String?, rating: LadderRating, reviewId: UUID?) async throws -> CardModel {
+    /// transaction; the card's new state is the replay of its history. A repeated `reviewId`
+    /// changes nothing and answers with the card as it is.
+    func rate(
+        cardId: String?, rating: StoredRating, reviewId: UUID?, durationMs: Int? = nil, scheduling: StackScheduling
+    ) async throws -> CardModel {
         let cardUUID = try Validate.uuid(cardId, notFound: .cardNotFound)
         let stackId = stack.id!
         let userId = try user.requireID()
         let now = context.now
         let logId = reviewId ?? context.uuid()
+        if let durationMs, !(0...86_400_000).contains(durationMs) {
+            throw AppError.validation("durationMs muss zwischen 0 und 86400000 liegen.")
+        }
         return try await context.db.writeTransaction { db in
             guard
                 let card = try await CardModel.query(on: db)
@@ -76,26 +218,17 @@ struct StudyService {
                 }
                 return card
             }
-            let before = card.ladderState
-            let after = LadderScheduler.review(before, rating: rating, at: now)
-            card.ladderState = after
-            card.reviewCount += 1
-            try await card.save(on: db)
-            try await ReviewLogModel(
+            let log = ReviewLogModel(
                 id: logId, userId: userId, cardId: card.id!, stackId: stackId, reviewedAt: now,
-                rating: rating.rawValue, scheduler: "ladder", stateBefore: try Self.json(before),
-                stateAfter: try Self.json(after), durationMs: nil
-            ).create(on: db)
+                rating: rating.value, scheduler: rating.scheduler.rawValue, stateBefore: "", stateAfter: "",
+                durationMs: durationMs)
+            try await ReviewRecorder(scheduling: scheduling).record([log], for: card, on: db)
             return card
         }
     }
-
-    private static func json(_ state: LadderState) throws -> String {
-        String(decoding: try FlashcardsJSON.makeEncoder().encode(state), as: UTF8.self)
-    }
 }
 
-/// A rating option with its interval for the current card.
+/// A rating option with its interval for the current card (ladder), kept for the shared renderers.
 struct LadderOption {
     let rating: LadderRating
     let seconds: Int

@@ -24,14 +24,25 @@ public enum AppError: Error, Equatable, Sendable {
     case tooManyAttempts(retryAfter: Int)
     /// A client-made id already belongs to something else.
     case conflict(String)
+    /// An upload over the limit.
+    case uploadTooLarge
+    /// An upload of a type we do not take; the message says which we take.
+    case unsupportedMediaType(String)
+    /// A needed service (a tool, the language model) is unavailable; the message says which.
+    case unavailable(String, code: String)
+    /// Something else of the caller's is missing (a job, a draft): German message and a code.
+    case notFound(String, code: String)
 
     var status: HTTPResponseStatus {
         switch self {
         case .validation, .malformedBody, .userNotFound, .wrongPassword, .userAlreadyExists: .badRequest
         case .unauthorized: .unauthorized
-        case .stackNotFound, .cardNotFound: .notFound
+        case .stackNotFound, .cardNotFound, .notFound: .notFound
         case .tooManyAttempts: .tooManyRequests
         case .conflict: .conflict
+        case .uploadTooLarge: .payloadTooLarge
+        case .unsupportedMediaType: .unsupportedMediaType
+        case .unavailable: .serviceUnavailable
         }
     }
 
@@ -51,6 +62,11 @@ public enum AppError: Error, Equatable, Sendable {
                 message: "Zu viele fehlgeschlagene Anmeldungen. Bitte versuche es später erneut.",
                 code: "too_many_attempts")
         case .conflict(let message): ErrorResponse(message: message, code: "conflict")
+        case .notFound(let message, let code): ErrorResponse(message: message, code: code)
+        case .uploadTooLarge:
+            ErrorResponse(message: "Die Datei ist zu groß. Erlaubt sind höchstens 10 MB.", code: "payload_too_large")
+        case .unsupportedMediaType(let message): ErrorResponse(message: message, code: "unsupported_media_type")
+        case .unavailable(let message, let code): ErrorResponse(message: message, code: code)
         }
     }
 }

@@ -30,17 +30,13 @@ extension UserModel {
 
 extension StackModel {
     func dto(cardCount: Int, dueCount: Int) -> StackDTO {
-        StackDTO(
-            id: uniqueId, name: name, color: color, cardCount: cardCount, dueCount: dueCount, createdAt: createdAt,
-            updatedAt: updatedAt)
+        settingsDTO(cardCount: cardCount, dueCount: dueCount)
     }
 }
 
 extension CardModel {
     func dto(stack: StackModel) -> CardDTO {
-        CardDTO(
-            id: uniqueId, stackId: stack.uniqueId, question: question, answer: answer, hint: hint, dueAt: dueAt,
-            level: level, createdAt: createdAt, updatedAt: updatedAt)
+        stateDTO(stack: stack)
     }
 
     func compat(options: [LadderOption] = []) -> CompatCard {

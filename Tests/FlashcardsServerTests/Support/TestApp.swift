@@ -58,6 +58,8 @@ func withApp(
     configuration.bcryptCost = 4
     configuration.logLevel = "warning"
     configuration.publicDirectory = publicDirectory
+    // Background jobs run only in tests that ask for them, so other tests stay deterministic.
+    configuration.jobWorkers = 0
     let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
     switch database {
     case .sqlite:

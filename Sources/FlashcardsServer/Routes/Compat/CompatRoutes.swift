@@ -139,7 +139,10 @@ struct CompatRoutes: RouteCollection {
             // The iOS app ends the session only on 404.
             throw AppError.cardNotFound
         }
-        return try jsonResponse(card.compat(options: study.options(for: card)))
+        // Ladder stacks: the original three options; FSRS stacks: four, with ids 11 … 14.
+        var compat = card.compat()
+        compat.difficultyAndDurations = study.options(for: card, scheduling: try await study.scheduling()).map(\.compat)
+        return try jsonResponse(compat)
     }
 
     func rate(_ req: Request) async throws -> Response {
@@ -147,14 +150,17 @@ struct CompatRoutes: RouteCollection {
         guard let id = body.difficulty ?? body.difficultyId else {
             throw AppError.validation("difficulty fehlt.")
         }
-        guard let rating = LadderRating(rawValue: id) else {
-            throw AppError.validation("difficulty muss 0, 1 oder 2 sein.")
-        }
         let context = ServiceContext(req)
         let user = try req.user
         let stack = try await StackService(context: context, user: user).find(body.stackId)
-        _ = try await StudyService(context: context, user: user, stack: stack)
-            .rate(cardId: body.cardId, rating: rating, reviewId: nil)
+        let study = StudyService(context: context, user: user, stack: stack)
+        let scheduling = try await study.scheduling()
+        guard let rating = scheduling.rating(forCompatId: id) else {
+            throw AppError.validation(
+                scheduling.kind == .ladder
+                    ? "difficulty muss 0, 1 oder 2 sein." : "difficulty muss 11, 12, 13 oder 14 sein.")
+        }
+        _ = try await study.rate(cardId: body.cardId, rating: rating, reviewId: nil, scheduling: scheduling)
         return Response(status: .ok)
     }
 }

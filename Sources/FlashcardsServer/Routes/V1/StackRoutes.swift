@@ -31,17 +31,40 @@ struct StackRoutes: RouteCollection {
         let service = StackService(context: ServiceContext(req), user: try req.user)
         let stacks = try await service.list()
         let counts = try await service.counts(for: stacks, cutoff: try studyCutoff(req, daysAhead: 0))
-        return try jsonResponse(
-            stacks.map { stack in
-                let count = counts[stack.id!] ?? (cards: 0, due: 0)
-                return stack.dto(cardCount: count.cards, dueCount: count.due)
-            })
+        var result: [StackDTO] = []
+        for stack in stacks {
+            let count = counts[stack.id!] ?? (cards: 0, due: 0)
+            result.append(stack.dto(cardCount: count.cards, dueCount: try await dueCount(stack, count.due, req: req)))
+        }
+        return try jsonResponse(result)
     }
 
+    /// FSRS stacks count what study/next would offer today (daily limits applied, 04:00 rollover).
+    private func dueCount(_ stack: StackModel, _ ladderDue: Int, req: Request) async throws -> Int {
+        guard stack.scheduler == SchedulerKind.fsrs.rawValue else { return ladderDue }
+        return try await StudyService(context: ServiceContext(req), user: try req.user, stack: stack).dueCount()
+    }
+
+    /// Stacks made through /api/v1 use FSRS unless the request names `ladder`.
     func create(_ req: Request) async throws -> Response {
         let body = try req.decodeBody(CreateStackRequest.self)
-        let stack = try await StackService(context: ServiceContext(req), user: try req.user)
+        let user = try req.user
+        // Validate the settings before anything is written.
+        let draft = StackModel(uniqueId: UUID(), userId: try user.requireID(), name: "", color: "", now: req.now)
+        _ = try StackSettings.apply(
+            to: draft, scheduler: body.scheduler ?? SchedulerKind.fsrs.rawValue,
+            desiredRetention: body.desiredRetention, learningSteps: body.learningSteps,
+            relearningSteps: body.relearningSteps, newCardsPerDay: body.newCardsPerDay,
+            reviewsPerDay: body.reviewsPerDay)
+        let stack = try await StackService(context: ServiceContext(req), user: user)
             .create(name: body.name, color: body.color)
+        stack.scheduler = draft.scheduler
+        stack.desiredRetention = draft.desiredRetention
+        stack.learningSteps = draft.learningSteps
+        stack.relearningSteps = draft.relearningSteps
+        stack.newCardsPerDay = draft.newCardsPerDay
+        stack.reviewsPerDay = draft.reviewsPerDay
+        try await stack.save(on: req.db)
         return try jsonResponse(stack.dto(cardCount: 0, dueCount: 0), status: .created)
     }
 
@@ -55,8 +78,38 @@ struct StackRoutes: RouteCollection {
         let service = StackService(context: ServiceContext(req), user: try req.user)
         let stack = try await service.find(req.parameters.get("stackId"))
         let body = try req.decodeBody(UpdateStackRequest.self)
+        // Validate the settings on a copy first, so a bad value changes nothing.
+        let draft = StackModel(uniqueId: stack.uniqueId, userId: stack.userId, name: "", color: "", now: req.now)
+        Self.copySettings(from: stack, to: draft)
+        _ = try StackSettings.apply(
+            to: draft, scheduler: body.scheduler, desiredRetention: body.desiredRetention,
+            learningSteps: body.learningSteps, relearningSteps: body.relearningSteps,
+            newCardsPerDay: body.newCardsPerDay, reviewsPerDay: body.reviewsPerDay)
         let updated = try await service.update(stack, name: body.name, color: body.color)
+        let switched = draft.scheduler != updated.scheduler
+        Self.copySettings(from: draft, to: updated)
+        if switched {
+            // Every card becomes the replay of its history under the new scheduler.
+            updated.spreadDay = nil
+            let reviews = ReviewService(context: ServiceContext(req), user: try req.user)
+            try await req.db.writeTransaction { db in
+                try await updated.save(on: db)
+                try await reviews.recomputeStack(updated, on: db)
+            }
+        } else if updated.hasChanges {
+            try await updated.save(on: req.db)
+        }
         return try jsonResponse(try await counted(updated, service: service, req: req))
+    }
+
+    private static func copySettings(from source: StackModel, to target: StackModel) {
+        target.scheduler = source.scheduler
+        target.desiredRetention = source.desiredRetention
+        target.learningSteps = source.learningSteps
+        target.relearningSteps = source.relearningSteps
+        target.newCardsPerDay = source.newCardsPerDay
+        target.reviewsPerDay = source.reviewsPerDay
+        target.spreadDay = source.spreadDay
     }
 
     func delete(_ req: Request) async throws -> Response {
@@ -70,7 +123,7 @@ struct StackRoutes: RouteCollection {
             try await service.counts(for: [stack], cutoff: try studyCutoff(req, daysAhead: 0))[stack.id!] ?? (
                 cards: 0, due: 0
             )
-        return stack.dto(cardCount: count.cards, dueCount: count.due)
+        return stack.dto(cardCount: count.cards, dueCount: try await dueCount(stack, count.due, req: req))
     }
 
     private func studyCutoff(_ req: Request, daysAhead: Int) throws -> Date {
@@ -140,20 +193,32 @@ struct StackRoutes: RouteCollection {
     func rate(_ req: Request) async throws -> Response {
         let study = try await study(req)
         let body = try req.decodeBody(RateRequest.self)
-        guard let rating = LadderRating(key: body.rating) else {
-            throw AppError.validation("rating muss einer von easy, medium, hard sein.")
+        let scheduling = try await study.scheduling()
+        guard let rating = scheduling.rating(forKey: body.rating) else {
+            throw AppError.validation("rating muss einer von \(scheduling.ratingKeysText) sein.")
         }
         let daysAhead = try Validate.daysAhead(body.daysAhead)
-        let card = try await study.rate(cardId: body.cardId.uuidString, rating: rating, reviewId: body.reviewId)
+        let card = try await study.rate(
+            cardId: body.cardId.uuidString, rating: rating, reviewId: body.reviewId, durationMs: body.durationMs,
+            scheduling: scheduling)
         return try jsonResponse(
-            RateResponse(card: card.dto(stack: study.stack), next: try await nextResponse(study, daysAhead: daysAhead)))
+            RateResponse(
+                card: card.dto(stack: study.stack),
+                next: try await nextResponse(study, daysAhead: daysAhead, scheduling: scheduling)))
     }
 
-    private func nextResponse(_ study: StudyService, daysAhead: Int) async throws -> StudyNextResponse {
+    private func nextResponse(_ study: StudyService, daysAhead: Int, scheduling: StackScheduling? = nil) async throws
+        -> StudyNextResponse
+    {
         let next = try await study.next(daysAhead: daysAhead)
+        var options: [StudyOptionDTO] = []
+        if let card = next.card {
+            let resolved: StackScheduling
+            if let scheduling { resolved = scheduling } else { resolved = try await study.scheduling() }
+            options = study.options(for: card, scheduling: resolved).map(\.dto)
+        }
         return StudyNextResponse(
-            card: next.card?.dto(stack: study.stack),
-            options: next.card.map { study.options(for: $0).map(\.dto) } ?? [],
-            dueCount: next.dueCount, nextDueAt: next.nextDueAt)
+            card: next.card?.dto(stack: study.stack), options: options, dueCount: next.dueCount,
+            nextDueAt: next.nextDueAt)
     }
 }

@@ -1,0 +1,84 @@
+// <flip-card>: the learning card. Front: question (and an optional hint); back: the answer.
+// `show(card)` puts a new card face up without animation; `reveal()` flips it (animated unless
+// the user prefers reduced motion, see the CSS). The answer is written into an aria-live region
+// at reveal time, so screen readers announce it.
+
+import { html, render } from '../../js/html.js';
+import { t } from '../../js/i18n.js';
+import { icon } from '../../js/ui.js';
+
+/** The iOS app strips a leading "Hinweis:"; so do we. */
+const cleanHint = (hint) => (hint || '').replace(/^\s*(Hinweis|Hint)\s*:\s*/i, '').trim();
+
+class FlipCard extends HTMLElement {
+  #card = null;
+  #revealed = false;
+
+  connectedCallback() {
+    if (this.firstChild) return;
+    this.setAttribute('tabindex', '-1');
+    render(this, html`
+      <div class="flip-inner">
+        <div class="face face-front" data-face="front">
+          <span class="face-label">${t('learn.question')}</span>
+          <button type="button" class="btn btn-ghost btn-sm hint-button" data-hint hidden>${icon('bulb')}<span>${t('learn.hint')}</span></button>
+          <p class="face-text" data-question></p>
+          <p class="hint-text" data-hint-text aria-live="polite"></p>
+          <span class="flip-cue" aria-hidden="true">${icon('flip')}<span class="hide-touch">${t('learn.revealHelp')}</span><span class="show-touch">${t('learn.revealHelpTouch')}</span></span>
+        </div>
+        <div class="face face-back" data-face="back" aria-hidden="true">
+          <span class="face-label">${t('learn.answer')}</span>
+          <p class="face-question" data-question-small></p>
+          <div class="face-text face-answer" data-answer aria-live="polite"></div>
+        </div>
+      </div>`);
+    this.querySelector('[data-hint]').addEventListener('click', (event) => {
+      event.stopPropagation();
+      const text = this.querySelector('[data-hint-text]');
+      text.textContent = cleanHint(this.#card?.hint);
+      event.currentTarget.hidden = true;
+      text.classList.add('is-visible');
+    });
+    this.addEventListener('click', (event) => {
+      if (event.target.closest('button')) return;
+      if (!this.#revealed && this.#card) this.dispatchEvent(new CustomEvent('reveal-request', { bubbles: true }));
+    });
+  }
+
+  get revealed() { return this.#revealed; }
+
+  /** Shows `card` question-side up, instantly. */
+  show(card) {
+    this.#card = card;
+    this.#revealed = false;
+    this.classList.add('no-anim');
+    this.classList.remove('is-flipped');
+    this.querySelector('[data-question]').textContent = card.question;
+    this.querySelector('[data-question-small]').textContent = card.question;
+    this.querySelector('[data-answer]').textContent = '';
+    const hintText = this.querySelector('[data-hint-text]');
+    hintText.textContent = '';
+    hintText.classList.remove('is-visible');
+    this.querySelector('[data-hint]').hidden = !cleanHint(card.hint);
+    this.querySelector('[data-face=front]').removeAttribute('aria-hidden');
+    this.querySelector('[data-face=back]').setAttribute('aria-hidden', 'true');
+    // Re-enable transitions after this frame so the next reveal animates again.
+    requestAnimationFrame(() => requestAnimationFrame(() => this.classList.remove('no-anim')));
+  }
+
+  /** Flips to the answer side. */
+  reveal() {
+    if (this.#revealed || !this.#card) return;
+    this.#revealed = true;
+    this.classList.remove('no-anim');
+    this.classList.add('is-flipped');
+    this.querySelector('[data-face=front]').setAttribute('aria-hidden', 'true');
+    this.querySelector('[data-face=back]').removeAttribute('aria-hidden');
+    this.querySelector('[data-answer]').textContent = this.#card.answer;
+  }
+}
+
+/** Defines <flip-card> (once). */
+export function registerFlipCard() {
+  if (!customElements.get('flip-card')) customElements.define('flip-card', FlipCard);
+}

@@ -1,0 +1,56 @@
+// Entry point of the app shell (/app/…): language, header, session handling, routing, PWA.
+
+import { loadLanguage, t } from './i18n.js';
+import { session, setUnauthorizedHandler } from './api/client.js';
+import { currentPath, navigate, route, startRouter } from './router.js';
+import { registerAppHeader } from '../components/app-header/app-header.js';
+import { toast } from './ui.js';
+
+await loadLanguage();
+registerAppHeader();
+const skipLink = document.querySelector('.skip-link');
+skipLink.textContent = t('skip');
+
+const header = document.querySelector('app-header');
+let firstRender = true;
+
+setUnauthorizedHandler(() => {
+  const here = currentPath();
+  if (here.startsWith('/app/login')) return;
+  sessionStorage.setItem('fc.flash', 'session.expired');
+  navigate(`/app/login?next=${encodeURIComponent(here)}`, { replace: true });
+});
+
+header.addEventListener('language-change', async (event) => {
+  await loadLanguage(event.detail);
+  skipLink.textContent = t('skip');
+  header.render();
+  await route();
+});
+
+header.addEventListener('logout', () => {
+  session.clear();
+  navigate('/app/login');
+  toast(t('auth.loggedOut'));
+});
+
+await startRouter({
+  beforeMount({ isPublic }) {
+    header.signedIn = !isPublic && Boolean(session.token());
+  },
+  afterMount({ root }) {
+    const heading = root.querySelector('h1');
+    document.title = heading ? `${heading.textContent.trim()} · ${t('app.name')}` : t('app.name');
+    // Move focus to the new page's heading so keyboard and screen reader users start there.
+    if (!firstRender && heading) {
+      heading.setAttribute('tabindex', '-1');
+      heading.focus({ preventScroll: true });
+      scrollTo(0, 0);
+    }
+    firstRender = false;
+  },
+});
+
+if ('serviceWorker' in navigator && location.protocol !== 'file:') {
+  addEventListener('load', () => navigator.serviceWorker.register('/sw.js').catch(() => {}));
+}

@@ -1,0 +1,103 @@
+// Language, strings and locale-aware formatting. German is the default; English when the
+// browser prefers it or the user picks it. The choice is remembered in localStorage.
+
+const KEY = 'fc.lang';
+export const LANGUAGES = ['de', 'en'];
+let lang = 'de';
+let dict = {};
+
+/** The language to use: the remembered choice, else the browser's first de/en preference. */
+export function detectLanguage() {
+  const saved = localStorage.getItem(KEY);
+  if (LANGUAGES.includes(saved)) return saved;
+  for (const tag of navigator.languages || [navigator.language || 'de']) {
+    const base = String(tag).toLowerCase().slice(0, 2);
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return 'de';
+}
+
+/** Loads the dictionary of `code` (only that one is downloaded) and makes it current. */
+export async function loadLanguage(code = detectLanguage()) {
+  lang = LANGUAGES.includes(code) ? code : 'de';
+  dict = (await import(`/assets/i18n/${lang}.js`)).default;
+  document.documentElement.lang = lang;
+  return lang;
+}
+
+/** Remembers a language choice. */
+export function rememberLanguage(code) {
+  localStorage.setItem(KEY, code);
+}
+
+/** The current language code. */
+export const currentLanguage = () => lang;
+
+/** Locale for Intl: the browser's own when it speaks the current language (de-AT, en-GB …). */
+export function locale() {
+  const match = (navigator.languages || []).find((tag) => tag.toLowerCase().startsWith(lang));
+  return match || (lang === 'de' ? 'de-DE' : 'en-US');
+}
+
+/**
+ * Looks up a string and fills `{name}` placeholders. Entries that are objects are plural forms
+ * keyed by Intl.PluralRules categories and chosen by `params.count`.
+ */
+export function t(key, params = {}) {
+  let entry = dict[key];
+  if (entry === undefined) return key;
+  if (typeof entry === 'object') {
+    const category = new Intl.PluralRules(locale()).select(params.count ?? 0);
+    entry = entry[category] ?? entry.other;
+  }
+  return entry.replace(/\{(\w+)\}/g, (_, name) => {
+    const value = params[name];
+    return typeof value === 'number' ? formatNumber(value) : (value ?? '');
+  });
+}
+
+/** A number in the user's locale. */
+export const formatNumber = (n) => new Intl.NumberFormat(locale()).format(n);
+
+/** Date and time in the user's locale and time zone. */
+export function formatDateTime(iso) {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '–';
+  return new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
+
+/** "heute, 14:30" / "morgen, 09:00" / a full date for anything further away. */
+export function formatRelativeDay(iso, now = new Date()) {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '–';
+  const startOfDay = (d) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+  const days = Math.round((startOfDay(date) - startOfDay(now)) / 86_400_000);
+  const time = new Intl.DateTimeFormat(locale(), { timeStyle: 'short' }).format(date);
+  if (days >= -1 && days <= 1) {
+    const word = new Intl.RelativeTimeFormat(locale(), { numeric: 'auto' }).format(days, 'day');
+    return `${word}, ${time}`;
+  }
+  return formatDateTime(iso);
+}
+
+/**
+ * An interval like "10 Minuten" / "10 minutes" in the current language, computed from
+ * `intervalSeconds` the way the server words its German `intervalText`.
+ */
+export function formatInterval(seconds, now = new Date()) {
+  const s = Math.max(0, Math.round(seconds));
+  if (s >= 86_400) {
+    // Days count calendar days, as the server does: due in 7.5 days may mean "in 8 days".
+    const startOfDay = (d) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+    const due = new Date(now.getTime() + s * 1000);
+    return unitFormat(Math.max(1, Math.round((startOfDay(due) - startOfDay(now)) / 86_400_000)), 'day');
+  }
+  // Below a day: rounded in the largest unit reached (330 s → 6 minutes; 600 s → 10 minutes).
+  if (s >= 3_600) return unitFormat(Math.round(s / 3_600), 'hour');
+  if (s >= 60) return unitFormat(Math.round(s / 60), 'minute');
+  return unitFormat(Math.max(1, s), 'second');
+}
+
+function unitFormat(value, unit) {
+  return new Intl.NumberFormat(locale(), { style: 'unit', unit, unitDisplay: 'long' }).format(value);
+}

@@ -1,0 +1,83 @@
+// Client-side routes under /app/… (History API). Each view is an ES module loaded on demand
+// exporting `mount(root, ctx)`, which may return a clean-up function.
+
+import { session } from './api/client.js';
+
+const ROUTES = [
+  { re: /^\/app\/?$/, redirect: () => (session.token() ? '/app/stacks' : '/app/login') },
+  { re: /^\/app\/login$/, view: 'auth', public: true, props: { mode: 'login' } },
+  { re: /^\/app\/register$/, view: 'auth', public: true, props: { mode: 'register' } },
+  { re: /^\/app\/stacks$/, view: 'dashboard' },
+  { re: /^\/app\/stacks\/new$/, view: 'stack-form' },
+  { re: /^\/app\/stacks\/([\w-]+)$/, view: 'stack-detail', keys: ['stackId'] },
+  { re: /^\/app\/stacks\/([\w-]+)\/edit$/, view: 'stack-form', keys: ['stackId'] },
+  { re: /^\/app\/stacks\/([\w-]+)\/learn$/, view: 'learn', keys: ['stackId'] },
+  { re: /^\/app\/stacks\/([\w-]+)\/create$/, view: 'magic', keys: ['stackId'] },
+  { re: /^\/app\/stacks\/([\w-]+)\/cards\/new$/, view: 'card-form', keys: ['stackId'] },
+  { re: /^\/app\/stacks\/([\w-]+)\/cards\/([\w-]+)$/, view: 'card-form', keys: ['stackId', 'cardId'] },
+];
+
+let cleanup = null;
+let generation = 0;
+let hooks = { beforeMount: () => {}, afterMount: () => {} };
+
+/** Where the user is now, path and query, e.g. `/app/stacks/1?page=2`. */
+export const currentPath = () => location.pathname + location.search;
+
+/** Goes to `url` inside the app (push or replace a history entry) and renders it. */
+export function navigate(url, { replace = false } = {}) {
+  if (replace) history.replaceState(null, '', url);
+  else history.pushState(null, '', url);
+  return route();
+}
+
+/** Starts routing: renders the current URL and follows back/forward and in-app links. */
+export function startRouter(options) {
+  hooks = { ...hooks, ...options };
+  addEventListener('popstate', () => route());
+  document.addEventListener('click', (event) => {
+    const link = event.target.closest('a[href]');
+    if (!link || event.defaultPrevented || event.button !== 0) return;
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || link.target) return;
+    const url = new URL(link.href, location.href);
+    if (url.origin !== location.origin || !url.pathname.startsWith('/app')) return;
+    event.preventDefault();
+    navigate(url.pathname + url.search + url.hash);
+  });
+  return route();
+}
+
+/** Renders the current URL again (e.g. after a language switch). */
+export async function route() {
+  const token = ++generation;
+  const path = location.pathname.replace(/\/+$/, '') || '/';
+  const query = new URLSearchParams(location.search);
+  const match = ROUTES.map((r) => ({ r, m: r.re.exec(path) })).find((x) => x.m);
+  if (match?.r.redirect) return navigate(match.r.redirect(), { replace: true });
+  if (match && !match.r.public && !session.token()) {
+    return navigate(`/app/login?next=${encodeURIComponent(currentPath())}`, { replace: true });
+  }
+  if (match?.r.public && session.token() && !query.has('next')) {
+    return navigate('/app/stacks', { replace: true });
+  }
+  const viewName = match ? match.r.view : 'not-found';
+  const params = {};
+  (match?.r.keys || []).forEach((key, i) => { params[key] = decodeURIComponent(match.m[i + 1]); });
+  let module;
+  try {
+    module = await import(`./views/${viewName}.js`);
+  } catch {
+    // Offline and not cached yet: say so instead of leaving a blank page.
+    module = await import('./views/offline.js');
+  }
+  if (token !== generation) return; // a newer navigation won
+  if (cleanup) { try { cleanup(); } catch { /* a failing clean-up must not block routing */ } }
+  cleanup = null;
+  const root = document.getElementById('main');
+  hooks.beforeMount({ view: viewName, isPublic: Boolean(match?.r.public) });
+  root.replaceChildren();
+  const result = await module.mount(root, { params, query, props: match?.r.props || {}, navigate });
+  if (token !== generation) { if (typeof result === 'function') result(); return; }
+  cleanup = typeof result === 'function' ? result : null;
+  hooks.afterMount({ view: viewName, root });
+}

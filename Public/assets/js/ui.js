@@ -1,0 +1,122 @@
+// Small shared UI pieces: toasts, confirmation dialogs, error texts, busy buttons, icons.
+
+import { html, render } from './html.js';
+import { t } from './i18n.js';
+
+/** Shows a short message in the polite live region (screen readers hear it too). */
+export function toast(message, kind = 'success') {
+  const host = document.getElementById('toasts');
+  if (!host) return;
+  // One message at a time: a new one replaces the old, so toasts never pile up over content.
+  host.replaceChildren();
+  const el = document.createElement('div');
+  el.className = `toast toast-${kind}`;
+  el.textContent = message;
+  host.append(el);
+  setTimeout(() => el.classList.add('toast-out'), 3600);
+  setTimeout(() => el.remove(), 4000);
+}
+
+/** A modal confirmation; resolves true when the user confirms. Focus returns where it was. */
+export function confirmDialog({ title, text, confirmLabel, danger = true }) {
+  return new Promise((resolve) => {
+    const dialog = document.createElement('dialog');
+    dialog.className = 'dialog';
+    dialog.setAttribute('aria-labelledby', 'confirm-title');
+    dialog.setAttribute('aria-describedby', 'confirm-text');
+    render(dialog, html`
+      <form method="dialog" class="dialog-body">
+        <div class="dialog-icon ${danger ? 'dialog-icon-danger' : ''}" aria-hidden="true">${icon(danger ? 'alert' : 'check')}</div>
+        <h2 id="confirm-title" class="dialog-title">${title}</h2>
+        <p id="confirm-text" class="muted">${text}</p>
+        <div class="dialog-actions">
+          <button class="btn btn-secondary" value="cancel" autofocus>${t('cancel')}</button>
+          <button class="btn ${danger ? 'btn-danger' : 'btn-primary'}" value="ok" data-confirm>${confirmLabel}</button>
+        </div>
+      </form>`);
+    document.body.append(dialog);
+    dialog.addEventListener('close', () => {
+      resolve(dialog.returnValue === 'ok');
+      dialog.remove();
+    });
+    dialog.showModal();
+  });
+}
+
+/** A user-facing sentence for an error from the API client. */
+export function errorText(error, fallbackKey = 'error.generic') {
+  if (!error) return t(fallbackKey);
+  if (error.status === 0) return t('error.network');
+  if (error.status === 429) return t('error.rateLimited', { count: error.retryAfter || 30 });
+  if (error.status === 404) return t('error.notFound');
+  return t(fallbackKey);
+}
+
+/** Disables a button while work runs and shows a spinner in it. */
+export function setBusy(button, busy) {
+  if (!button) return;
+  button.disabled = busy;
+  button.classList.toggle('is-busy', busy);
+  button.setAttribute('aria-busy', String(busy));
+}
+
+/** Marks a field invalid with a message under it (or clears it). */
+export function fieldError(input, message) {
+  const id = `${input.id}-error`;
+  let el = document.getElementById(id);
+  if (!message) {
+    input.removeAttribute('aria-invalid');
+    el?.remove();
+    input.setAttribute('aria-describedby', (input.dataset.describedby || '').trim());
+    return;
+  }
+  if (!el) {
+    el = document.createElement('p');
+    el.id = id;
+    el.className = 'field-error';
+    (input.closest('.field') || input.parentElement).append(el);
+  }
+  el.textContent = message;
+  input.setAttribute('aria-invalid', 'true');
+  input.setAttribute('aria-describedby', `${input.dataset.describedby || ''} ${id}`.trim());
+}
+
+/** Loading placeholder for a region. */
+export const loadingView = (text) => html`
+  <div class="state state-loading" role="status"><span class="spinner" aria-hidden="true"></span><span>${text}</span></div>`;
+
+/** Error placeholder with a retry button (`data-retry`). */
+export const errorView = (text) => html`
+  <div class="state state-error" role="alert">
+    <span class="state-icon" aria-hidden="true">${icon('alert')}</span>
+    <p>${text}</p>
+    <button type="button" class="btn btn-secondary" data-retry>${t('retry')}</button>
+  </div>`;
+
+const PATHS = {
+  plus: 'M12 5v14M5 12h14',
+  chevron: 'm9 6 6 6-6 6',
+  back: 'm15 6-6 6 6 6',
+  alert: 'M12 9v4m0 4h.01M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0Z',
+  check: 'm5 12 5 5L20 7',
+  trash: 'M4 7h16M10 11v6m4-6v6M6 7l1 13a1 1 0 0 0 1 1h8a1 1 0 0 0 1-1l1-13M9 7V4h6v3',
+  pencil: 'm4 20 4-1 11-11-3-3L5 16l-1 4Zm10-13 3 3',
+  play: 'M7 4v16l13-8L7 4Z',
+  sparkles: 'M12 3v4m0 10v4M3 12h4m10 0h4M6 6l2 2m8 8 2 2M6 18l2-2m8-8 2-2',
+  search: 'm21 21-4.3-4.3M10.5 18a7.5 7.5 0 1 1 0-15 7.5 7.5 0 0 1 0 15Z',
+  logout: 'M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3M10 17l5-5-5-5m5 5H3',
+  globe: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18Zm-9-9h18M12 3a14 14 0 0 1 0 18M12 3a14 14 0 0 0 0 18',
+  cards: 'M7 4h10a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2Zm2 5h6m-6 4h4',
+  file: 'M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8l-5-5Zm0 0v5h5',
+  camera: 'M4 8h3l2-3h6l2 3h3a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V9a1 1 0 0 1 1-1Zm8 10a4 4 0 1 0 0-8 4 4 0 0 0 0 8Z',
+  text: 'M4 6h16M4 12h16M4 18h10',
+  bulb: 'M9 18h6m-5 3h4M12 3a6 6 0 0 0-3.5 10.9c.6.5 1 1.2 1 2V16h5v-.1c0-.8.4-1.5 1-2A6 6 0 0 0 12 3Z',
+  flip: 'M4 12a8 8 0 0 1 14-5.3M20 12a8 8 0 0 1-14 5.3M18 3v4h-4M6 21v-4h4',
+  clock: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18Zm0-13v4l3 2',
+  x: 'M6 6l12 12M18 6 6 18',
+};
+
+/** An inline SVG icon (markup is ours, never user data). */
+export function icon(name) {
+  return html`<svg class="icon" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false"><path d="${PATHS[name] || ''}"/></svg>`;
+}

@@ -1,0 +1,104 @@
+// Login and registration (/app/login, /app/register) with the original's validation texts.
+
+import { html, render } from '../html.js';
+import { t } from '../i18n.js';
+import { api, session } from '../api/client.js';
+import { fieldError, setBusy } from '../ui.js';
+
+const MAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Only same-app paths are accepted as a return target (no open redirect). */
+function safeNext(query) {
+  const next = query.get('next') || '';
+  return next.startsWith('/app/') && !next.startsWith('//') ? next : '/app/stacks';
+}
+
+export async function mount(root, { props, query, navigate }) {
+  const register = props.mode === 'register';
+  const flashKey = sessionStorage.getItem('fc.flash');
+  sessionStorage.removeItem('fc.flash');
+  const keep = query.has('next') ? `?next=${encodeURIComponent(query.get('next'))}` : '';
+
+  render(root, html`
+    <section class="auth">
+      <div class="auth-card">
+        <img class="auth-logo" src="/assets/icons/logo.svg" alt="" width="48" height="48">
+        <h1>${t(register ? 'auth.registerTitle' : 'auth.loginTitle')}</h1>
+        <p class="muted">${t(register ? 'auth.registerLead' : 'auth.loginLead')}</p>
+        ${flashKey ? html`<div class="alert alert-info" role="status">${t(flashKey)}</div>` : ''}
+        <div class="alert alert-error" role="alert" id="form-error" hidden></div>
+        <form novalidate class="stack-form" id="auth-form">
+          ${register ? html`
+            <div class="field">
+              <label for="name">${t('auth.name')}</label>
+              <input id="name" name="name" type="text" autocomplete="name" maxlength="100" required>
+            </div>` : ''}
+          <div class="field">
+            <label for="mail">${t('auth.mail')}</label>
+            <input id="mail" name="mail" type="email" autocomplete="email" inputmode="email" maxlength="254" required>
+          </div>
+          <div class="field">
+            <label for="password">${t('auth.password')}</label>
+            <input id="password" name="password" type="password" maxlength="72" required
+              autocomplete="${register ? 'new-password' : 'current-password'}"
+              ${register ? html`aria-describedby="password-help" data-describedby="password-help"` : ''}>
+            ${register ? html`<p class="help" id="password-help">${t('auth.passwordHint')}</p>` : ''}
+          </div>
+          <button class="btn btn-primary btn-block" type="submit">${t(register ? 'auth.register' : 'auth.login')}</button>
+        </form>
+        <p class="auth-switch">
+          ${t(register ? 'auth.toLogin' : 'auth.toRegister')}
+          <a href="${register ? '/app/login' : '/app/register'}${keep}">${t(register ? 'auth.toLoginLink' : 'auth.toRegisterLink')}</a>
+        </p>
+      </div>
+    </section>`);
+
+  const form = root.querySelector('#auth-form');
+  const formError = root.querySelector('#form-error');
+  const fields = { name: form.elements.name, mail: form.elements.mail, password: form.elements.password };
+
+  function validate() {
+    const errors = [];
+    const check = (input, message) => { fieldError(input, message); if (message) errors.push(input); };
+    if (register) {
+      const name = fields.name.value.trim();
+      check(fields.name, !name ? t('auth.emptyName') : name.length < 2 ? t('auth.shortName') : '');
+    }
+    const mail = fields.mail.value.trim();
+    check(fields.mail, !mail ? t('auth.emptyMail') : !MAIL.test(mail) ? t('auth.invalidMail') : '');
+    const password = fields.password.value;
+    check(fields.password, !password ? t('auth.emptyPassword')
+      : register && password.length < 8 ? t('auth.shortPassword') : '');
+    return errors;
+  }
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    formError.hidden = true;
+    const errors = validate();
+    if (errors.length) { errors[0].focus(); return; }
+    const button = form.querySelector('button[type=submit]');
+    setBusy(button, true);
+    try {
+      const mail = fields.mail.value.trim();
+      const auth = register
+        ? await api.signup(fields.name.value.trim(), mail, fields.password.value,
+          Intl.DateTimeFormat().resolvedOptions().timeZone)
+        : await api.login(mail, fields.password.value);
+      session.save(auth);
+      navigate(safeNext(query), { replace: true });
+    } catch (error) {
+      setBusy(button, false);
+      let key = register ? 'auth.registerInvalid' : 'auth.loginFailed';
+      if (register && error.code === 'user_already_exists') key = 'auth.registerFailed';
+      if (error.status === 0) key = 'error.network';
+      formError.textContent = error.status === 429
+        ? t('error.rateLimited', { count: error.retryAfter || 30 })
+        : t(key);
+      formError.hidden = false;
+      formError.focus?.();
+    }
+  });
+
+  (register ? fields.name : fields.mail).focus();
+}

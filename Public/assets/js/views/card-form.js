@@ -1,0 +1,135 @@
+// Create (/app/stacks/{id}/cards/new) or edit (/app/stacks/{id}/cards/{cardId}) a flashcard.
+
+import { html, render } from '../html.js';
+import { formatDateTime, t } from '../i18n.js';
+import { api } from '../api/client.js';
+import { confirmDialog, errorText, errorView, fieldError, icon, loadingView, setBusy, toast } from '../ui.js';
+
+export async function mount(root, ctx) {
+  const { params, navigate } = ctx;
+  const editing = Boolean(params.cardId);
+  const stackUrl = `/app/stacks/${params.stackId}`;
+  render(root, loadingView(t('loading')));
+  let stack;
+  let card = null;
+  try {
+    [stack, card] = await Promise.all([
+      api.stack(params.stackId),
+      editing ? api.card(params.stackId, params.cardId) : null,
+    ]);
+  } catch (error) {
+    if (error.status === 401) return;
+    render(root, errorView(errorText(error)));
+    root.querySelector('[data-retry]').addEventListener('click', () => mount(root, ctx));
+    return;
+  }
+
+  render(root, html`
+    <section class="page page-narrow">
+      <nav class="breadcrumb" aria-label="Breadcrumb">
+        <a href="/app/stacks" class="hide-sm">${t('detail.crumbStacks')}</a>
+        <span class="crumb-sep hide-sm" aria-hidden="true">/</span>
+        <a href="${stackUrl}" class="crumb-back">${icon('back')}<span>${stack.name}</span></a>
+      </nav>
+      <div class="panel success-panel" id="saved" role="status" hidden>
+        <span class="success-icon" aria-hidden="true">${icon('check')}</span>
+        <div>
+          <h2>${t('card.savedTitle')}</h2>
+          <p class="muted">${t('card.savedText')}</p>
+          <div class="form-actions">
+            <a class="btn btn-secondary" href="${stackUrl}">${t('card.viewStack')}</a>
+            <a class="btn btn-primary" href="${stackUrl}/cards/new" id="another">${icon('plus')}<span>${t('card.new')}</span></a>
+          </div>
+        </div>
+      </div>
+      <div class="panel" id="card-panel">
+        <div class="panel-title-row">
+          <h1>${t(editing ? 'card.editTitle' : 'card.createTitle')}</h1>
+          ${editing ? html`<a class="btn btn-ghost btn-sm" href="${stackUrl}/cards/new">${icon('plus')}<span>${t('card.new')}</span></a>` : ''}
+        </div>
+        <p class="muted">${t('card.lead')}</p>
+        ${editing ? html`<p class="small muted">${icon('clock')} ${t('card.due', { date: formatDateTime(card.dueAt) })}</p>` : ''}
+        <div class="alert alert-error" role="alert" id="form-error" hidden></div>
+        <form novalidate id="card-form" class="stack-form">
+          <div class="field">
+            <label for="question">${t('card.question')}</label>
+            <input id="question" name="question" type="text" maxlength="10000" required autocomplete="off" value="${card?.question ?? ''}">
+          </div>
+          <div class="field">
+            <label for="answer">${t('card.answer')}</label>
+            <textarea id="answer" name="answer" rows="8" maxlength="20000" required
+              aria-describedby="answer-help" data-describedby="answer-help">${card?.answer ?? ''}</textarea>
+            <p class="help" id="answer-help">${t('card.answerHelp')}</p>
+          </div>
+          <div class="field">
+            <label for="hint">${t('card.hint')}</label>
+            <input id="hint" name="hint" type="text" maxlength="2000" autocomplete="off"
+              aria-describedby="hint-help" data-describedby="hint-help" value="${card?.hint ?? ''}">
+            <p class="help" id="hint-help">${t('card.hintHelp')}</p>
+          </div>
+          <div class="form-actions">
+            ${editing ? html`<button type="button" class="btn btn-danger-ghost" id="delete-card">${icon('trash')}<span>${t('delete')}</span></button>` : ''}
+            <span class="spacer"></span>
+            <a class="btn btn-secondary" href="${stackUrl}">${t('back')}</a>
+            <button class="btn btn-primary" type="submit">${t('save')}</button>
+          </div>
+        </form>
+      </div>
+    </section>`);
+
+  const form = root.querySelector('#card-form');
+  const formError = root.querySelector('#form-error');
+  const saved = root.querySelector('#saved');
+  const { question, answer, hint } = form.elements;
+
+  form.addEventListener('input', () => { saved.hidden = true; });
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    formError.hidden = true;
+    saved.hidden = true;
+    const q = question.value.trim();
+    const a = answer.value.trim();
+    fieldError(question, q ? '' : t('card.emptyQuestion'));
+    fieldError(answer, a ? '' : t('card.emptyAnswer'));
+    if (!q || !a) {
+      formError.textContent = t('card.error');
+      formError.hidden = false;
+      (q ? answer : question).focus();
+      return;
+    }
+    const button = form.querySelector('button[type=submit]');
+    setBusy(button, true);
+    try {
+      const h = hint.value.trim();
+      if (editing) {
+        card = await api.updateCard(params.stackId, params.cardId, { question: q, answer: a, hint: h });
+      } else {
+        await api.createCard(params.stackId, { question: q, answer: a, ...(h ? { hint: h } : {}) });
+        form.reset();
+      }
+      saved.hidden = false;
+      saved.scrollIntoView({ block: 'nearest' });
+      (editing ? saved.querySelector('a') : question).focus();
+    } catch (error) {
+      if (error.status === 401) return;
+      formError.textContent = error.status === 0 ? t('error.network') : t('card.error');
+      formError.hidden = false;
+    } finally {
+      setBusy(button, false);
+    }
+  });
+
+  root.querySelector('#delete-card')?.addEventListener('click', async () => {
+    const ok = await confirmDialog({ title: t('card.deleteTitle'), text: t('card.deleteText'), confirmLabel: t('delete') });
+    if (!ok) return;
+    try {
+      await api.deleteCard(params.stackId, params.cardId);
+      toast(t('card.deleted'));
+      navigate(stackUrl);
+    } catch (error) {
+      if (error.status !== 401) toast(errorText(error), 'error');
+    }
+  });
+
+  question.focus();
+}

@@ -1,0 +1,75 @@
+// "Deine Stapel": every stack with its card count and the cards due today.
+
+import { html, render } from '../html.js';
+import { t } from '../i18n.js';
+import { api } from '../api/client.js';
+import { errorView, icon, loadingView } from '../ui.js';
+
+/** The badge text: the first four letters of the name, as in the original. */
+export const badgeText = (name) => Array.from(name.trim()).slice(0, 4).join('').toUpperCase();
+
+export async function mount(root) {
+  render(root, html`
+    <section class="page">
+      <header class="page-header">
+        <div>
+          <h1>${t('dash.title')}</h1>
+          <p class="muted" id="dash-summary">&nbsp;</p>
+        </div>
+        <a class="btn btn-primary" href="/app/stacks/new">${icon('plus')}<span>${t('dash.create')}</span></a>
+      </header>
+      <div id="stacks" aria-live="polite"></div>
+    </section>`);
+  const host = root.querySelector('#stacks');
+  const summary = root.querySelector('#dash-summary');
+  const controller = new AbortController();
+
+  async function load() {
+    render(host, html`${loadingView(t('dash.loading'))}${skeleton()}`);
+    host.setAttribute('aria-busy', 'true');
+    try {
+      const stacks = await api.stacks({ signal: controller.signal });
+      host.removeAttribute('aria-busy');
+      const due = stacks.reduce((sum, s) => sum + s.dueCount, 0);
+      const cards = stacks.reduce((sum, s) => sum + s.cardCount, 0);
+      summary.textContent = cards ? (due ? t('dash.summary', { count: due }) : t('dash.summaryNone')) : '';
+      render(host, stacks.length ? grid(stacks) : empty());
+    } catch (error) {
+      if (error.name === 'AbortError' || error.status === 401) return;
+      host.removeAttribute('aria-busy');
+      render(host, errorView(t('dash.error')));
+      host.querySelector('[data-retry]').addEventListener('click', load);
+    }
+  }
+  await load();
+  return () => controller.abort();
+}
+
+const skeleton = () => html`<ul class="stack-grid skeleton" aria-hidden="true">${[1, 2, 3, 4].map(() => html`<li class="stack-card"><span class="badge"></span><span class="line"></span></li>`)}</ul>`;
+
+const grid = (stacks) => html`
+  <ul class="stack-grid" role="list">
+    ${stacks.map((s) => html`
+      <li>
+        <a class="stack-card" href="/app/stacks/${s.id}" data-color="${s.color}">
+          <span class="badge" aria-hidden="true">${badgeText(s.name)}</span>
+          <span class="stack-card-body">
+            <span class="stack-card-name">${s.name}</span>
+            <span class="stack-card-meta">
+              <span>${t('dash.cards', { count: s.cardCount })}</span>
+              ${s.dueCount > 0
+                ? html`<span class="pill pill-due">${t('dash.due', { count: s.dueCount })}</span>`
+                : s.cardCount > 0 ? html`<span class="pill pill-done">${icon('check')}${t('dash.noneDue')}</span>` : ''}
+            </span>
+          </span>
+          <span class="chevron" aria-hidden="true">${icon('chevron')}</span>
+        </a>
+      </li>`)}
+  </ul>`;
+
+const empty = () => html`
+  <a class="empty-state" href="/app/stacks/new">
+    <span class="empty-icon" aria-hidden="true">${icon('cards')}</span>
+    <span class="empty-title">${t('dash.empty')}</span>
+    <span class="muted">${t('dash.emptyText')}</span>
+  </a>`;

@@ -1,0 +1,148 @@
+import Foundation
+
+/// A background job as the API shows it (`GET /api/v1/jobs/{id}`, and each Server-Sent Event of
+/// `GET /api/v1/jobs/{id}/events`).
+public struct JobDTO: Codable, Sendable, Hashable {
+    /// Stable id.
+    public var id: UUID
+    /// `generation`, `hint` or `optimize`.
+    public var kind: String
+    /// `queued`, `running`, `succeeded`, `failed` or `cancelled`.
+    public var status: String
+    /// What the job is doing now.
+    public var progress: JobProgressDTO
+    /// The job's output when it succeeded (shape depends on `kind`), as JSON text.
+    public var result: String?
+    /// Why it failed, for the user (German).
+    public var error: String?
+    /// When it was queued.
+    public var createdAt: Date
+    /// Last change.
+    public var updatedAt: Date
+
+    /// Creates the DTO.
+    public init(
+        id: UUID, kind: String, status: String, progress: JobProgressDTO, result: String?, error: String?,
+        createdAt: Date, updatedAt: Date
+    ) {
+        self.id = id
+        self.kind = kind
+        self.status = status
+        self.progress = progress
+        self.result = result
+        self.error = error
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// Progress of a job: a stage with counts and a ready-made German message.
+public struct JobProgressDTO: Codable, Sendable, Hashable {
+    /// `queued`, `reading`, `recognizing`, `generating`, `saving`, `done` (or a handler's own).
+    public var stage: String
+    /// Items done in this stage (pages, sections), if counted.
+    public var current: Int?
+    /// Items in this stage, if known.
+    public var total: Int?
+    /// Cards (or drafts) made so far.
+    public var cardsCreated: Int
+    /// The German text to show, e.g. "Seite 12 von 80 gelesen".
+    public var message: String
+
+    /// Creates the progress.
+    public init(stage: String, current: Int? = nil, total: Int? = nil, cardsCreated: Int = 0, message: String) {
+        self.stage = stage
+        self.current = current
+        self.total = total
+        self.cardsCreated = cardsCreated
+        self.message = message
+    }
+
+    /// A job waiting for a worker.
+    public static let queued = JobProgressDTO(stage: "queued", message: "In der Warteschlange …")
+}
+
+/// `POST /api/v1/stacks/{id}/generations` with a JSON body: pasted text or a topic.
+public struct GenerationRequestDTO: Codable, Sendable, Hashable {
+    /// Pasted text or Markdown to make cards from.
+    public var text: String?
+    /// A topic name (needs a configured language model).
+    public var topic: String?
+    /// The user's own instructions for the generator; may be empty.
+    public var customInstructions: String?
+
+    /// Creates the request.
+    public init(text: String? = nil, topic: String? = nil, customInstructions: String? = nil) {
+        self.text = text
+        self.topic = topic
+        self.customInstructions = customInstructions
+    }
+}
+
+/// A generated card waiting for review.
+public struct DraftDTO: Codable, Sendable, Hashable {
+    /// Stable id.
+    public var id: UUID
+    /// The generation job that made it.
+    public var jobId: UUID
+    /// Front side.
+    public var question: String
+    /// Back side.
+    public var answer: String
+    /// The page of the source it came from, when known.
+    public var sourcePage: Int?
+    /// `definition`, `list`, `enumeration`, `fact`, `cloze` or `model`.
+    public var kind: String
+    /// `pending`, `accepted` or `discarded`.
+    public var status: String
+
+    /// Creates the DTO.
+    public init(
+        id: UUID, jobId: UUID, question: String, answer: String, sourcePage: Int?, kind: String, status: String
+    ) {
+        self.id = id
+        self.jobId = jobId
+        self.question = question
+        self.answer = answer
+        self.sourcePage = sourcePage
+        self.kind = kind
+        self.status = status
+    }
+}
+
+/// `PATCH /api/v1/stacks/{id}/drafts/{draftId}`.
+public struct UpdateDraftRequest: Codable, Sendable, Hashable {
+    /// New front side.
+    public var question: String?
+    /// New back side.
+    public var answer: String?
+
+    /// Creates the request.
+    public init(question: String? = nil, answer: String? = nil) {
+        self.question = question
+        self.answer = answer
+    }
+}
+
+/// `POST /api/v1/stacks/{id}/drafts/accept`: accepts the given drafts, or all pending ones (of a job).
+public struct AcceptDraftsRequest: Codable, Sendable, Hashable {
+    /// The drafts to accept; all pending drafts (of `jobId`, if given) when absent.
+    public var ids: [UUID]?
+    /// Limits "all" to one generation.
+    public var jobId: UUID?
+
+    /// Creates the request.
+    public init(ids: [UUID]? = nil, jobId: UUID? = nil) {
+        self.ids = ids
+        self.jobId = jobId
+    }
+}
+
+/// The answer to accepting drafts: the cards made.
+public struct AcceptDraftsResponse: Codable, Sendable, Hashable {
+    /// How many cards were created.
+    public var accepted: Int
+
+    /// Creates the response.
+    public init(accepted: Int) { self.accepted = accepted }
+}

@@ -1,0 +1,257 @@
+import Foundation
+
+/// A structural piece of a cleaned document.
+public struct TextBlock: Sendable, Hashable {
+    /// What the block is.
+    public enum Kind: Sendable, Hashable {
+        /// A title line (Markdown `#`, or a short line standing on its own).
+        case heading
+        /// Running text, wrapped lines joined.
+        case paragraph
+        /// One bullet or numbered item.
+        case bullet
+    }
+
+    /// What the block is.
+    public var kind: Kind
+    /// The block's text on one line.
+    public var text: String
+    /// The page the block starts on.
+    public var page: Int
+}
+
+/// Splits cleaned pages into headings, paragraphs and bullet items, and paragraphs into sentences.
+public enum TextStructure {
+    private static let bulletMarks: Set<Character> = [
+        "-", "•", "*", "–", "·", "▪", "◦", "‣", "●", "○", "■", "□", "➢", "→",
+    ]
+    private static let danglingWords: Set<String> = [
+        "und", "oder", "der", "die", "das", "des", "den", "dem", "ein", "eine", "einer", "eines", "einen", "von",
+        "zu", "mit", "für", "auf", "in", "im", "an", "am", "bei", "aus", "als", "wie", "nach", "über", "unter",
+        "and", "or", "the", "a", "an", "of", "to", "with", "for", "on", "at", "by", "from", "as", "into", "is",
+    ]
+
+    /// The blocks of a document, in reading order; paragraphs continue across page breaks.
+    public static func blocks(of pages: [SourcePage]) -> [TextBlock] {
+        struct Line {
+            var text: String
+            var page: Int
+        }
+        var lines: [Line?] = []  // nil marks a blank line
+        for page in pages {
+            // Blank lines around a page's text (left by removed headers/footers) are not paragraph
+            // breaks: a sentence may run on to the next page.
+            var pageLines = page.text.components(separatedBy: "\n")
+            while let first = pageLines.first, first.trimmingCharacters(in: .whitespaces).isEmpty {
+                pageLines.removeFirst()
+            }
+            while let last = pageLines.last, last.trimmingCharacters(in: .whitespaces).isEmpty {
+                pageLines.removeLast()
+            }
+            for raw in pageLines {
+                let text = raw.trimmingCharacters(in: .whitespaces)
+                lines.append(text.isEmpty ? nil : Line(text: text, page: page.number))
+            }
+            // Page breaks are not paragraph breaks: a sentence may run on.
+        }
+        let longLines = lines.compactMap { $0?.text.count }.filter { $0 >= 30 }.sorted()
+        let typical = longLines.isEmpty ? 60 : longLines[longLines.count / 2]
+
+        var blocks: [TextBlock] = []
+        var current: TextBlock? = nil
+        func flush() {
+            if let block = current, !block.text.isEmpty { blocks.append(block) }
+            current = nil
+        }
+        var lastPage = lines.first??.page
+        for index in lines.indices {
+            // A new page after a finished sentence starts a new block, so that cards keep their page.
+            if let line = lines[index], line.page != lastPage {
+                if let block = current, let end = block.text.last, ".!?:".contains(end) { flush() }
+                lastPage = line.page
+            }
+            guard let line = lines[index] else {
+                flush()
+                continue
+            }
+            let text = line.text
+            if text.hasPrefix("#") {
+                flush()
+                let title = String(text.drop(while: { $0 == "#" })).trimmingCharacters(in: .whitespaces)
+                blocks.append(TextBlock(kind: .heading, text: title, page: line.page))
+                continue
+            }
+            if let item = bulletText(text) {
+                flush()
+                current = TextBlock(kind: .bullet, text: item, page: line.page)
+                continue
+            }
+            // "Begriff: Erklärung" lines stand on their own even without blank lines around them.
+            let continuesSentence = current.map { block in !(block.text.last.map { ".!?:".contains($0) } ?? true) }
+            if colonSplit(text, language: nil) != nil && !(continuesSentence ?? false) {
+                flush()
+                current = TextBlock(kind: .paragraph, text: text, page: line.page)
+                continue
+            }
+            let previous = index > 0 ? lines[index - 1] : nil
+            let next = index + 1 < lines.count ? lines[index + 1] : nil
+            if looksLikeHeading(
+                text, previous: previous?.text, next: next?.text, typical: typical,
+                inParagraph: current?.kind == .paragraph)
+            {
+                flush()
+                blocks.append(TextBlock(kind: .heading, text: stripNumbering(text), page: line.page))
+                continue
+            }
+            if var block = current {
+                if block.kind == .bullet, let first = text.first, !first.isLowercase {
+                    flush()
+                    current = TextBlock(kind: .paragraph, text: text, page: line.page)
+                    continue
+                }
+                block.text += " " + text
+                current = block
+            } else {
+                current = TextBlock(kind: .paragraph, text: text, page: line.page)
+            }
+        }
+        flush()
+        return blocks
+    }
+
+    /// The item text when `line` starts with a bullet or an enumeration mark ("1.", "a)").
+    static func bulletText(_ line: String) -> String? {
+        guard let first = line.first else { return nil }
+        if bulletMarks.contains(first) {
+            let rest = line.dropFirst()
+            guard rest.first == " " else { return nil }
+            let item = rest.trimmingCharacters(in: .whitespaces)
+            return item.isEmpty ? nil : item
+        }
+        // "1. Text", "2) Text", "a) Text"
+        var prefix = line.prefix(while: { $0.isNumber })
+        if prefix.isEmpty, let letter = line.first, letter.isLowercase, line.dropFirst().first == ")" {
+            prefix = line.prefix(1)
+        }
+        guard !prefix.isEmpty, prefix.count <= 2 else { return nil }
+        let afterNumber = line.dropFirst(prefix.count)
+        guard let mark = afterNumber.first, mark == "." || mark == ")" else { return nil }
+        let rest = afterNumber.dropFirst()
+        guard rest.first == " " else { return nil }
+        let item = rest.trimmingCharacters(in: .whitespaces)
+        // "2. Weltkrieg" style numbers followed by a lowercase word are rare; a number followed by
+        // a digit ("1. 5") is not a list item.
+        guard let itemFirst = item.first, itemFirst.isLetter else { return nil }
+        return item
+    }
+
+    /// A short line that stands on its own: no sentence punctuation at its end, starts with a capital
+    /// or a section number, the previous line closed a sentence, and it is clearly shorter than the
+    /// document's typical full line.
+    static func looksLikeHeading(
+        _ text: String, previous: String?, next: String?, typical: Int, inParagraph: Bool
+    ) -> Bool {
+        guard let first = text.first, first.isUppercase || first.isNumber else { return false }
+        guard let last = text.last, !".,;:!?-–(".contains(last) else { return false }
+        let words = text.split(separator: " ")
+        guard words.count <= 9, text.count <= max(70, typical * 3 / 4) else { return false }
+        if text.count > typical * 3 / 4 && typical >= 40 { return false }
+        if let lastWord = words.last, danglingWords.contains(lastWord.lowercased()) { return false }
+        if inParagraph, let previous, let end = previous.last, !".!?:".contains(end) { return false }
+        if let next, let nextFirst = next.first, nextFirst.isLowercase { return false }
+        return true
+    }
+
+    /// "2.3 Speicherverwaltung" → "Speicherverwaltung".
+    static func stripNumbering(_ text: String) -> String {
+        let words = text.split(separator: " ", maxSplits: 1)
+        if words.count == 2, words[0].allSatisfy({ $0.isNumber || $0 == "." }), words[0].first!.isNumber {
+            return String(words[1])
+        }
+        return text
+    }
+
+    private static let abbreviations: Set<String> = [
+        "z", "b", "d", "h", "u", "a", "bzw", "ca", "vgl", "usw", "etc", "e", "g", "i", "vs", "dr", "prof", "nr",
+        "abb", "s", "ggf", "inkl", "evtl", "sog", "mio", "mrd", "jh", "kap", "fig", "al", "bzgl", "max", "min",
+        "mr", "mrs", "ms", "st", "no", "approx", "resp", "cf", "ch", "eg", "ie", "o", "v", "chr",
+    ]
+
+    /// Splits running text into sentences, respecting common abbreviations and initials.
+    public static func sentences(of text: String) -> [String] {
+        var result: [String] = []
+        var current = ""
+        let characters = Array(text)
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            current.append(character)
+            if ".!?".contains(character) {
+                let nextIndex = index + 1
+                let atEnd = nextIndex >= characters.count
+                let followedBySpace = !atEnd && characters[nextIndex] == " "
+                var startsNew = atEnd
+                if followedBySpace {
+                    var lookahead = nextIndex + 1
+                    while lookahead < characters.count, "\"„“'‚(".contains(characters[lookahead]) { lookahead += 1 }
+                    if lookahead < characters.count {
+                        let following = characters[lookahead]
+                        startsNew = following.isUppercase || following.isNumber
+                    }
+                }
+                if startsNew && character == "." && !atEnd {
+                    // The word before the period: an abbreviation or an initial does not end a sentence.
+                    let word = current.dropLast().split(separator: " ").last.map { String($0) } ?? ""
+                    let bare = word.lowercased().replacingOccurrences(of: ".", with: "")
+                    if abbreviations.contains(bare) || (word.count == 1 && word.first!.isUppercase)
+                        || (word.count <= 2 && word.allSatisfy({ $0.isNumber }))
+                    {
+                        startsNew = false
+                    }
+                }
+                if startsNew {
+                    let sentence = current.trimmingCharacters(in: .whitespaces)
+                    if !sentence.isEmpty { result.append(sentence) }
+                    current = ""
+                }
+            }
+            index += 1
+        }
+        let rest = current.trimmingCharacters(in: .whitespaces)
+        if !rest.isEmpty { result.append(rest) }
+        return result
+    }
+
+    private static let colonLabels: Set<String> = [
+        "kapitel", "chapter", "lecture", "vorlesung", "abschnitt", "section", "teil", "part", "week", "woche",
+        "wichtig", "hinweis", "beispiel", "beispiele", "achtung", "note", "example", "examples", "tip", "tipp",
+        "merke", "important", "warning", "fazit", "summary", "ziel", "frage", "antwort", "lösung", "aufgabe",
+        "quelle", "source", "definition", "zusammenfassung", "übung", "exercise", "question", "answer", "solution",
+    ]
+
+    /// "Begriff: Erklärung" → ("Begriff", "Erklärung"), when the part before the colon is a short term
+    /// (no verbs, no labels like "Beispiel") and the explanation has at least two words.
+    public static func colonSplit(_ text: String, language: DocumentLanguage?) -> (term: String, explanation: String)? {
+        guard let colon = text.range(of: ": ") else { return nil }
+        let term = text[..<colon.lowerBound].trimmingCharacters(in: .whitespaces)
+        let explanation = text[colon.upperBound...].trimmingCharacters(in: .whitespaces)
+        let termWords = term.split(separator: " ").map(String.init)
+        guard !termWords.isEmpty, termWords.count <= 4, term.count <= 40,
+            explanation.split(separator: " ").count >= 2
+        else { return nil }
+        guard let first = term.first, first.isUppercase, !colonLabels.contains(termWords[0].lowercased()) else {
+            return nil
+        }
+        // A term, not a clause: must pass the term rules of either language.
+        let german = DefinitionPatterns.validGermanTerm(termWords) != nil
+        let english =
+            DefinitionPatterns.validEnglishTerm(termWords) != nil
+            && !termWords.contains(where: { ["are", "is", "include", "includes", "has", "have"].contains($0) })
+        switch language {
+        case .de?: guard german else { return nil }
+        case .en?: guard english else { return nil }
+        case nil: guard german || english else { return nil }
+        }
+        return (term, explanation)
+    }
+}

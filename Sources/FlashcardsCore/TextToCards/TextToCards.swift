@@ -1,0 +1,451 @@
+import Foundation
+
+/// Options for the offline text-to-card rules.
+public struct TextToCardsOptions: Sendable, Hashable {
+    /// The most cards one document yields.
+    public var maximumCards: Int
+    /// Whether to make cloze cards of key terms.
+    public var makesClozes: Bool
+    /// Whether to make cloze cards of numbers and years.
+    public var makesFacts: Bool
+    /// Questions already in the stack; drafts that duplicate one of them are dropped.
+    public var existingQuestions: [String]
+    /// The document's language; detected when nil.
+    public var language: DocumentLanguage?
+
+    /// Creates options; the defaults suit lecture scripts.
+    public init(
+        maximumCards: Int = 500, makesClozes: Bool = true, makesFacts: Bool = true, existingQuestions: [String] = [],
+        language: DocumentLanguage? = nil
+    ) {
+        self.maximumCards = maximumCards
+        self.makesClozes = makesClozes
+        self.makesFacts = makesFacts
+        self.existingQuestions = existingQuestions
+        self.language = language
+    }
+}
+
+/// The offline generator's rules: pure functions from text to draft cards. Deterministic: the same
+/// pages and options always give the same cards in the same order.
+public enum TextToCards {
+    /// The gap in a cloze card's question.
+    public static let gap = "_____"
+
+    /// Cards from a single text (pasted text, Markdown, OCR output).
+    public static func makeCards(text: String, options: TextToCardsOptions = .init()) -> [DraftCard] {
+        makeCards(pages: [SourcePage(number: 1, text: text)], options: options)
+    }
+
+    /// Cards from the pages of a document, each recording the page it came from.
+    public static func makeCards(pages: [SourcePage], options: TextToCardsOptions = .init()) -> [DraftCard] {
+        makeCards(cleanedPages: TextCleaner.clean(pages: pages), options: options)
+    }
+
+    /// Cards from pages already passed through `TextCleaner.clean(pages:)`. Cleaning twice would see
+    /// the first lines of short pages as running headers, so callers that split a cleaned document
+    /// into page groups use this.
+    public static func makeCards(cleanedPages cleaned: [SourcePage], options: TextToCardsOptions = .init())
+        -> [DraftCard]
+    {
+        let language = options.language ?? LanguageDetector.detect(cleaned.map(\.text).joined(separator: "\n"))
+        let blocks = TextStructure.blocks(of: cleaned)
+        var builder = Builder(language: language, blocks: blocks)
+        builder.run(options: options)
+        var cards = CardDeduplicator.deduplicate(builder.resultCards, existingQuestions: options.existingQuestions)
+        if cards.count > options.maximumCards { cards = Array(cards.prefix(options.maximumCards)) }
+        return cards
+    }
+}
+
+/// Walks the blocks once and applies every rule; kept as a value type with local state.
+private struct Builder {
+    struct Sentence {
+        var text: String
+        var page: Int
+        var used: Bool
+    }
+
+    let language: DocumentLanguage
+    let blocks: [TextBlock]
+    var cards: [(order: Int, card: DraftCard)] = []
+    var sentences: [Sentence] = []
+    var keyTerms: [(term: String, sentence: Int?)] = []
+    var vocabulary: Set<String> = []
+    private var order = 0
+
+    init(language: DocumentLanguage, blocks: [TextBlock]) {
+        self.language = language
+        self.blocks = blocks
+        // The vocabulary holds lower-case words and words capitalised inside a sentence (names), so that
+        // "Latency refers to …" asks about "latency" but "Dijkstra's algorithm" keeps its capital.
+        for block in blocks {
+            for sentence in TextStructure.sentences(of: block.text) {
+                let words = sentence.split(separator: " ")
+                for (position, word) in words.enumerated() {
+                    let bare = word.trimmingCharacters(in: CharacterSet.letters.union(.decimalDigits).inverted)
+                    guard let first = bare.first else { continue }
+                    if first.isLowercase {
+                        vocabulary.insert(bare)
+                    } else if position > 0 {
+                        vocabulary.insert("Capitalized:" + bare)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Cards in reading order: by page, then in the order the rules found them.
+    var resultCards: [DraftCard] {
+        cards.sorted { ($0.card.sourcePage ?? 0, $0.order) < ($1.card.sourcePage ?? 0, $1.order) }.map(\.card)
+    }
+
+    mutating func add(_ question: String, _ answer: String, page: Int, kind: DraftCard.Kind) {
+        let card = DraftCard(question: question, answer: answer, sourcePage: page, kind: kind)
+        cards.append((order, card))
+        order += 1
+    }
+
+    mutating func run(options: TextToCardsOptions) {
+        var inGlossary = false
+        var index = 0
+        while index < blocks.count {
+            let block = blocks[index]
+            let next = index + 1 < blocks.count ? blocks[index + 1] : nil
+            switch block.kind {
+            case .heading:
+                if Self.isGlossaryTitle(block.text) {
+                    inGlossary = true
+                    index += 1
+                    continue
+                }
+                let bullets = bulletRun(after: index)
+                if bullets.count >= 2 {
+                    addList(question: listHeadingQuestion(block.text), items: bullets, page: block.page)
+                    index += 1
+                    continue
+                }
+                // A glossary entry laid out as a term line above its explanation.
+                if let next, next.kind == .paragraph, block.text.split(separator: " ").count <= 5 {
+                    let explanation = next.text
+                    let explanationWords = explanation.split(separator: " ").count
+                    let lowercaseStart = explanation.first?.isLowercase == true
+                    if (inGlossary && explanationWords <= 50) || (lowercaseStart && explanationWords <= 30) {
+                        addGlossary(term: block.text, explanation: explanation, page: block.page)
+                        index += 2
+                        continue
+                    }
+                }
+            case .paragraph:
+                if block.text.split(separator: " ").count > 50 { inGlossary = false }
+                let bullets = bulletRun(after: index)
+                let parts = TextStructure.sentences(of: block.text)
+                for (position, sentence) in parts.enumerated() {
+                    let introducesBullets = position == parts.count - 1 && sentence.hasSuffix(":") && bullets.count >= 2
+                    handle(sentence: sentence, page: block.page, introducesBullets: introducesBullets ? bullets : nil)
+                }
+            case .bullet:
+                // Items that are definitions themselves ("Cache: schneller Zwischenspeicher").
+                if let (term, explanation) = TextStructure.colonSplit(block.text, language: language) {
+                    addGlossary(term: term, explanation: explanation, page: block.page)
+                }
+            }
+            index += 1
+        }
+        if options.makesClozes { addClozes() }
+        if options.makesFacts { addFacts() }
+    }
+
+    // MARK: Sentences
+
+    private mutating func handle(sentence: String, page: Int, introducesBullets: [String]?) {
+        let sentenceIndex = sentences.count
+        sentences.append(Sentence(text: sentence, page: page, used: false))
+        if let items = introducesBullets {
+            let intro = String(sentence.dropLast()).trimmingCharacters(in: .whitespaces)
+            addList(question: ListQuestions.question(intro: intro, language: language), items: items, page: page)
+            sentences[sentenceIndex].used = true
+            return
+        }
+        if let (term, explanation) = TextStructure.colonSplit(sentence, language: language) {
+            addGlossary(term: term, explanation: explanation, page: page)
+            sentences[sentenceIndex].used = true
+            keyTerms.append((term, nil))
+            return
+        }
+        if let definition = DefinitionPatterns.match(sentence, language: language, vocabulary: vocabulary) {
+            add(definition.question, definition.answer, page: page, kind: .definition)
+            keyTerms.append((definition.term, sentenceIndex))
+            sentences[sentenceIndex].used = true
+            return
+        }
+        if let enumeration = ListQuestions.enumeration(in: sentence, language: language) {
+            add(enumeration.question, enumeration.answer, page: page, kind: .enumeration)
+            sentences[sentenceIndex].used = true
+        }
+    }
+
+    // MARK: Lists and glossaries
+
+    private func bulletRun(after index: Int) -> [String] {
+        var items: [String] = []
+        var cursor = index + 1
+        while cursor < blocks.count, blocks[cursor].kind == .bullet {
+            items.append(blocks[cursor].text)
+            cursor += 1
+        }
+        return items
+    }
+
+    private func listHeadingQuestion(_ heading: String) -> String {
+        switch language {
+        case .de: return "Welche Punkte gehören zu „\(heading)“?"
+        case .en: return "Which points belong to “\(heading)”?"
+        }
+    }
+
+    private mutating func addList(question: String, items: [String], page: Int) {
+        guard items.count >= 2, items.count <= 10 else { return }
+        var shown = items.map { item -> String in
+            if let (term, _) = TextStructure.colonSplit(item, language: language) { return term }
+            return item.trimmingCharacters(in: CharacterSet(charactersIn: " .;,"))
+        }
+        if shown.joined(separator: ", ").count > CardText.maximumAnswerLength {
+            shown = shown.map { item in
+                String(item.split(whereSeparator: { $0 == "," || $0 == "(" || $0 == "–" }).first ?? Substring(item))
+                    .trimmingCharacters(in: .whitespaces)
+            }
+        }
+        let separator = shown.contains(where: { $0.contains(",") }) ? "; " : ", "
+        let answer = shown.joined(separator: separator)
+        guard answer.count <= CardText.maximumAnswerLength else { return }
+        add(question, answer, page: page, kind: .list)
+    }
+
+    private mutating func addGlossary(term: String, explanation: String, page: Int) {
+        var text = explanation.trimmingCharacters(in: .whitespaces)
+        if text.hasSuffix(".") && !text.hasSuffix("..") { text.removeLast() }
+        guard text.split(separator: " ").count >= 2, let answer = CardText.shortenAnswer(text) else { return }
+        let question: String
+        switch language {
+        case .de: question = "Was bedeutet „\(term)“?"
+        case .en: question = "What does “\(term)” mean?"
+        }
+        add(question, CardText.capitalizedFirst(answer), page: page, kind: .definition)
+        if !keyTerms.contains(where: { $0.term == term }) { keyTerms.append((term, nil)) }
+    }
+
+    static func isGlossaryTitle(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return [
+            "glossar", "glossary", "begriffe", "definitionen", "definitions", "key terms", "schlüsselbegriffe",
+            "fachbegriffe", "terms", "wichtige begriffe",
+        ].contains { lower == $0 || lower.hasSuffix(" " + $0) }
+    }
+
+    // MARK: Clozes
+
+    private static let pronounStarts: Set<String> = [
+        "er", "sie", "es", "dies", "diese", "dieser", "dieses", "dabei", "daher", "dann", "it", "this", "they",
+        "these", "that", "those", "he", "she", "its", "their", "hier", "here", "so", "thus",
+    ]
+
+    private func clozeCandidate(_ sentence: Sentence) -> Bool {
+        let words = sentence.text.split(separator: " ")
+        guard words.count >= 6, words.count <= 35, sentence.text.hasSuffix(".") else { return false }
+        guard let first = words.first, !Self.pronounStarts.contains(first.lowercased()) else { return false }
+        return true
+    }
+
+    private mutating func addClozes() {
+        // Key terms: defined terms first, then acronyms used at least twice.
+        var terms = keyTerms
+        var acronymCounts: [String: Int] = [:]
+        for sentence in sentences {
+            for word in sentence.text.split(whereSeparator: { !$0.isLetter && !$0.isNumber }) {
+                if word.count >= 2, word.count <= 6, word.allSatisfy({ $0.isUppercase || $0.isNumber }),
+                    word.contains(where: { $0.isLetter })
+                {
+                    acronymCounts[String(word), default: 0] += 1
+                }
+            }
+        }
+        for (acronym, count) in acronymCounts.sorted(by: { $0.key < $1.key }) where count >= 2 {
+            if !terms.contains(where: { $0.term.contains(acronym) }) { terms.append((acronym, nil)) }
+        }
+        var usedTerms = Set<String>()
+        for (rawTerm, definitionSentence) in terms {
+            // Clozes of "Translation Lookaside Buffer (TLB)" blank the name, not the parenthesis.
+            let term = rawTerm.split(separator: " ").filter { !$0.hasPrefix("(") }.joined(separator: " ")
+            guard term.count >= 2, usedTerms.insert(term.lowercased()).inserted else { continue }
+            var chosen: Int? = nil
+            for (index, sentence) in sentences.enumerated()
+            where !sentence.used && clozeCandidate(sentence) && Self.range(of: term, in: sentence.text) != nil {
+                chosen = index
+                break
+            }
+            if chosen == nil, let definitionSentence, clozeCandidate(sentences[definitionSentence]) {
+                chosen = definitionSentence
+            }
+            guard let chosen else { continue }
+            let sentence = sentences[chosen]
+            guard let blanked = Self.blank(term, in: sentence.text) else { continue }
+            sentences[chosen].used = true
+            let prompt = language == .de ? "Ergänze die Lücke: " : "Fill in the gap: "
+            add(prompt + blanked.text, blanked.found, page: sentence.page, kind: .cloze)
+        }
+    }
+
+    /// Replaces every whole-word occurrence of `term` with the gap; returns the text and the
+    /// spelling found first.
+    static func blank(_ term: String, in text: String) -> (text: String, found: String)? {
+        var result = text
+        var found: String? = nil
+        while let range = range(of: term, in: result) {
+            if found == nil { found = String(result[range]) }
+            result.replaceSubrange(range, with: TextToCards.gap)
+        }
+        guard let found else { return nil }
+        return (result, found)
+    }
+
+    /// Case-insensitive whole-word match (acronyms match case-sensitively).
+    static func range(of term: String, in text: String) -> Range<String.Index>? {
+        let acronym = term.allSatisfy { $0.isUppercase || $0.isNumber }
+        var searchStart = text.startIndex
+        while let range = text.range(
+            of: term, options: acronym ? [] : [.caseInsensitive], range: searchStart..<text.endIndex)
+        {
+            let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
+            let after = range.upperBound == text.endIndex ? nil : text[range.upperBound]
+            let boundaryBefore = before.map { !$0.isLetter && !$0.isNumber && $0 != "-" } ?? true
+            let boundaryAfter = after.map { !$0.isLetter && !$0.isNumber && $0 != "-" } ?? true
+            if boundaryBefore && boundaryAfter { return range }
+            searchStart = range.upperBound
+        }
+        return nil
+    }
+
+    // MARK: Facts
+
+    private static let numberWords: Set<String> = [
+        "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "elf", "zwölf", "two", "three",
+        "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+    ]
+
+    private mutating func addFacts() {
+        for index in sentences.indices where !sentences[index].used && clozeCandidate(sentences[index]) {
+            let sentence = sentences[index]
+            let words = sentence.text.split(separator: " ").map(String.init)
+            var numbers: [Int] = []
+            for (position, word) in words.enumerated() {
+                let bare = word.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:!?()"))
+                if bare.count >= 1, bare.allSatisfy({ $0.isNumber }) || Self.numberWords.contains(bare.lowercased()) {
+                    numbers.append(position)
+                }
+            }
+            guard numbers.count == 1, let position = numbers.first else { continue }
+            // A pronoun makes the gap unanswerable out of context ("… it is the average of _____ …").
+            let pronouns: Set<String> = ["it", "they", "es", "sie", "er", "them", "ihn", "ihm"]
+            if words.contains(where: {
+                pronouns.contains($0.lowercased().trimmingCharacters(in: .punctuationCharacters))
+            }) {
+                continue
+            }
+            let word = words[position]
+            let bare = word.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:!?()"))
+            var blanked = words
+            blanked[position] = word.replacingOccurrences(of: bare, with: TextToCards.gap)
+            sentences[index].used = true
+            let prompt = language == .de ? "Ergänze die Lücke: " : "Fill in the gap: "
+            add(prompt + blanked.joined(separator: " "), bare, page: sentence.page, kind: .fact)
+        }
+    }
+}
+
+/// Questions for lists and enumerations, from the sentence that introduces them.
+enum ListQuestions {
+    /// "Man unterscheidet drei Arten von X: A, B und C." → question and "A, B und C".
+    static func enumeration(in sentence: String, language: DocumentLanguage) -> (question: String, answer: String)? {
+        guard let colon = sentence.range(of: ": ") else { return nil }
+        let intro = String(sentence[..<colon.lowerBound])
+        var list = String(sentence[colon.upperBound...]).trimmingCharacters(in: .whitespaces)
+        if list.hasSuffix(".") { list.removeLast() }
+        let normalized = list.replacingOccurrences(of: " und ", with: ", ").replacingOccurrences(
+            of: " and ", with: ", "
+        )
+        .replacingOccurrences(of: " oder ", with: ", ").replacingOccurrences(of: " or ", with: ", ")
+        let items = normalized.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }
+        guard items.count >= 3, items.count <= 10, items.allSatisfy({ $0.split(separator: " ").count <= 6 }) else {
+            return nil
+        }
+        guard intro.split(separator: " ").count >= 2, list.count <= CardText.maximumAnswerLength else { return nil }
+        return (question(intro: intro, language: language), CardText.capitalizedFirst(list))
+    }
+
+    /// Turns the statement that introduces a list into a question.
+    static func question(intro: String, language: DocumentLanguage) -> String {
+        let intro = intro.trimmingCharacters(in: CharacterSet(charactersIn: " ,;"))
+        let words = intro.split(separator: " ").map(String.init)
+        func lowerArticle(_ words: ArraySlice<String>) -> String {
+            var list = Array(words)
+            if let first = list.first, ["Der", "Die", "Das", "The", "A", "An", "Ein", "Eine"].contains(first) {
+                list[0] = first.lowercased()
+            }
+            return list.joined(separator: " ")
+        }
+        switch language {
+        case .de:
+            if words.count >= 3, words[0] == "Zu", let verb = words.last, ["gehören", "zählen"].contains(verb) {
+                let verbSingular = verb == "gehören" ? "gehört" : "zählt"
+                return "Was \(verbSingular) zu \(words[1..<(words.count - 1)].joined(separator: " "))?"
+            }
+            if words.count >= 3, words[0] == "Man", words[1] == "unterscheidet" {
+                return "Welche \(words[2...].joined(separator: " ")) unterscheidet man?"
+            }
+            if words.count >= 3, words[0] == "Es", words[1] == "gibt" {
+                return "Welche \(words[2...].joined(separator: " ")) gibt es?"
+            }
+            if let verb = words.firstIndex(where: {
+                ["umfasst", "umfassen", "enthält", "enthalten", "hat", "haben"].contains($0)
+            }),
+                verb >= 1
+            {
+                let subject = lowerArticle(words[..<verb])
+                if verb + 1 < words.count {
+                    return "Welche \(words[(verb + 1)...].joined(separator: " ")) \(words[verb]) \(subject)?"
+                }
+                return "Was \(words[verb]) \(subject)?"
+            }
+            if let verb = words.firstIndex(where: { $0 == "besteht" || $0 == "bestehen" }), verb >= 1,
+                verb + 1 == words.count - 1, words.last == "aus"
+            {
+                return "Woraus \(words[verb]) \(lowerArticle(words[..<verb]))?"
+            }
+            if let verb = words.last, ["sind", "lauten"].contains(verb), words.count >= 2 {
+                return "Was sind \(lowerArticle(words[..<(words.count - 1)]))?"
+            }
+            return "\(intro) – welche?"
+        case .en:
+            if words.count >= 3, words[0] == "There", words[1] == "are" {
+                return "What \(words[2...].joined(separator: " ")) are there?"
+            }
+            if let verb = words.last, ["are", "include"].contains(verb), words.count >= 2 {
+                let subject = lowerArticle(words[..<(words.count - 1)])
+                return verb == "are" ? "What are \(subject)?" : "What do \(subject) include?"
+            }
+            if let verb = words.last, verb == "includes", words.count >= 2 {
+                return "What does \(lowerArticle(words[..<(words.count - 1)])) include?"
+            }
+            if words.count >= 3, words[words.count - 2] == "consists" || words[words.count - 2] == "consist",
+                words.last == "of"
+            {
+                let auxiliary = words[words.count - 2] == "consists" ? "does" : "do"
+                return "What \(auxiliary) \(lowerArticle(words[..<(words.count - 2)])) consist of?"
+            }
+            return "\(intro) – which ones?"
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import FlashcardsCore
+import Foundation
+
+/// What to make cards from, and the user's wishes.
+public struct GenerationRequest: Sendable {
+    /// The material.
+    public enum Source: Sendable {
+        /// Extracted text of a PDF, image or pasted text.
+        case document(ExtractedDocument)
+        /// A topic name; needs a language model.
+        case topic(String)
+    }
+
+    /// The material.
+    public var source: Source
+    /// The user's custom instructions ("Formuliere alle Karteikarten in Stichpunkten."); may be empty.
+    public var customInstructions: String
+    /// Questions already in the stack, so that duplicates are left out.
+    public var existingQuestions: [String]
+    /// The most cards to return.
+    public var maximumCards: Int
+
+    /// Creates a request.
+    public init(
+        source: Source, customInstructions: String = "", existingQuestions: [String] = [], maximumCards: Int = 300
+    ) {
+        self.source = source
+        self.customInstructions = customInstructions
+        self.existingQuestions = existingQuestions
+        self.maximumCards = maximumCards
+    }
+}
+
+/// Something the user should know about a finished generation.
+public enum GenerationWarning: Sendable, Hashable, Codable {
+    /// Only the first `used` of `total` sections were sent to the model (cost cap).
+    case chunksCapped(used: Int, total: Int)
+    /// `count` cards from the model were invalid and dropped.
+    case cardsDropped(count: Int)
+    /// A section's model output stayed invalid after the repair attempt and was skipped.
+    case chunkSkipped(index: Int)
+
+    /// German text for the review page.
+    public var germanText: String {
+        switch self {
+        case .chunksCapped(let used, let total):
+            "Das Dokument ist lang: Nur die ersten \(used) von \(total) Abschnitten wurden verarbeitet."
+        case .cardsDropped(let count): "\(count) unbrauchbare Karten wurden verworfen."
+        case .chunkSkipped(let index): "Abschnitt \(index) konnte nicht verarbeitet werden."
+        }
+    }
+
+    /// English text for the review page.
+    public var englishText: String {
+        switch self {
+        case .chunksCapped(let used, let total):
+            "The document is long: only the first \(used) of \(total) sections were processed."
+        case .cardsDropped(let count): "\(count) unusable cards were dropped."
+        case .chunkSkipped(let index): "Section \(index) could not be processed."
+        }
+    }
+}
+
+/// The drafts of one generation.
+public struct GenerationResult: Sendable, Hashable {
+    /// The draft cards, in source order.
+    public var cards: [DraftCard]
+    /// The detected language of the material.
+    public var language: DocumentLanguage
+    /// Notes for the user.
+    public var warnings: [GenerationWarning]
+
+    /// Creates a result.
+    public init(cards: [DraftCard], language: DocumentLanguage, warnings: [GenerationWarning] = []) {
+        self.cards = cards
+        self.language = language
+        self.warnings = warnings
+    }
+}
+
+/// Makes draft cards. Implementations check `Task.isCancelled` between steps.
+public protocol CardGenerator: Sendable {
+    /// Makes draft cards for `request`, reporting progress.
+    func generate(_ request: GenerationRequest, progress: @escaping ProgressHandler) async throws -> GenerationResult
+}
+
+/// The default generator: deterministic rules, no network (see `TextToCards`).
+public struct OfflineCardGenerator: CardGenerator {
+    /// Pages handled per step, so that progress moves and cancellation is noticed on long documents.
+    public var pagesPerStep: Int
+
+    /// Creates the generator.
+    public init(pagesPerStep: Int = 20) {
+        self.pagesPerStep = max(1, pagesPerStep)
+    }
+
+    /// Makes cards from a document; a topic alone throws `.topicNeedsModel`.
+    public func generate(_ request: GenerationRequest, progress: @escaping ProgressHandler) async throws
+        -> GenerationResult
+    {
+        guard case .document(let document) = request.source else { throw GenerationError.topicNeedsModel }
+        try Task.checkCancellation()
+        let language = LanguageDetector.detect(document.text)
+        // Header/footer detection needs the whole document, so cleaning happens once up front;
+        // the card rules then run over page groups (sections are allowed to span a group border).
+        let cleaned = TextCleaner.clean(pages: document.pages)
+        let groups = stride(from: 0, to: cleaned.count, by: pagesPerStep).map {
+            Array(cleaned[$0..<min(cleaned.count, $0 + pagesPerStep)])
+        }
+        var cards: [DraftCard] = []
+        for (index, group) in groups.enumerated() {
+            try Task.checkCancellation()
+            if groups.count > 1 { progress(.chunkStarted(index: index + 1, total: groups.count)) }
+            let options = TextToCardsOptions(
+                existingQuestions: request.existingQuestions + cards.map(\.question), language: language)
+            cards += TextToCards.makeCards(cleanedPages: group, options: options)
+            progress(.cardsMade(count: cards.count))
+        }
+        cards = CardDeduplicator.deduplicate(cards, existingQuestions: request.existingQuestions)
+        if cards.count > request.maximumCards { cards = Array(cards.prefix(request.maximumCards)) }
+        guard !cards.isEmpty else { throw GenerationError.nothingGenerated }
+        return GenerationResult(cards: cards, language: language)
+    }
+}

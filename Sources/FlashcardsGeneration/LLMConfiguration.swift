@@ -1,0 +1,97 @@
+import Foundation
+
+/// How to reach an OpenAI-compatible chat-completions server (OpenAI, Ollama, llama.cpp, vLLM).
+public struct LLMConfiguration: Sendable, Hashable {
+    /// How the server is asked for JSON.
+    public enum ResponseFormat: String, Sendable, Hashable {
+        /// `{"type": "json_object"}`: understood by OpenAI, Ollama, llama.cpp and vLLM.
+        case jsonObject = "json_object"
+        /// `{"type": "json_schema", …}`: strict structured output where the server supports it.
+        case jsonSchema = "json_schema"
+        /// No `response_format`; the schema in the prompt and validation still apply.
+        case none
+    }
+
+    /// Base URL, with or without a trailing `/v1` (e.g. `http://127.0.0.1:11434`, `https://api.openai.com/v1`).
+    public var baseURL: String
+    /// Model name sent with each request.
+    public var model: String
+    /// Bearer token, when the server needs one.
+    public var apiKey: String?
+    /// The most chunks (model requests, repairs aside) per document: bounds cost.
+    public var maximumChunks: Int
+    /// Characters of source text per chunk.
+    public var chunkCharacters: Int
+    /// Timeout of one HTTP request in seconds.
+    public var requestTimeoutSeconds: Double
+    /// Retries after 429/5xx/network errors.
+    public var maximumRetries: Int
+    /// First backoff delay in seconds; doubles with every retry.
+    public var initialBackoffSeconds: Double
+    /// The longest wait between retries, also for `Retry-After`.
+    public var maximumBackoffSeconds: Double
+    /// How JSON output is requested.
+    public var responseFormat: ResponseFormat
+    /// Upper bound of cards requested per chunk.
+    public var cardsPerChunk: Int
+    /// `max_tokens` of each completion.
+    public var maximumTokens: Int
+    /// Sampling temperature; low for factual cards.
+    public var temperature: Double
+
+    /// Creates a configuration.
+    public init(
+        baseURL: String, model: String, apiKey: String? = nil, maximumChunks: Int = 8, chunkCharacters: Int = 6_000,
+        requestTimeoutSeconds: Double = 120, maximumRetries: Int = 3, initialBackoffSeconds: Double = 1,
+        maximumBackoffSeconds: Double = 30, responseFormat: ResponseFormat = .jsonObject, cardsPerChunk: Int = 15,
+        maximumTokens: Int = 2_048, temperature: Double = 0.2
+    ) {
+        self.baseURL = baseURL
+        self.model = model
+        self.apiKey = apiKey
+        self.maximumChunks = maximumChunks
+        self.chunkCharacters = chunkCharacters
+        self.requestTimeoutSeconds = requestTimeoutSeconds
+        self.maximumRetries = maximumRetries
+        self.initialBackoffSeconds = initialBackoffSeconds
+        self.maximumBackoffSeconds = maximumBackoffSeconds
+        self.responseFormat = responseFormat
+        self.cardsPerChunk = cardsPerChunk
+        self.maximumTokens = maximumTokens
+        self.temperature = temperature
+    }
+
+    /// Reads `FLASHCARDS_LLM_*` keys; nil when no base URL or model is set (offline generator only).
+    /// Keys: `FLASHCARDS_LLM_BASE_URL`, `FLASHCARDS_LLM_MODEL`, `FLASHCARDS_LLM_API_KEY`,
+    /// `FLASHCARDS_LLM_MAX_CHUNKS`, `FLASHCARDS_LLM_CHUNK_CHARS`, `FLASHCARDS_LLM_TIMEOUT_SECONDS`,
+    /// `FLASHCARDS_LLM_MAX_RETRIES`, `FLASHCARDS_LLM_RESPONSE_FORMAT` (json_object, json_schema, none).
+    public init?(environment: [String: String]) {
+        guard let base = environment["FLASHCARDS_LLM_BASE_URL"], !base.isEmpty,
+            let model = environment["FLASHCARDS_LLM_MODEL"], !model.isEmpty
+        else { return nil }
+        self.init(baseURL: base, model: model)
+        if let key = environment["FLASHCARDS_LLM_API_KEY"], !key.isEmpty { apiKey = key }
+        if let value = environment["FLASHCARDS_LLM_MAX_CHUNKS"].flatMap(Int.init), value > 0 { maximumChunks = value }
+        if let value = environment["FLASHCARDS_LLM_CHUNK_CHARS"].flatMap(Int.init), value >= 500 {
+            chunkCharacters = value
+        }
+        if let value = environment["FLASHCARDS_LLM_TIMEOUT_SECONDS"].flatMap(Double.init), value > 0 {
+            requestTimeoutSeconds = value
+        }
+        if let value = environment["FLASHCARDS_LLM_MAX_RETRIES"].flatMap(Int.init), value >= 0 {
+            maximumRetries = value
+        }
+        if let value = environment["FLASHCARDS_LLM_RESPONSE_FORMAT"].flatMap(ResponseFormat.init(rawValue:)) {
+            responseFormat = value
+        }
+    }
+
+    /// The chat-completions endpoint derived from the base URL.
+    public var completionsURL: String {
+        var base = baseURL
+        while base.hasSuffix("/") { base.removeLast() }
+        if base.hasSuffix("/chat/completions") { return base }
+        if base.hasSuffix("/v1") { return base + "/chat/completions" }
+        return base + "/v1/chat/completions"
+    }
+}

@@ -1,0 +1,180 @@
+import FlashcardsAPI
+import FlashcardsCore
+import FlashcardsGeneration
+import Fluent
+import Foundation
+import Vapor
+
+/// Starting generations and working with their drafts, for both APIs.
+struct GenerationService {
+    let context: ServiceContext
+    let stack: StackModel
+
+    /// The largest upload: 10 MB, as the original.
+    static let maximumUpload = 10 * 1_024 * 1_024
+
+    /// An upload read from a multipart body: the file's bytes and the custom instructions.
+    struct Upload {
+        let data: Data
+        let customInstructions: String
+    }
+
+    /// Reads a multipart upload while it streams in, refusing it (413) as soon as it grows past the
+    /// limit, so an oversized upload is never held in memory. The file name is never used.
+    static func readUpload(_ req: Request, fileField: String = "file", instructionsFields: [String]) async throws
+        -> Upload
+    {
+        guard let boundary = req.headers.contentType?.parameters["boundary"],
+            req.headers.contentType?.type == "multipart"
+        else {
+            throw AppError.validation("Bitte lade eine Datei als multipart/form-data im Feld '\(fileField)' hoch.")
+        }
+        var collected = ByteBuffer()
+        // Multipart framing adds a little to the file; the file itself is checked exactly below.
+        let limit = maximumUpload + 256 * 1_024
+        for try await chunk in req.body {
+            var chunk = chunk
+            guard collected.readableBytes + chunk.readableBytes <= limit else { throw AppError.uploadTooLarge }
+            collected.writeBuffer(&chunk)
+        }
+        // A form without any part (no file chosen) is not valid multipart to the parser; say what is missing.
+        let parts = (try? parseMultipart(collected, boundary: boundary)) ?? []
+        if parts.isEmpty, String(buffer: collected).contains("name=\"\(fileField)\"") {
+            throw AppError.validation("Der Upload ist kein gültiges multipart/form-data.")
+        }
+        func field(_ name: String) -> MultipartPart? { parts.first { $0.name == name } }
+        guard let file = field(fileField), file.body.readableBytes > 0 else {
+            throw AppError.validation("Bitte wähle eine Datei aus, bevor du fortfährst.")
+        }
+        guard file.body.readableBytes <= maximumUpload else { throw AppError.uploadTooLarge }
+        let instructions = instructionsFields.lazy.compactMap { field($0) }.first
+            .map { String(buffer: $0.body) } ?? ""
+        return Upload(data: Data(file.body.readableBytesView), customInstructions: instructions)
+    }
+
+    /// Splits a multipart body into its parts.
+    private static func parseMultipart(_ buffer: ByteBuffer, boundary: String) throws -> [MultipartPart] {
+        let parser = MultipartParser(boundary: boundary)
+        var parts: [MultipartPart] = []
+        var headers = HTTPHeaders()
+        var body = ByteBuffer()
+        parser.onHeader = { name, value in headers.add(name: name, value: value) }
+        parser.onBody = { chunk in body.writeBuffer(&chunk) }
+        parser.onPartComplete = {
+            parts.append(MultipartPart(headers: headers, body: body))
+            headers = HTTPHeaders()
+            body = ByteBuffer()
+        }
+        try parser.execute(buffer)
+        return parts
+    }
+
+    /// Checks the upload's type by its content and queues the generation job.
+    func start(upload: Upload, allowed: Set<ContentType>, acceptAll: Bool) async throws -> JobModel {
+        let type: ContentType
+        do {
+            type = try ContentSniffer.sniff(upload.data)
+        } catch {
+            throw AppError.unsupportedMediaType(error.germanMessage)
+        }
+        guard allowed.contains(type) else {
+            throw AppError.unsupportedMediaType("Es werden ausschließlich PDF-Dateien bis 10 MB angenommen.")
+        }
+        let instructions = try Validate.optionalText(upload.customInstructions, field: "Die Anweisungen", max: 2_000)
+        return try await JobQueue(db: context.db, now: context.now).enqueue(
+            kind: GenerationJobHandler.kind, userId: stack.userId,
+            payload: GenerationPayload(
+                stackId: stack.id!, source: "file", text: nil, customInstructions: instructions, acceptAll: acceptAll),
+            input: upload.data)
+    }
+
+    /// Queues a generation from pasted text or a topic.
+    func start(request: GenerationRequestDTO) async throws -> JobModel {
+        let instructions = try Validate.optionalText(
+            request.customInstructions ?? "", field: "Die Anweisungen", max: 2_000)
+        let payload: GenerationPayload
+        if let topic = request.topic, !topic.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            guard context.configuration.llm != nil else {
+                throw AppError.validation(GenerationError.topicNeedsModel.germanMessage)
+            }
+            payload = GenerationPayload(
+                stackId: stack.id!, source: "topic", text: try Validate.text(topic, field: "Das Thema", max: 200),
+                customInstructions: instructions, acceptAll: false)
+        } else if let text = request.text {
+            payload = GenerationPayload(
+                stackId: stack.id!, source: "text", text: try Validate.text(text, field: "Der Text", max: 2_000_000),
+                customInstructions: instructions, acceptAll: false)
+        } else {
+            throw AppError.validation("Gib einen Text oder ein Thema an.")
+        }
+        return try await JobQueue(db: context.db, now: context.now).enqueue(
+            kind: GenerationJobHandler.kind, userId: stack.userId, payload: payload)
+    }
+
+    // MARK: Drafts
+
+    /// The pending drafts of the stack (of one job, if given), in the order they were made.
+    func drafts(jobId: UUID?) async throws -> [CardDraftModel] {
+        let query = CardDraftModel.query(on: context.db)
+            .filter(\.$stackId == stack.id!).filter(\.$status == "pending")
+        if let jobId { query.filter(\.$jobId == jobId) }
+        return try await query.sort(\.$createdAt).sort(\.$position).all()
+    }
+
+    func draft(_ id: String?) async throws -> CardDraftModel {
+        guard let id = id.flatMap(UUID.init(uuidString:)),
+            let draft = try await CardDraftModel.query(on: context.db)
+                .filter(\.$id == id).filter(\.$stackId == stack.id!).filter(\.$status == "pending").first()
+        else { throw AppError.notFound("Entwurf nicht gefunden.", code: "draft_not_found") }
+        return draft
+    }
+
+    func update(_ draft: CardDraftModel, question: String?, answer: String?) async throws -> CardDraftModel {
+        if let question { draft.question = try Validate.text(question, field: "Die Vorderseite", max: TextLimits.question) }
+        if let answer { draft.answer = try Validate.text(answer, field: "Die Rückseite", max: TextLimits.answer) }
+        try await draft.save(on: context.db)
+        return draft
+    }
+
+    func discard(_ draft: CardDraftModel) async throws {
+        draft.status = "discarded"
+        try await draft.save(on: context.db)
+    }
+
+    /// Turns drafts into cards in one transaction; hints follow from a hint job.
+    func accept(ids: [UUID]?, jobId: UUID?) async throws -> Int {
+        var drafts = try await self.drafts(jobId: jobId)
+        if let ids {
+            let wanted = Set(ids)
+            drafts = drafts.filter { wanted.contains($0.id!) }
+            guard drafts.count == wanted.count else {
+                throw AppError.notFound("Mindestens ein Entwurf wurde nicht gefunden.", code: "draft_not_found")
+            }
+        }
+        guard !drafts.isEmpty else { return 0 }
+        let chosen = drafts
+        let stack = self.stack
+        let now = context.now
+        let uuid = context.uuid
+        try await context.db.transaction { db in
+            for draft in chosen {
+                try await CardModel(
+                    uniqueId: uuid(), stackId: stack.id!, userId: stack.userId, question: draft.question,
+                    answer: draft.answer, hint: nil, now: now
+                ).create(on: db)
+                draft.status = "accepted"
+                try await draft.save(on: db)
+            }
+        }
+        try await HintJobs.enqueueMissing(stackId: stack.id!, userId: stack.userId, db: context.db, now: now)
+        return drafts.count
+    }
+}
+
+extension CardDraftModel {
+    var dto: DraftDTO {
+        DraftDTO(
+            id: id!, jobId: jobId, question: question, answer: answer, sourcePage: sourcePage, kind: kind,
+            status: status)
+    }
+}

@@ -1,0 +1,67 @@
+import FlashcardsAPI
+import FlashcardsCore
+import FlashcardsGeneration
+import Fluent
+import Foundation
+import SQLKit
+
+/// Hints for new and edited cards. Creating or editing a card queues one hint job for its stack
+/// (unless one is already waiting); the job fills every card of the stack that has no hint yet.
+/// No periodic scan of all cards.
+enum HintJobs {
+    struct Payload: Codable, Sendable {
+        var stackId: Int
+    }
+
+    /// Queues a hint job for the stack unless hints are off for it or a job is already waiting.
+    static func enqueueMissing(stackId: Int, userId: UUID, db: any Database, now: Date) async throws {
+        guard let stack = try await StackModel.find(stackId, on: db), stack.hintsEnabled else { return }
+        let waiting = try await JobModel.query(on: db)
+            .filter(\.$userId == userId).filter(\.$kind == HintJobHandler.kind).filter(\.$status == "queued")
+            .all(\.$payload)
+        let payload = Payload(stackId: stackId)
+        let encoded = String(decoding: try FlashcardsJSON.makeEncoder().encode(payload), as: UTF8.self)
+        guard !waiting.contains(encoded) else { return }
+        _ = try await JobQueue(db: db, now: now).enqueue(kind: HintJobHandler.kind, userId: userId, payload: payload)
+    }
+}
+
+/// Makes the missing hints of one stack, a batch at a time, each card at most once per job.
+struct HintJobHandler: JobHandler {
+    static let kind = "hint"
+    let maker: any HintMaker
+
+    func run(_ job: JobContext) async throws -> String? {
+        let payload = try job.payload(HintJobs.Payload.self)
+        var done = Set<Int>()
+        var made = 0
+        while true {
+            let cards = try await CardModel.query(on: job.db)
+                .filter(\.$stackId == payload.stackId).filter(\.$userId == job.userId)
+                .filter(\.$hint == nil).filter(\.$hintSource == nil)
+                .sort(\.$id).limit(100).all()
+                .filter { !done.contains($0.id!) }
+            guard !cards.isEmpty else { break }
+            for card in cards {
+                done.insert(card.id!)
+                let hint = try await maker.hint(question: card.question, answer: card.answer, language: nil)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !hint.isEmpty else { continue }
+                let clipped = String(hint.prefix(TextLimits.hint))
+                // Only where the card still has no hint: the user may have written one meanwhile.
+                try await (job.db as! any SQLDatabase).update("cards")
+                    .set("hint", to: clipped)
+                    .set("hint_source", to: "generated")
+                    .set("search_text", to: CardModel.searchText(question: card.question, answer: card.answer, hint: clipped))
+                    .where("id", .equal, card.id!)
+                    .where(SQLColumn("hint"), .is, SQLLiteral.null)
+                    .where(SQLColumn("hint_source"), .is, SQLLiteral.null)
+                    .run()
+                made += 1
+            }
+            try await job.report(
+                JobProgressDTO(stage: "hints", current: made, message: "\(made) Hinweise erstellt"))
+        }
+        return #"{"hints":\#(made)}"#
+    }
+}

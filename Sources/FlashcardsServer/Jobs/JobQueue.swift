@@ -1,0 +1,143 @@
+import FlashcardsAPI
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+// Persisted background jobs.
+//
+// How to add a kind of job:
+// 1. Write a handler: `struct MyHandler: JobHandler { static let kind = "my-kind"; func run(_ job: JobContext) async throws -> String? }`.
+//    Read input with `try job.payload(MyInput.self)` (and `job.input()` for uploaded bytes);
+//    report progress with `try await job.report(JobProgressDTO(...))`, which also renews the
+//    lease and throws `CancellationError` once the user cancelled; return the result as JSON text
+//    (or nil). Throw `JobFailure("German message")` for a failure the user should read.
+// 2. Register it in `configure.swift`: `app.jobs.register(MyHandler())`.
+// 3. Enqueue with `try await JobQueue(db: req.db, now: req.now).enqueue(kind:userId:payload:input:)`;
+//    any instance's worker runs it (`JobWorker`), or run it inline with `app.jobs.runNow(id:)`.
+
+/// A failure the user should see, with a German message and a stable code.
+struct JobFailure: Error, Sendable {
+    let message: String
+    let code: String
+    /// Whether the user's input is at fault (a 4xx where a route waits for the job).
+    let userError: Bool
+
+    init(_ message: String, code: String = "job_failed", userError: Bool = true) {
+        self.message = message
+        self.code = code
+        self.userError = userError
+    }
+}
+
+/// Runs one kind of job.
+protocol JobHandler: Sendable {
+    /// The `kind` value this handler runs.
+    static var kind: String { get }
+    /// Does the work; returns the result as JSON text (or nil).
+    func run(_ job: JobContext) async throws -> String?
+}
+
+/// What a running handler sees: its job, the database, and progress reporting.
+struct JobContext: Sendable {
+    let id: UUID
+    let userId: UUID
+    let payloadJSON: String
+    let db: any Database
+    let application: Application
+    let workerId: String
+    let lease: TimeInterval
+    let now: @Sendable () -> Date
+
+    /// Decodes the job's input.
+    func payload<T: Decodable>(_ type: T.Type) throws -> T {
+        try FlashcardsJSON.makeDecoder().decode(T.self, from: Data(payloadJSON.utf8))
+    }
+
+    /// The uploaded bytes of the job, if any.
+    func input() async throws -> Data? {
+        try await JobInputModel.find(id, on: db)?.data
+    }
+
+    /// Stores progress, renews the lease, and throws `CancellationError` when the user cancelled.
+    func report(_ progress: JobProgressDTO) async throws {
+        let sql = db as! any SQLDatabase
+        let json = String(decoding: try FlashcardsJSON.makeEncoder().encode(progress), as: UTF8.self)
+        let rows = try await sql.update("jobs")
+            .set("progress", to: json)
+            .set("updated_at", to: now())
+            .set("locked_until", to: now().addingTimeInterval(lease))
+            .where("id", .equal, id)
+            .where("locked_by", .equal, workerId)
+            .returning("cancel_requested")
+            .all()
+        // No row: another worker took the job over after our lease ran out. Stop quietly.
+        guard let row = rows.first else { throw CancellationError() }
+        if try row.decode(column: "cancel_requested", as: Bool.self) { throw CancellationError() }
+        try Task.checkCancellation()
+    }
+}
+
+/// Enqueues, reads and cancels jobs.
+struct JobQueue {
+    let db: any Database
+    let now: Date
+
+    /// Queues a job; `input` (an upload) is stored with it so any instance can run it.
+    func enqueue<P: Encodable>(kind: String, userId: UUID, payload: P, input: Data? = nil) async throws -> JobModel {
+        let job = JobModel()
+        job.id = UUID()
+        job.userId = userId
+        job.kind = kind
+        job.status = JobStatus.queued.rawValue
+        job.payload = String(decoding: try FlashcardsJSON.makeEncoder().encode(payload), as: UTF8.self)
+        job.progress = String(decoding: try FlashcardsJSON.makeEncoder().encode(JobProgressDTO.queued), as: UTF8.self)
+        job.attempts = 0
+        job.cancelRequested = false
+        job.createdAt = now
+        job.updatedAt = now
+        let jobId = job.id!
+        try await db.transaction { db in
+            try await job.create(on: db)
+            if let input { try await JobInputModel(jobId: jobId, data: input).create(on: db) }
+        }
+        return job
+    }
+
+    /// The caller's job with this id.
+    func find(_ id: String?, userId: UUID) async throws -> JobModel {
+        guard let id = id.flatMap(UUID.init(uuidString:)),
+            let job = try await JobModel.query(on: db).filter(\.$id == id).filter(\.$userId == userId).first()
+        else { throw AppError.notFound("Auftrag nicht gefunden.", code: "job_not_found") }
+        return job
+    }
+
+    /// Asks a job to stop: a queued job is cancelled at once, a running one at its next report.
+    func cancel(_ job: JobModel) async throws -> JobModel {
+        guard let status = JobStatus(rawValue: job.status), !status.isFinished else { return job }
+        job.cancelRequested = true
+        if status == .queued {
+            job.status = JobStatus.cancelled.rawValue
+            job.finishedAt = now
+            job.progress = try Self.progressJSON(JobProgressDTO(stage: "cancelled", message: "Abgebrochen."))
+        }
+        job.updatedAt = now
+        try await job.save(on: db)
+        return job
+    }
+
+    static func progressJSON(_ progress: JobProgressDTO) throws -> String {
+        String(decoding: try FlashcardsJSON.makeEncoder().encode(progress), as: UTF8.self)
+    }
+}
+
+extension JobModel {
+    /// The wire form.
+    var dto: JobDTO {
+        let progress =
+            (try? FlashcardsJSON.makeDecoder().decode(JobProgressDTO.self, from: Data(self.progress.utf8))) ?? .queued
+        return JobDTO(
+            id: id!, kind: kind, status: status, progress: progress, result: result, error: error,
+            createdAt: createdAt, updatedAt: updatedAt)
+    }
+}

@@ -1,0 +1,113 @@
+import FlashcardsAPI
+import FlashcardsGeneration
+import Fluent
+import Vapor
+
+/// `/api/v1/stacks/{id}/generations` and `/drafts`: cards from PDFs, photos, text and topics.
+struct GenerationRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let stack = routes.grouped(RequireUserMiddleware()).grouped("stacks", ":stackId")
+        stack.on(.POST, "generations", body: .stream, use: start)
+        stack.get("drafts", use: drafts)
+        stack.post("drafts", "accept", use: accept)
+        stack.patch("drafts", ":draftId", use: update)
+        stack.delete("drafts", ":draftId", use: discard)
+    }
+
+    private func service(_ req: Request) async throws -> GenerationService {
+        let context = ServiceContext(req)
+        let stack = try await StackService(context: context, user: try req.user).find(req.parameters.get("stackId"))
+        return GenerationService(context: context, stack: stack)
+    }
+
+    /// Multipart (`file`, `customInstructions`) for PDFs and photos; JSON (`text` or `topic`) otherwise.
+    func start(_ req: Request) async throws -> Response {
+        let service = try await service(req)
+        let job: JobModel
+        if req.headers.contentType?.type == "multipart" {
+            let upload = try await GenerationService.readUpload(
+                req, instructionsFields: ["customInstructions", "custom-instructions"])
+            job = try await service.start(upload: upload, allowed: [.pdf, .png, .jpeg, .text], acceptAll: false)
+        } else {
+            var collected = ByteBuffer()
+            for try await chunk in req.body {
+                var chunk = chunk
+                guard collected.readableBytes + chunk.readableBytes <= 4 * 1_024 * 1_024 else {
+                    throw AppError.uploadTooLarge
+                }
+                collected.writeBuffer(&chunk)
+            }
+            guard collected.readableBytes > 0 else { throw AppError.malformedBody("Der Inhalt der Anfrage fehlt.") }
+            let body: GenerationRequestDTO
+            do {
+                body = try FlashcardsJSON.makeDecoder().decode(
+                    GenerationRequestDTO.self, from: Data(collected.readableBytesView))
+            } catch let error as DecodingError {
+                throw AppError.malformedBody(ErrorRenderingMiddleware.describe(error))
+            }
+            job = try await service.start(request: body)
+        }
+        return try jsonResponse(job.dto, status: .accepted)
+    }
+
+    func drafts(_ req: Request) async throws -> Response {
+        let jobId = req.query[String.self, at: "jobId"].flatMap(UUID.init(uuidString:))
+        return try jsonResponse(try await service(req).drafts(jobId: jobId).map(\.dto))
+    }
+
+    func update(_ req: Request) async throws -> Response {
+        let service = try await service(req)
+        let draft = try await service.draft(req.parameters.get("draftId"))
+        let body = try req.decodeBody(UpdateDraftRequest.self)
+        return try jsonResponse(try await service.update(draft, question: body.question, answer: body.answer).dto)
+    }
+
+    func discard(_ req: Request) async throws -> Response {
+        let service = try await service(req)
+        try await service.discard(try await service.draft(req.parameters.get("draftId")))
+        return Response(status: .noContent)
+    }
+
+    func accept(_ req: Request) async throws -> Response {
+        let service = try await service(req)
+        let body = req.hasBody ? try req.decodeBody(AcceptDraftsRequest.self) : AcceptDraftsRequest()
+        return try jsonResponse(AcceptDraftsResponse(accepted: try await service.accept(ids: body.ids, jobId: body.jobId)))
+    }
+}
+
+/// Compatibility route 13: `POST /stack/{s}/createFromFile`. Runs the same pipeline in the request,
+/// creates the cards directly and answers exactly 200 once they exist; when nothing could be made
+/// it answers 4xx with a message saying why.
+struct CreateFromFileRoute: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        routes.grouped(RequireUserMiddleware())
+            .on(.POST, "stack", ":stackId", "createFromFile", body: .stream, use: createFromFile)
+    }
+
+    func createFromFile(_ req: Request) async throws -> Response {
+        let context = ServiceContext(req)
+        let stack = try await StackService(context: context, user: try req.user).find(req.parameters.get("stackId"))
+        let upload = try await GenerationService.readUpload(req, instructionsFields: ["custom-instructions"])
+        let service = GenerationService(context: context, stack: stack)
+        let job = try await service.start(upload: upload, allowed: [.pdf], acceptAll: true)
+        let jobId = try job.requireID()
+        try await req.application.jobWorker.runNow(id: jobId)
+        // Another worker may have claimed it first: wait for whoever runs it.
+        var finished = try await JobModel.find(jobId, on: req.db)
+        let deadline = Date().addingTimeInterval(600)
+        while let current = finished, !(JobStatus(rawValue: current.status)?.isFinished ?? true), Date() < deadline {
+            try await Task.sleep(nanoseconds: 200_000_000)
+            finished = try await JobModel.find(jobId, on: req.db)
+        }
+        guard let finished, finished.status == JobStatus.succeeded.rawValue else {
+            let message = finished?.error ?? "Beim magischen Erstellen der Karten ist ein Fehler aufgetreten."
+            let code = finished?.errorCode ?? "job_failed"
+            if code.hasPrefix("user:") { throw AppError.validation(message) }
+            throw AppError.unavailable(message, code: code)
+        }
+        let outcome = try? FlashcardsJSON.makeDecoder().decode(
+            GenerationOutcome.self, from: Data((finished.result ?? "{}").utf8))
+        return try jsonResponse(
+            ["message": "\(outcome?.cardsCreated ?? 0) Karten erstellt", "cardsCreated": "\(outcome?.cardsCreated ?? 0)"])
+    }
+}

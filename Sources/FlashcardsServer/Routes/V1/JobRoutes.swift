@@ -1,0 +1,64 @@
+import FlashcardsAPI
+import Fluent
+import Foundation
+import Vapor
+
+/// `/api/v1/jobs/{id}`: progress of background jobs, by polling or as Server-Sent Events.
+struct JobRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let jobs = routes.grouped(RequireUserMiddleware()).grouped("jobs")
+        jobs.get(":jobId", use: show)
+        jobs.get(":jobId", "events", use: events)
+        jobs.post(":jobId", "cancel", use: cancel)
+    }
+
+    private func job(_ req: Request) async throws -> JobModel {
+        try await JobQueue(db: req.db, now: req.now).find(req.parameters.get("jobId"), userId: try req.user.requireID())
+    }
+
+    func show(_ req: Request) async throws -> Response {
+        try jsonResponse(try await job(req).dto)
+    }
+
+    func cancel(_ req: Request) async throws -> Response {
+        let queue = JobQueue(db: req.db, now: req.now)
+        return try jsonResponse(try await queue.cancel(try await job(req)).dto)
+    }
+
+    /// Sends the job as an event whenever it changes, until it has finished. The database is the
+    /// source, so any instance can serve the stream of a job another instance runs. Browsers read
+    /// it with `fetch` (an `EventSource` cannot send the Authorization header).
+    func events(_ req: Request) async throws -> Response {
+        let first = try await job(req)
+        let jobId = try first.requireID()
+        let db = req.db
+        let response = Response(status: .ok)
+        response.headers.replaceOrAdd(name: .contentType, value: "text/event-stream; charset=utf-8")
+        response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
+        response.headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")
+        response.body = .init(asyncStream: { writer in
+            var lastSent: Date?
+            var lastBeat = Date()
+            let encoder = FlashcardsJSON.makeEncoder()
+            do {
+                while true {
+                    guard let job = try await JobModel.find(jobId, on: db) else { break }
+                    if lastSent != job.updatedAt {
+                        lastSent = job.updatedAt
+                        let json = String(decoding: try encoder.encode(job.dto), as: UTF8.self)
+                        try await writer.writeBuffer(ByteBuffer(string: "event: progress\ndata: \(json)\n\n"))
+                    } else if Date().timeIntervalSince(lastBeat) > 15 {
+                        try await writer.writeBuffer(ByteBuffer(string: ": keep-alive\n\n"))
+                        lastBeat = Date()
+                    }
+                    if JobStatus(rawValue: job.status)?.isFinished ?? true { break }
+                    try await Task.sleep(nanoseconds: 250_000_000)
+                }
+                try await writer.write(.end)
+            } catch {
+                try? await writer.write(.end)
+            }
+        })
+        return response
+    }
+}

@@ -1,0 +1,27 @@
+import FlashcardsAPI
+import Vapor
+
+/// `POST /api/v1/reviews` (offline sync) and `POST /api/v1/stacks/{id}/cards/{cardId}/undo`.
+struct ReviewRoutes: RouteCollection {
+    func boot(routes: any RoutesBuilder) throws {
+        let authed = routes.grouped(RequireUserMiddleware())
+        authed.post("reviews", use: sync)
+        authed.post("stacks", ":stackId", "cards", ":cardId", "undo", use: undo)
+    }
+
+    func sync(_ req: Request) async throws -> Response {
+        let body = try req.decodeBody(SyncReviewsRequest.self)
+        let result = try await ReviewService(context: ServiceContext(req), user: try req.user).sync(body.reviews)
+        return try jsonResponse(result)
+    }
+
+    func undo(_ req: Request) async throws -> Response {
+        let context = ServiceContext(req)
+        let user = try req.user
+        let stack = try await StackService(context: context, user: user).find(req.parameters.get("stackId"))
+        let body = req.hasBody ? try req.decodeBody(UndoRequest.self) : UndoRequest()
+        let result = try await ReviewService(context: context, user: user)
+            .undo(card: req.parameters.get("cardId"), in: stack, undoId: body.id)
+        return try jsonResponse(result)
+    }
+}

@@ -1,0 +1,156 @@
+import FlashcardsAPI
+import FlashcardsCore
+import Fluent
+import Foundation
+import SQLKit
+
+/// Statistics from the review history, per stack or over all of a user's stacks.
+///
+/// Counting is done in SQL, grouped by 15-minute buckets (`SQLTime`), which Swift then maps to
+/// learner days (04:00 in the user's time zone) — SQLite knows no time zones, and a bucket never
+/// straddles a rollover. So a year of reviews is at most a few thousand rows, whatever the count.
+/// Undone reviews and undo entries never count.
+struct StatsService {
+    let context: ServiceContext
+    let user: UserModel
+
+    /// What the statistics cover.
+    enum Scope {
+        case stack(StackModel)
+        case user
+    }
+
+    private var dayCounting: FSRSDayCounting { .rollover(hourOfDay: fsrsDayStartHour, timeZone: user.zone) }
+
+    private func filter(_ scope: Scope) throws -> SQLQueryString {
+        switch scope {
+        case .stack(let stack): "stack_id = \(bind: stack.id!)"
+        case .user: "user_id = \(bind: try user.requireID())"
+        }
+    }
+
+    /// A counted review: not an undo entry and not undone.
+    private static let counted: SQLQueryString =
+        "kind = 'review' AND NOT EXISTS (SELECT 1 FROM review_logs u WHERE u.undoes = review_logs.id)"
+
+    /// Reviews per day, true retention per week, cards by state and the 30-day forecast.
+    func stats(_ scope: Scope) async throws -> StatsDTO {
+        let sql = context.db as! any SQLDatabase
+        let counting = dayCounting
+        let today = counting.dayNumber(of: context.now)
+        let scopeFilter = try filter(scope)
+
+        // Reviews per day, the last 365 days.
+        let yearStart = counting.startOfDay(today - 364)
+        var perDay: [Int: Int] = [:]
+        for (instant, count) in try await SQLTime.countsPerBucket(
+            table: "review_logs", column: "reviewed_at",
+            filter: "\(scopeFilter) AND \(Self.counted) AND reviewed_at >= \(bind: yearStart)", sql: sql)
+        {
+            perDay[counting.dayNumber(of: instant), default: 0] += count
+        }
+        let reviewsPerDay = (today - 364...today).map { DayCountDTO(date: dateText($0), count: perDay[$0] ?? 0) }
+
+        // True retention per week (Monday to Sunday), the last 52 weeks.
+        let thisWeek = Self.weekStart(today)
+        let firstWeek = thisWeek - 51 * 7
+        struct RetentionRow: Decodable {
+            let b: Int
+            let n: Int
+            let k: Int?
+        }
+        let rows = try await sql.raw(
+            """
+            SELECT \(SQLTime.bucket("reviewed_at", sql: sql)) AS b, COUNT(*) AS n,
+            SUM(CASE WHEN (scheduler = 'fsrs' AND rating >= 2) OR (scheduler = 'ladder' AND rating <> 2) THEN 1 ELSE 0 END) AS k
+            FROM review_logs WHERE \(scopeFilter) AND \(Self.counted) AND elapsed_days >= 1
+            AND reviewed_at >= \(bind: counting.startOfDay(firstWeek)) GROUP BY b
+            """
+        ).all(decoding: RetentionRow.self)
+        var weekly: [Int: (reviews: Int, recalled: Int)] = [:]
+        for row in rows {
+            let day = counting.dayNumber(of: Date(timeIntervalSince1970: Double(row.b * SQLTime.bucketSeconds)))
+            let week = Self.weekStart(day)
+            weekly[week, default: (0, 0)].reviews += row.n
+            weekly[week, default: (0, 0)].recalled += row.k ?? 0
+        }
+        let retentionPerWeek = stride(from: firstWeek, through: thisWeek, by: 7).map { week in
+            let value = weekly[week] ?? (0, 0)
+            return WeekRetentionDTO(
+                weekStart: dateText(week), reviews: value.reviews, recalled: value.recalled,
+                retention: value.reviews > 0 ? Double(value.recalled) / Double(value.reviews) : nil)
+        }
+
+        // Cards by state.
+        struct StateRow: Decodable {
+            let state: String
+            let n: Int
+        }
+        let states = try await sql.raw(
+            "SELECT state, COUNT(*) AS n FROM cards WHERE \(scopeFilter) GROUP BY state"
+        ).all(decoding: StateRow.self)
+        let byState = Dictionary(uniqueKeysWithValues: states.map { ($0.state, $0.n) })
+        let cardsByState = CardStateCountsDTO(
+            new: byState["new"] ?? 0, learning: byState["learning"] ?? 0, review: byState["review"] ?? 0,
+            relearning: byState["relearning"] ?? 0)
+
+        // Forecast: cards (not new) due on each of the next 30 days; overdue ones count today.
+        var forecastByDay: [Int: Int] = [:]
+        for (instant, count) in try await SQLTime.countsPerBucket(
+            table: "cards", column: "due_at",
+            filter: "\(scopeFilter) AND state <> 'new' AND due_at < \(bind: counting.startOfDay(today + 30))", sql: sql)
+        {
+            forecastByDay[max(today, counting.dayNumber(of: instant)), default: 0] += count
+        }
+        let forecast = (today...today + 29).map { DayCountDTO(date: dateText($0), count: forecastByDay[$0] ?? 0) }
+
+        return StatsDTO(
+            timeZone: user.timeZone, dayStartHour: fsrsDayStartHour, reviewsPerDay: reviewsPerDay,
+            retentionPerWeek: retentionPerWeek, cardsByState: cardsByState, forecast: forecast)
+    }
+
+    /// The predicted recall of each card now, in creation order, one page at a time.
+    func retrievability(_ scope: Scope, page: Int, perPage: Int) async throws -> PageDTO<CardRetrievabilityDTO> {
+        let userId = try user.requireID()
+        func query() -> QueryBuilder<CardModel> {
+            switch scope {
+            case .stack(let stack): CardModel.query(on: context.db).filter(\.$stackId == stack.id!)
+            case .user: CardModel.query(on: context.db).filter(\.$userId == userId)
+            }
+        }
+        let total = try await query().count()
+        let cards = try await query().sort(\.$id).range((page - 1) * perPage..<(page * perPage)).all()
+        let stacks: [StackModel]
+        switch scope {
+        case .stack(let stack): stacks = [stack]
+        case .user: stacks = try await StackModel.query(on: context.db).filter(\.$userId == userId).all()
+        }
+        let stacksById = Dictionary(uniqueKeysWithValues: stacks.map { ($0.id!, $0) })
+        let parameters = try await SchedulerParametersModel.find(userId, on: context.db)?.weights
+        var schedulings: [Int: StackScheduling] = [:]
+        let items = cards.compactMap { card -> CardRetrievabilityDTO? in
+            guard let stack = stacksById[card.stackId] else { return nil }
+            let scheduling =
+                schedulings[stack.id!]
+                ?? StackScheduling(stack: stack, timeZone: user.zone, parameters: parameters)
+            schedulings[stack.id!] = scheduling
+            return CardRetrievabilityDTO(
+                cardId: card.uniqueId, stackId: stack.uniqueId, state: card.state, stability: card.stability,
+                retrievability: scheduling.retrievability(of: card, at: context.now), dueAt: card.dueAt)
+        }
+        return PageDTO(items: items, page: page, perPage: perPage, total: total)
+    }
+
+    /// The Monday on or before learner day `day` (day 0, 1970-01-01, was a Thursday).
+    static func weekStart(_ day: Int) -> Int {
+        day - ((day + 3) % 7 + 7) % 7
+    }
+
+    /// `YYYY-MM-DD` of a learner day (the local date on which it starts).
+    private func dateText(_ day: Int) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = user.zone
+        let parts = calendar.dateComponents([.year, .month, .day], from: dayCounting.startOfDay(day))
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+}

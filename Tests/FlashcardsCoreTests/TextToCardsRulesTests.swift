@@ -1,0 +1,191 @@
+import Testing
+
+@testable import FlashcardsCore
+
+@Suite("Text to cards: rules")
+struct TextToCardsRulesTests {
+    func cards(_ text: String, clozes: Bool = false) -> [DraftCard] {
+        TextToCards.makeCards(text: text, options: TextToCardsOptions(makesClozes: clozes, makesFacts: clozes))
+    }
+
+    func pairs(_ text: String) -> [[String]] {
+        cards(text).map { [$0.question, $0.answer] }
+    }
+
+    @Test("German definitions: ist, sind, bezeichnet, versteht man unter, bezeichnet man als")
+    func germanDefinitions() {
+        #expect(
+            pairs("Ein Prozess ist ein Programm in Ausführung.") == [
+                ["Was ist ein Prozess?", "Ein Programm in Ausführung"]
+            ])
+        #expect(
+            pairs("Ribosomen sind Komplexe aus RNA und Proteinen.") == [
+                ["Was sind Ribosomen?", "Komplexe aus RNA und Proteinen"]
+            ])
+        #expect(
+            pairs("Ein Deadlock bezeichnet eine Situation, in der Prozesse zyklisch warten.")
+                == [["Was bezeichnet ein Deadlock?", "Eine Situation, in der Prozesse zyklisch warten"]])
+        #expect(
+            pairs("Unter Diffusion versteht man die Ausbreitung von Teilchen.")
+                == [["Was versteht man unter Diffusion?", "Die Ausbreitung von Teilchen"]])
+        #expect(
+            pairs("Als Round Robin bezeichnet man ein Verfahren mit festen Zeitscheiben.")
+                == [["Was bezeichnet man als Round Robin?", "Ein Verfahren mit festen Zeitscheiben"]])
+        #expect(
+            pairs("Ein kritischer Abschnitt ist ein Programmteil mit gemeinsamen Daten.")
+                == [["Was ist ein kritischer Abschnitt?", "Ein Programmteil mit gemeinsamen Daten"]])
+        #expect(
+            pairs("Die Anfechtung wird als rückwirkende Beseitigung einer Erklärung bezeichnet.")
+                == [["Was ist die Anfechtung?", "Rückwirkende Beseitigung einer Erklärung"]])
+        #expect(
+            pairs("Man nennt das Recht, von einem anderen ein Tun zu verlangen, einen Anspruch.")
+                == [["Was ist ein Anspruch?", "Das Recht, von einem anderen ein Tun zu verlangen"]])
+    }
+
+    @Test("English definitions: is, are, means, refers to, occurs when")
+    func englishDefinitions() {
+        #expect(
+            pairs("A protocol is a set of rules for exchanging messages.")
+                == [["What is a protocol?", "A set of rules for exchanging messages"]])
+        #expect(
+            pairs("Latency refers to the time a packet needs to travel.")
+                == [["What does latency refer to?", "The time a packet needs to travel"]])
+        #expect(
+            pairs("Atomicity means that a transaction is executed completely or not at all.")
+                == [["What does atomicity mean?", "A transaction is executed completely or not at all"]])
+        #expect(
+            pairs("A deadlock occurs when two transactions wait for each other.")
+                == [["When does a deadlock occur?", "When two transactions wait for each other"]])
+        #expect(
+            pairs("The remnant of a collapsed star is known as a black hole; nothing escapes.")
+                == [["What is a black hole?", "The remnant of a collapsed star"]])
+    }
+
+    @Test("sentences that only look like definitions are left alone")
+    func falsePositives() {
+        #expect(cards("Es ist wichtig, regelmäßig zu lernen. Das Ergebnis ist gut. Dies ist ein Beispiel.").isEmpty)
+        #expect(
+            cards(
+                "It is sensitive to extreme values. This is a good example of a test. IPv4 addresses are 32 bits long."
+            ).isEmpty)
+        #expect(cards("Die Semaphore ist im Jahr 1965 vorgestellt worden.").isEmpty)
+    }
+
+    @Test("Begriff: Erklärung lines and glossary layouts")
+    func glossary() {
+        #expect(
+            pairs(
+                "Geldpolitik: Maßnahmen einer Zentralbank zur Steuerung der Zinsen.\nFiskalpolitik: Einsatz staatlicher Ausgaben."
+            )
+                == [
+                    ["Was bedeutet „Geldpolitik“?", "Maßnahmen einer Zentralbank zur Steuerung der Zinsen"],
+                    ["Was bedeutet „Fiskalpolitik“?", "Einsatz staatlicher Ausgaben"],
+                ])
+        // pdftotext writes a two-column glossary as term line, blank line, explanation.
+        let glossary =
+            "Glossary\nPacket\n\na small unit of data sent over a network.\n\nFirewall\n\na system that filters traffic.\n"
+        #expect(
+            pairs(glossary) == [
+                ["What does “Packet” mean?", "A small unit of data sent over a network"],
+                ["What does “Firewall” mean?", "A system that filters traffic"],
+            ])
+        // Labels are not terms.
+        #expect(cards("Beispiel: Ein Drucker wartet auf den Scanner.").isEmpty)
+    }
+
+    @Test("headings and introducing sentences with bullet lists")
+    func lists() {
+        #expect(
+            pairs("Zu den Zuständen eines Prozesses gehören:\n- bereit\n- laufend\n- blockiert")
+                == [["Was gehört zu den Zuständen eines Prozesses?", "bereit, laufend, blockiert"]])
+        #expect(
+            pairs("# Vorteile von Paging\n\n- keine externe Fragmentierung\n- einfache Verwaltung")
+                == [
+                    [
+                        "Welche Punkte gehören zu „Vorteile von Paging“?",
+                        "keine externe Fragmentierung, einfache Verwaltung",
+                    ]
+                ])
+        #expect(
+            pairs("The ACID properties of a transaction are:\n- atomicity\n- consistency\n- isolation\n- durability")
+                == [
+                    ["What are the ACID properties of a transaction?", "atomicity, consistency, isolation, durability"]
+                ])
+    }
+
+    @Test("enumerations in running text")
+    func enumerations() {
+        #expect(
+            pairs("Man unterscheidet vier Marktformen: Polypol, Oligopol, Monopol und Monopson.")
+                == [["Welche vier Marktformen unterscheidet man?", "Polypol, Oligopol, Monopol und Monopson"]])
+        #expect(
+            pairs("There are three types of transmission: unicast, broadcast and multicast.")
+                == [["What three types of transmission are there?", "Unicast, broadcast and multicast"]])
+        #expect(
+            pairs("Die Zellatmung umfasst drei Abschnitte: Glykolyse, Citratzyklus und Atmungskette.")
+                == [["Welche drei Abschnitte umfasst die Zellatmung?", "Glykolyse, Citratzyklus und Atmungskette"]])
+    }
+
+    @Test("cloze cards of key terms and key facts")
+    func clozes() {
+        let text = """
+            Ein Prozess ist ein Programm in Ausführung. Jeder Prozess besitzt einen Kontrollblock mit seinem Zustand.
+            Hermann Ebbinghaus veröffentlichte seine Untersuchungen zum Vergessen im Jahr 1885.
+            """
+        let made = cards(text, clozes: true)
+        #expect(
+            made.contains {
+                $0.kind == .cloze && $0.answer == "Prozess"
+                    && $0.question == "Ergänze die Lücke: Jeder _____ besitzt einen Kontrollblock mit seinem Zustand."
+            })
+        #expect(made.contains { $0.kind == .fact && $0.answer == "1885" && $0.question.hasSuffix("im Jahr _____.") })
+        for card in made { #expect(CardQuality.isWellFormed(card), "\(card)") }
+    }
+
+    @Test("duplicates and near-duplicates are removed, also against existing questions")
+    func deduplication() {
+        let text = "Ein Prozess ist ein Programm in Ausführung. Ein Prozess ist ein Programm, das ausgeführt wird."
+        #expect(cards(text).count == 1)
+        let existing = TextToCards.makeCards(
+            text: "Ein Prozess ist ein Programm in Ausführung. Ein Thread ist ein leichter Ausführungsstrang.",
+            options: TextToCardsOptions(makesClozes: false, existingQuestions: ["Was ist ein  Prozess ?"]))
+        #expect(existing.map(\.question) == ["Was ist ein Thread?"])
+        #expect(CardDeduplicator.sameQuestion("What is a protocol?", "what is the protocol"))
+    }
+
+    @Test("source pages are recorded")
+    func sourcePages() {
+        let pages = [
+            SourcePage(number: 3, text: "Ein Prozess ist ein Programm in Ausführung."),
+            SourcePage(number: 4, text: "Ein Thread ist ein leichtgewichtiger Ausführungsstrang."),
+        ]
+        let made = TextToCards.makeCards(pages: pages, options: TextToCardsOptions(makesClozes: false))
+        #expect(made.map(\.sourcePage) == [3, 4])
+    }
+
+    @Test("language detection per document")
+    func language() {
+        #expect(LanguageDetector.detect("Der Prozess ist ein Programm und wird vom System verwaltet.") == .de)
+        #expect(LanguageDetector.detect("The process is a program that is managed by the system.") == .en)
+        #expect(
+            TextToCards.makeCards(text: "A stack is a data structure with last-in, first-out order.").first?.question
+                == "What is a stack?")
+    }
+
+    @Test("the rules are deterministic")
+    func deterministic() {
+        let text =
+            "Ein Prozess ist ein Programm in Ausführung. Jeder Prozess hat einen Zustand im Speicher des Systems."
+        #expect(TextToCards.makeCards(text: text) == TextToCards.makeCards(text: text))
+    }
+
+    @Test("long answers are cut at a clause boundary or the card is dropped, never mid-word")
+    func longAnswers() {
+        let tail = (1...60).map { "Teil\($0)" }.joined(separator: " ")
+        let made = cards("Ein Modul ist ein Baustein, \(tail), und mehr.")
+        for card in made {
+            #expect(card.answer.count <= CardText.maximumAnswerLength)
+            #expect(CardQuality.isWellFormed(card))
+        }
+    }
+}

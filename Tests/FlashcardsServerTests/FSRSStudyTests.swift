@@ -1,0 +1,281 @@
+import FlashcardsAPI
+import FlashcardsClient
+import FlashcardsCore
+import Fluent
+import Foundation
+import Testing
+import Vapor
+import VaporTesting
+
+@testable import FlashcardsServer
+
+/// The FSRS scheduler in the product: settings, four ratings, the study loop and the compatibility routes.
+@Suite("FSRS stacks")
+struct FSRSStudyTests {
+    @Test("an FSRS study loop through the SDK matches the pure scheduler", arguments: TestDatabase.available)
+    func studyLoop(db: TestDatabase) async throws {
+        let clock = TestClock()
+        try await withApp(db, clock: clock) { app in
+            try await withRunningServer(app) { client, _ in
+                try await client.signup(
+                    name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "Europe/Berlin")
+                let stack = try await client.createStack(name: "Biologie", color: "#059669")
+                #expect(stack.scheduler == "fsrs")
+                #expect(stack.desiredRetention == 0.9)
+                #expect(stack.learningSteps == [60, 600])
+                #expect(stack.relearningSteps == [600])
+                #expect(stack.newCardsPerDay == 20)
+                #expect(stack.reviewsPerDay == 200)
+                let card = try await client.createCard(in: stack.id, question: "Was ist ATP?", answer: "Energie")
+                #expect(card.state == "new")
+
+                var next = try await client.nextCard(in: stack.id)
+                #expect(next.card?.id == card.id)
+                #expect(next.options.map(\.rating) == ["again", "hard", "good", "easy"])
+                #expect(next.options.map(\.id) == [11, 12, 13, 14])
+                #expect(next.options.map(\.label) == ["Nochmal", "Schwer", "Gut", "Einfach"])
+                #expect(next.options.map(\.color) == ["#EF4444", "#F97316", "#22C55E", "#0EA5E9"])
+                #expect(next.options.map(\.intervalSeconds).prefix(3) == [60, 330, 600])
+                #expect(next.options.map(\.intervalText).prefix(3) == ["1 Minute", "6 Minuten", "10 Minuten"])
+                // Easy graduates at once: S0(Easy) = 8.3 days, fuzzed within Anki's 6 … 10 days.
+                let easyText = try #require(next.options.last?.intervalText)
+                let easyDays = try #require(Int(easyText.split(separator: " ")[0]))
+                #expect((6...10).contains(easyDays) && easyText.hasSuffix("Tage"))
+
+                // Good, Good (10 minutes later), then Hard two days later: compare with the core.
+                let start = clock.now
+                var rated = try await client.rate(card.id, in: stack.id, rating: "good", durationMs: 4_000)
+                #expect(rated.card.state == "learning")
+                #expect(rated.card.dueAt == start.addingTimeInterval(600))
+                clock.advance(by: 600)
+                rated = try await client.rate(card.id, in: stack.id, rating: "good")
+                #expect(rated.card.state == "review")
+                clock.advance(by: 2 * 86_400)
+                rated = try await client.rate(card.id, in: stack.id, rating: "hard")
+
+                let numericId = try #require(
+                    try await CardModel.query(on: app.db).filter(\.$uniqueId == card.id).first()?.id)
+                let scheduler = try FSRSScheduler(
+                    configuration: FSRSConfiguration(
+                        dayCounting: .rollover(hourOfDay: 4, timeZone: TimeZone(identifier: "Europe/Berlin")!)))
+                let expected = scheduler.replay(
+                    [(FSRSRating.good, start), (.good, start.addingTimeInterval(600)), (.hard, clock.now)],
+                    cardID: Int64(numericId))
+                let last = try #require(expected.last)
+                #expect(rated.card.state == last.state.rawValue)
+                #expect(abs(rated.card.dueAt.timeIntervalSince(last.due)) < 0.001)
+                #expect(isClose(rated.card.stability, last.stability))
+                #expect(isClose(rated.card.difficulty, last.difficulty))
+                #expect(rated.card.reviewCount == 3)
+                // The review time and duration went into the log, with the states before and after.
+                let logs = try await ReviewLogModel.query(on: app.db).sort(\.$reviewedAt).all()
+                #expect(logs.map(\.rating) == [3, 3, 2])
+                #expect(logs.allSatisfy { $0.scheduler == "fsrs" && $0.kind == "review" })
+                #expect(logs.first?.durationMs == 4_000)
+                #expect(logs.map(\.elapsedDays) == [nil, 0, 2])
+
+                // Undo the Hard: the card is what the first two reviews give; the log keeps both rows.
+                let undone = try await client.undoLastReview(of: card.id, in: stack.id)
+                #expect(undone.undoneReviewId == logs[2].id)
+                #expect(undone.card.state == expected[1].state.rawValue)
+                #expect(abs(undone.card.dueAt.timeIntervalSince(expected[1].due)) < 0.001)
+                #expect(isClose(undone.card.stability, expected[1].stability))
+                #expect(undone.card.reviewCount == 2)
+                #expect(try await ReviewLogModel.query(on: app.db).count() == 4)
+                // A retried undo with the same id undoes once; a second undo goes one further back.
+                let undoId = UUID()
+                let once = try await client.undoLastReview(of: card.id, in: stack.id, undoId: undoId)
+                let twice = try await client.undoLastReview(of: card.id, in: stack.id, undoId: undoId)
+                #expect(once.undoneReviewId == logs[1].id)
+                #expect(twice.undoneReviewId == logs[1].id)
+                #expect(twice.card.reviewCount == 1)
+                #expect(twice.card.state == expected[0].state.rawValue)
+                _ = try await client.undoLastReview(of: card.id, in: stack.id)
+                do {
+                    _ = try await client.undoLastReview(of: card.id, in: stack.id)
+                    Issue.record("undo without a review succeeded")
+                } catch let error as FlashcardsError {
+                    #expect(error.code == "conflict")
+                }
+                next = try await client.nextCard(in: stack.id)
+                #expect(next.card?.state == "new")
+                #expect(try await ReviewLogModel.query(on: app.db).count() == 6)
+            }
+        }
+    }
+
+    @Test("settings are validated, shown and edited; ladder stays available", arguments: TestDatabase.available)
+    func settings(db: TestDatabase) async throws {
+        try await withApp(db) { app in
+            try await withRunningServer(app) { client, _ in
+                try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
+                let ladder = try await client.createStack(name: "Alt", color: "#059669", scheduler: "ladder")
+                #expect(ladder.scheduler == "ladder")
+                _ = try await client.createCard(in: ladder.id, question: "Q", answer: "A")
+                let next = try await client.nextCard(in: ladder.id)
+                #expect(next.options.map(\.rating) == ["easy", "medium", "hard"])
+                #expect(next.options.map(\.id) == [0, 1, 2])
+
+                let custom = try await client.createStack(
+                    CreateStackRequest(
+                        name: "Neu", color: "#000000", desiredRetention: 0.85, learningSteps: [30, 300, 1_800],
+                        relearningSteps: [], newCardsPerDay: 5, reviewsPerDay: 50))
+                #expect(custom.scheduler == "fsrs")
+                #expect(custom.learningSteps == [30, 300, 1_800])
+                #expect(custom.relearningSteps == [])
+                #expect(custom.desiredRetention == 0.85)
+                let edited = try await client.updateStack(
+                    custom.id, UpdateStackRequest(name: "Neu 2", desiredRetention: 0.95, reviewsPerDay: 80))
+                #expect(edited.name == "Neu 2")
+                #expect(edited.desiredRetention == 0.95)
+                #expect(edited.reviewsPerDay == 80)
+                #expect(edited.newCardsPerDay == 5)
+
+                let bad: [UpdateStackRequest] = [
+                    UpdateStackRequest(scheduler: "sm2"), UpdateStackRequest(desiredRetention: 0.5),
+                    UpdateStackRequest(desiredRetention: 1), UpdateStackRequest(learningSteps: [0]),
+                    UpdateStackRequest(relearningSteps: Array(repeating: 60, count: 11)),
+                    UpdateStackRequest(newCardsPerDay: -1), UpdateStackRequest(reviewsPerDay: 0),
+                    UpdateStackRequest(name: "Nie", reviewsPerDay: 0),
+                ]
+                for request in bad {
+                    do {
+                        _ = try await client.updateStack(custom.id, request)
+                        Issue.record("accepted \(request)")
+                    } catch let error as FlashcardsError {
+                        #expect(error.code == "validation_failed")
+                    }
+                }
+                do {
+                    _ = try await client.createStack(CreateStackRequest(name: "X", color: "#000000", scheduler: "x"))
+                    Issue.record("accepted an unknown scheduler")
+                } catch let error as FlashcardsError {
+                    #expect(error.code == "validation_failed")
+                }
+                // Nothing of the refused requests was written.
+                #expect(try await client.stack(custom.id).name == "Neu 2")
+                #expect(try await client.stacks().count == 2)
+                // A ladder rating key is refused on an FSRS stack and vice versa.
+                let card = try await client.createCard(in: custom.id, question: "Q", answer: "A")
+                await #expect(throws: FlashcardsError.self) {
+                    _ = try await client.rate(card.id, in: custom.id, rating: "medium")
+                }
+                await #expect(throws: FlashcardsError.self) {
+                    _ = try await client.rate(card.id, in: ladder.id, rating: "good")
+                }
+            }
+        }
+    }
+
+    @Test("compatibility routes show an FSRS stack's four options and accept their ids", arguments: TestDatabase.available)
+    func compatOnFSRS(db: TestDatabase) async throws {
+        let clock = TestClock()
+        try await withApp(db, clock: clock) { app in
+            let token = try await app.compatSignup()
+            // A stack made through the compatibility API keeps the ladder.
+            let compatStack = try await createStack(app, token: token, name: "Alt")
+            try await app.testing().test(.GET, "api/v1/stacks/\(compatStack)", headers: bearerHeaders(token)) { res in
+                #expect((try? res.decoded(StackDTO.self))?.scheduler == "ladder")
+            }
+            var stackId = ""
+            try await app.testing().test(
+                .POST, "api/v1/stacks", headers: bearerHeaders(token), body: rawJSON(##"{"name":"FSRS","color":"#000000"}"##)
+            ) { res in
+                #expect(res.status == .created)
+                stackId = (try? res.decoded(StackDTO.self))?.id.path ?? ""
+            }
+            let first = try await createCard(app, token: token, stackId: stackId, question: "Eins")
+            clock.advance(by: 1)
+            let second = try await createCard(app, token: token, stackId: stackId, question: "Zwei")
+
+            let next = try #require(try await nextCard(app, token: token, stackId: stackId))
+            #expect(next["uniqueId"] as? String == first)
+            let options = try #require(next["difficultyAndDurations"] as? [[String: Any]])
+            let difficulties = options.compactMap { $0["difficulty"] as? [String: Any] }
+            #expect(difficulties.compactMap { $0["id"] as? Int } == [11, 12, 13, 14])
+            #expect(difficulties.compactMap { $0["name"] as? String } == ["Nochmal", "Schwer", "Gut", "Einfach"])
+            #expect(difficulties.compactMap { $0["color"] as? String } == ["#EF4444", "#F97316", "#22C55E", "#0EA5E9"])
+            let durations = options.compactMap { ($0["duration"] as? [String: Any])?["displayName"] as? String }
+            #expect(durations.prefix(3) == ["1 Minute", "6 Minuten", "10 Minuten"])
+
+            // The web app sends `difficulty`, the iOS app `difficultyId`; both ids are accepted.
+            try await rate(app, token: token, body: #"{"stackId":"\#(stackId)","cardId":"\#(first)","difficulty":14}"#)
+            try await rate(
+                app, token: token, body: #"{"stackId":"\#(stackId)","cardId":"\#(second)","difficultyId":11}"#)
+            try await app.testing().test(
+                .POST, "stack/rating", headers: compatHeaders(token),
+                body: rawJSON(#"{"stackId":"\#(stackId)","cardId":"\#(first)","difficulty":15}"#)
+            ) { res in
+                #expect(res.status == .badRequest)
+            }
+            // On a ladder stack the FSRS ids are refused, as every id outside 0…2.
+            let ladderCard = try await createCard(app, token: token, stackId: compatStack, question: "Alt")
+            try await app.testing().test(
+                .POST, "stack/rating", headers: compatHeaders(token),
+                body: rawJSON(#"{"stackId":"\#(compatStack)","cardId":"\#(ladderCard)","difficulty":13}"#)
+            ) { res in
+                #expect(res.status == .badRequest)
+            }
+            let logs = try await ReviewLogModel.query(on: app.db).sort(\.$reviewedAt).all()
+            #expect(logs.map(\.rating).sorted() == [1, 4])
+            #expect(logs.allSatisfy { $0.scheduler == "fsrs" })
+            // Easy graduated the first card; Again left the second on the first learning step.
+            let firstMaturity = try await cardMaturity(app, token: token, stackId: stackId, cardId: first)
+            #expect(firstMaturity.level == 1)
+            let secondCard = try #require(try await nextCard(app, token: token, stackId: stackId))
+            #expect(secondCard["uniqueId"] as? String == second)
+            #expect((secondCard["difficultyAndDurations"] as? [Any])?.count == 4)
+        }
+    }
+
+    @Test("switching the scheduler recomputes every card from its history", arguments: TestDatabase.available)
+    func switchRecomputes(db: TestDatabase) async throws {
+        let clock = TestClock()
+        try await withApp(db, clock: clock) { app in
+            try await withRunningServer(app) { client, _ in
+                try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
+                let stack = try await client.createStack(name: "S", color: "#000000", scheduler: "ladder")
+                let card = try await client.createCard(in: stack.id, question: "Q", answer: "A")
+                let untouched = try await client.createCard(in: stack.id, question: "Q2", answer: "A2")
+                var times: [Date] = []
+                for rating in ["easy", "easy", "medium"] {
+                    times.append(clock.now)
+                    _ = try await client.rate(card.id, in: stack.id, rating: rating)
+                    clock.advance(by: 2 * 86_400)
+                }
+                let ladder = try await client.card(card.id, in: stack.id)
+                #expect(ladder.level == 2)
+
+                let switched = try await client.updateStack(stack.id, UpdateStackRequest(scheduler: "fsrs"))
+                #expect(switched.scheduler == "fsrs")
+                let numericId = try #require(
+                    try await CardModel.query(on: app.db).filter(\.$uniqueId == card.id).first()?.id)
+                let scheduler = try FSRSScheduler(configuration: FSRSConfiguration(dayCounting: .ankiDefaultUTC))
+                // Einfach → Good, Mittel → Hard.
+                let expected = try #require(
+                    scheduler.replay(zip([FSRSRating.good, .good, .hard], times).map { ($0, $1) }, cardID: Int64(numericId))
+                        .last)
+                let fsrsCard = try await client.card(card.id, in: stack.id)
+                #expect(fsrsCard.state == expected.state.rawValue)
+                #expect(abs(fsrsCard.dueAt.timeIntervalSince(expected.due)) < 0.001)
+                #expect(isClose(fsrsCard.stability, expected.stability))
+                #expect(isClose(fsrsCard.difficulty, expected.difficulty))
+                #expect(try await client.card(untouched.id, in: stack.id).state == "new")
+
+                // And back: the ladder state is the original one again.
+                _ = try await client.updateStack(stack.id, UpdateStackRequest(scheduler: "ladder"))
+                let back = try await client.card(card.id, in: stack.id)
+                #expect(back.level == ladder.level)
+                #expect(abs(back.dueAt.timeIntervalSince(ladder.dueAt)) < 0.001)
+                #expect(back.stability == nil)
+                #expect(try await ReviewLogModel.query(on: app.db).count() == 3)
+            }
+        }
+    }
+}
+
+/// Whether two optional numbers agree to 1e-9 relative.
+func isClose(_ a: Double?, _ b: Double?) -> Bool {
+    guard let a, let b else { return a == nil && b == nil }
+    return abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1)
+}

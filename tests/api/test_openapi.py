@@ -1,0 +1,704 @@
+"""The OpenAPI document against the real server.
+
+First the document itself is validated (openapi-spec-validator). Then stories walk every route of
+/api/v1 and of the compatibility API, good paths and errors, and every real response is checked:
+its status must be documented for that operation and its body must validate against that status's
+schema (JSON Schema 2020-12, `$ref`s resolved through `referencing`). The last test fails when an
+operation of the document was never exercised by the stories.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import datetime, timedelta, timezone
+
+import pytest
+import requests
+from openapi_spec_validator import validate as validate_spec
+
+from conftest import PASSWORD, Api, load_document, operations, unique_mail
+
+V1 = "/api/v1"
+STACKS = V1 + "/stacks"
+STACK = STACKS + "/{stackId}"
+CARDS = STACK + "/cards"
+CARD = CARDS + "/{cardId}"
+NEXT = STACK + "/study/next"
+RATE = STACK + "/study/rate"
+C_STACK = "/stack/{stackId}"
+C_CARD = "/stack/{stackId}/card/{cardId}"
+C_NEXT = "/stack/{stackId}/card/next"
+
+
+def parse_date(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def code(body) -> str:
+    return body["code"]
+
+
+def without_hint(card: dict) -> dict:
+    """A card without its hint, which the hint generator may fill in at any moment."""
+    return {key: value for key, value in card.items() if key != "hint"}
+
+
+# --- the document -------------------------------------------------------------------------------
+
+
+def test_document_is_valid_openapi_3_1():
+    document = load_document()
+    assert document["openapi"].startswith("3.1.")
+    validate_spec(document)
+
+
+def test_document_conventions():
+    """Every operation has a unique id; every protected one documents 401; every v1 path and every
+    compatibility route 1-12 is present."""
+    document = load_document()
+    ids = []
+    for method, path in operations(document):
+        operation = document["paths"][path][method.lower()]
+        ids.append(operation["operationId"])
+        security = operation.get("security", document["security"])
+        if security:
+            assert "401" in operation["responses"], f"{method} {path} needs a 401 response"
+        for status in operation["responses"]:
+            assert status.isdigit(), f"{method} {path}: use explicit status codes, not {status}"
+    assert len(ids) == len(set(ids)), "operationIds must be unique"
+    expected = {
+        ("POST", "/signup"), ("POST", "/login"), ("POST", "/stack"), ("GET", "/stack"),
+        ("GET", C_STACK), ("DELETE", C_STACK), ("POST", "/card"), ("GET", C_CARD), ("PUT", C_CARD),
+        ("DELETE", C_CARD), ("GET", C_NEXT), ("POST", "/stack/rating"),
+        ("GET", V1 + "/health"), ("GET", V1 + "/openapi.json"), ("POST", V1 + "/auth/signup"),
+        ("POST", V1 + "/auth/login"), ("GET", V1 + "/me"), ("PATCH", V1 + "/me"), ("DELETE", V1 + "/me"),
+        ("POST", V1 + "/me/password"), ("GET", STACKS), ("POST", STACKS), ("GET", STACK), ("PATCH", STACK),
+        ("DELETE", STACK), ("GET", CARDS), ("POST", CARDS), ("GET", CARD), ("PATCH", CARD), ("DELETE", CARD),
+        ("GET", NEXT), ("POST", RATE),
+    }
+    assert set(operations(document)) == expected
+
+
+# --- meta ---------------------------------------------------------------------------------------
+
+
+def test_health_and_served_document(api: Api):
+    _, body = api.call("GET", V1 + "/health", expect=200)
+    assert body == {"status": "ok"}
+    response, served = api.call("GET", V1 + "/openapi.json", expect=200)
+    assert served == load_document(), "the server must serve Public/openapi.json as it is"
+    assert response.headers["Content-Type"].startswith("application/json")
+    static = requests.get(api.server.base_url + "/openapi.json", timeout=10)
+    assert static.status_code == 200 and json.loads(static.content) == served
+
+
+# --- /api/v1 accounts ----------------------------------------------------------------------------
+
+
+def test_v1_account_story(api: Api):
+    mail = unique_mail("konto")
+    signup = {"name": "  Mara Beispiel ", "mail": mail, "password": PASSWORD, "timeZone": "Europe/Berlin"}
+    # A stale token on signup is ignored.
+    _, auth = api.call("POST", V1 + "/auth/signup", json_body=signup, token="garbage", expect=201)
+    token = auth["token"]
+    assert auth["user"]["name"] == "Mara Beispiel"
+    assert auth["user"]["mail"] == mail and auth["user"]["timeZone"] == "Europe/Berlin"
+    expires = parse_date(auth["expiresAt"]) - datetime.now(timezone.utc)
+    assert timedelta(days=6, hours=23) < expires <= timedelta(days=7, minutes=1)
+
+    # Signup errors: taken mail (any case), bad fields, bad JSON.
+    _, body = api.call("POST", V1 + "/auth/signup", json_body={**signup, "mail": mail.upper()}, expect=400)
+    assert code(body) == "user_already_exists"
+    for bad in (
+        {**signup, "mail": unique_mail(), "password": "kurz"},
+        {**signup, "mail": "keine-adresse"},
+        {**signup, "mail": unique_mail(), "timeZone": "Mars/Olympus"},
+        {**signup, "mail": unique_mail(), "name": "   "},
+        {**signup, "mail": unique_mail(), "name": "x" * 101},
+        {**signup, "mail": unique_mail(), "password": "ü" * 40},  # 80 bytes > 72
+    ):
+        _, body = api.call("POST", V1 + "/auth/signup", json_body=bad, expect=400)
+        assert code(body) == "validation_failed", bad
+    for raw in (b"", b"{", b"[]", b'{"name":"x","mail":"a@b.de"}', b'{"name":1,"mail":"a@b.de","password":"12345678"}'):
+        _, body = api.call("POST", V1 + "/auth/signup", data=raw, expect=400)
+        assert code(body) == "malformed_json", raw
+        assert body["message"], "a malformed body needs a clear message"
+
+    # Login: good (mail case-insensitive), wrong password, unknown account, empty fields.
+    _, login = api.call("POST", V1 + "/auth/login", json_body={"mail": mail.upper(), "password": PASSWORD}, expect=200)
+    assert login["user"]["id"] == auth["user"]["id"]
+    _, body = api.call("POST", V1 + "/auth/login", json_body={"mail": mail, "password": "falsch-falsch"}, expect=400)
+    assert code(body) == "wrong_password" and body["message"] == "WRONG_PASSWORD"
+    _, body = api.call("POST", V1 + "/auth/login", json_body={"mail": unique_mail(), "password": PASSWORD}, expect=400)
+    assert code(body) == "user_not_found"
+    _, body = api.call("POST", V1 + "/auth/login", json_body={"mail": "", "password": PASSWORD}, expect=400)
+    assert code(body) == "validation_failed"
+    _, body = api.call("POST", V1 + "/auth/login", data=b"mail=x", expect=400)
+    assert code(body) == "malformed_json"
+
+    # /me with Bearer and with the raw token; 401 for missing, garbage and empty tokens.
+    _, me = api.call("GET", V1 + "/me", token=token, expect=200)
+    assert me == auth["user"]
+    api.call("GET", V1 + "/me", token=token, raw_token=True, expect=200)
+    for bad_token in (None, "garbage", "", token[:-4] + "AAAA", "a.b.c"):
+        _, body = api.call("GET", V1 + "/me", token=bad_token, expect=401)
+        assert code(body) == "unauthorized"
+
+    # PATCH /me.
+    _, me = api.call("PATCH", V1 + "/me", token=token, json_body={"name": "Mara B.", "timeZone": "Asia/Tokyo"}, expect=200)
+    assert me["name"] == "Mara B." and me["timeZone"] == "Asia/Tokyo" and me["id"] == auth["user"]["id"]
+    _, me = api.call("PATCH", V1 + "/me", token=token, json_body={}, expect=200)
+    assert me["name"] == "Mara B."
+    for bad in ({"timeZone": "Nowhere/City"}, {"name": " "}, {"name": "y" * 101}):
+        _, body = api.call("PATCH", V1 + "/me", token=token, json_body=bad, expect=400)
+        assert code(body) == "validation_failed"
+    _, body = api.call("PATCH", V1 + "/me", token=token, json_body={"name": 5}, expect=400)
+    assert code(body) == "malformed_json"
+    api.call("PATCH", V1 + "/me", json_body={"name": "Nobody"}, expect=401)
+
+    # Password change: wrong current, too short new, then success; older tokens stop working.
+    path = V1 + "/me/password"
+    _, body = api.call("POST", path, token=token, json_body={"currentPassword": "nope-nope", "newPassword": "neu-und-lang-1"}, expect=400)
+    assert code(body) == "wrong_password"
+    _, body = api.call("POST", path, token=token, json_body={"currentPassword": PASSWORD, "newPassword": "kurz"}, expect=400)
+    assert code(body) == "validation_failed"
+    _, body = api.call("POST", path, token=token, json_body={"currentPassword": PASSWORD}, expect=400)
+    assert code(body) == "malformed_json"
+    api.call("POST", path, json_body={"currentPassword": PASSWORD, "newPassword": "neu-und-lang-1"}, expect=401)
+    api.call("POST", path, token=token, json_body={"currentPassword": PASSWORD, "newPassword": "neu-und-lang-1"}, expect=204)
+    api.call("GET", V1 + "/me", token=token, expect=401)
+    api.call("GET", V1 + "/me", token=login["token"], expect=401)
+    _, login = api.call("POST", V1 + "/auth/login", json_body={"mail": mail, "password": "neu-und-lang-1"}, expect=200)
+    token = login["token"]
+
+    # Account deletion: needs the password; afterwards the token and the login are gone.
+    _, body = api.call("DELETE", V1 + "/me", token=token, json_body={"password": PASSWORD}, expect=400)
+    assert code(body) == "wrong_password"
+    _, body = api.call("DELETE", V1 + "/me", token=token, expect=400)
+    assert code(body) == "malformed_json"
+    api.call("DELETE", V1 + "/me", json_body={"password": "neu-und-lang-1"}, expect=401)
+    api.call("DELETE", V1 + "/me", token=token, json_body={"password": "neu-und-lang-1"}, expect=204)
+    api.call("GET", V1 + "/me", token=token, expect=401)
+    api.call("DELETE", V1 + "/me", token=token, json_body={"password": "neu-und-lang-1"}, expect=401)
+    _, body = api.call("POST", V1 + "/auth/login", json_body={"mail": mail, "password": "neu-und-lang-1"}, expect=400)
+    assert code(body) == "user_not_found"
+
+
+# --- /api/v1 stacks and cards ------------------------------------------------------------------------
+
+
+def test_v1_stacks_and_cards_story(api: Api):
+    owner = api.signup()
+    token = owner["token"]
+    other = api.signup("Jonas Fremd")
+
+    _, stacks = api.call("GET", STACKS, token=token, expect=200)
+    assert stacks == []
+    api.call("GET", STACKS, expect=401)
+
+    # Create.
+    _, stack = api.call("POST", STACKS, token=token, json_body={"name": " Biologie ", "color": "#059669"}, expect=201)
+    assert stack["name"] == "Biologie" and stack["cardCount"] == 0 and stack["dueCount"] == 0
+    assert stack["createdAt"] == stack["updatedAt"]
+    sid = stack["id"]
+    for bad in ({"name": "Chemie", "color": "red"}, {"name": "Chemie", "color": "#12345"}, {"name": "  ", "color": "#000000"},
+                {"name": "z" * 201, "color": "#000000"}, {"name": "Chemie", "color": ""}):
+        _, body = api.call("POST", STACKS, token=token, json_body=bad, expect=400)
+        assert code(body) == "validation_failed", bad
+    _, body = api.call("POST", STACKS, token=token, json_body={"name": "Chemie"}, expect=400)
+    assert code(body) == "malformed_json"
+    api.call("POST", STACKS, json_body={"name": "Chemie", "color": "#000000"}, expect=401)
+    _, second = api.call("POST", STACKS, token=token, json_body={"name": "Chemie", "color": "#2563EB"}, expect=201)
+
+    # Read, list (creation order), 404 for unknown, malformed and foreign ids.
+    _, got = api.call("GET", STACK, path={"stackId": sid}, token=token, expect=200)
+    assert got == stack
+    _, stacks = api.call("GET", STACKS, token=token, expect=200)
+    assert [s["id"] for s in stacks] == [sid, second["id"]]
+    for missing in (str(uuid.uuid4()), "not-a-uuid", "0"):
+        _, body = api.call("GET", STACK, path={"stackId": missing}, token=token, expect=404)
+        assert code(body) == "stack_not_found"
+    _, body = api.call("GET", STACK, path={"stackId": sid}, token=other["token"], expect=404)
+    assert code(body) == "stack_not_found"
+    api.call("GET", STACK, path={"stackId": sid}, expect=401)
+
+    # Update.
+    _, updated = api.call("PATCH", STACK, path={"stackId": sid}, token=token, json_body={"name": "Biologie II"}, expect=200)
+    assert updated["name"] == "Biologie II" and updated["color"] == "#059669"
+    assert parse_date(updated["updatedAt"]) >= parse_date(stack["updatedAt"])
+    _, updated = api.call("PATCH", STACK, path={"stackId": sid}, token=token, json_body={"color": "#ABCDEF"}, expect=200)
+    assert updated["color"] == "#ABCDEF" and updated["name"] == "Biologie II"
+    _, body = api.call("PATCH", STACK, path={"stackId": sid}, token=token, json_body={"color": "blue"}, expect=400)
+    assert code(body) == "validation_failed"
+    _, body = api.call("PATCH", STACK, path={"stackId": sid}, token=token, data=b"{oops", expect=400)
+    assert code(body) == "malformed_json"
+    api.call("PATCH", STACK, path={"stackId": sid}, token=other["token"], json_body={"name": "Meins"}, expect=404)
+    api.call("PATCH", STACK, path={"stackId": sid}, json_body={"name": "Meins"}, expect=401)
+
+    # Cards: create with and without hint, errors.
+    created = []
+    for index in range(7):
+        body = {"question": f"Frage {index}", "answer": f"Antwort {index}"}
+        if index == 0:
+            body["hint"] = "Merkwort Zitrone"
+        if index == 1:
+            body["question"] = "Was heißt 50% Rabatt_Code?"
+        if index == 2:
+            body["hint"] = "  "
+        _, card = api.call("POST", CARDS, path={"stackId": sid}, token=token, json_body=body, expect=201)
+        assert card["stackId"] == sid and card["level"] == 0
+        assert card["dueAt"] == card["createdAt"], "a new card is due at once"
+        created.append(card)
+    assert created[0]["hint"] == "Merkwort Zitrone"
+    assert created[2]["hint"] is None and created[3]["hint"] is None
+    for bad in ({"question": " ", "answer": "A"}, {"question": "Q", "answer": ""}, {"question": "Q" * 10_001, "answer": "A"},
+                {"question": "Q", "answer": "A" * 20_001}, {"question": "Q", "answer": "A", "hint": "H" * 2_001},
+                {"question": "Q\u0000", "answer": "A"}):
+        _, body = api.call("POST", CARDS, path={"stackId": sid}, token=token, json_body=bad, expect=400)
+        assert code(body) == "validation_failed"
+    _, body = api.call("POST", CARDS, path={"stackId": sid}, token=token, json_body={"question": "Q"}, expect=400)
+    assert code(body) == "malformed_json"
+    _, body = api.call("POST", CARDS, path={"stackId": str(uuid.uuid4())}, token=token,
+                       json_body={"question": "Q", "answer": "A"}, expect=404)
+    assert code(body) == "stack_not_found"
+    api.call("POST", CARDS, path={"stackId": sid}, token=other["token"], json_body={"question": "Q", "answer": "A"}, expect=404)
+    api.call("POST", CARDS, path={"stackId": sid}, json_body={"question": "Q", "answer": "A"}, expect=401)
+    # Longest allowed texts are fine.
+    _, long_card = api.call("POST", CARDS, path={"stackId": sid}, token=token,
+                            json_body={"question": "Q" * 10_000, "answer": "A" * 20_000, "hint": "H" * 2_000}, expect=201)
+
+    # Bodies above 1 MB: 413.
+    _, body = api.call("POST", CARDS, path={"stackId": sid}, token=token,
+                       json_body={"question": "Q" * 1_100_000, "answer": "A"}, expect=413)
+    assert code(body) == "payload_too_large"
+
+    # Counts.
+    _, got = api.call("GET", STACK, path={"stackId": sid}, token=token, expect=200)
+    assert got["cardCount"] == 8 and got["dueCount"] == 8
+
+    # Paging and search.
+    _, page = api.call("GET", CARDS, path={"stackId": sid}, token=token, params={"page": 1, "perPage": 3}, expect=200)
+    assert page["total"] == 8 and page["page"] == 1 and page["perPage"] == 3
+    assert [c["id"] for c in page["items"]] == [c["id"] for c in created[:3]]
+    _, page = api.call("GET", CARDS, path={"stackId": sid}, token=token, params={"page": 3, "perPage": 3}, expect=200)
+    assert [c["id"] for c in page["items"]] == [created[6]["id"], long_card["id"]]
+    _, page = api.call("GET", CARDS, path={"stackId": sid}, token=token, params={"page": 4, "perPage": 3}, expect=200)
+    assert page["items"] == [] and page["total"] == 8
+    _, page = api.call("GET", CARDS, path={"stackId": sid}, token=token, expect=200)
+    assert page["perPage"] == 50 and page["page"] == 1 and len(page["items"]) == 8
+    _, page = api.call("GET", CARDS, path={"stackId": sid}, token=token, params={"q": "ANTWORT 4"}, expect=200)
+    assert [c["id"] for c in page["items"]] == [created[4]["id"]] and page["total"] == 1
+    _, page = api.call("GET", CARDS, path={"stackId": sid}, token=token, params={"q": "ZITRONE"}, expect=200)
+    assert [c["id"] for c in page["items"]] == [created[0]["id"]]
+    _, page = api.call("GET", CARDS, path={"stackId": sid}, token=token, params={"q": "50%"}, expect=200)
+    assert [c["id"] for c in page["items"]] == [created[1]["id"]]
+    _, page = api.call("GET", CARDS, path={"stackId": sid}, token=token, params={"q": "t_c"}, expect=200)
+    assert [c["id"] for c in page["items"]] == [created[1]["id"]]
+    # As wildcards, "e%3" and "e_3" would match "Frage 3"; they must be matched literally.
+    for literal in ("e%3", "e_3"):
+        _, page = api.call("GET", CARDS, path={"stackId": sid}, token=token, params={"q": literal}, expect=200)
+        assert page["items"] == [] and page["total"] == 0, f"{literal!r} must be matched literally"
+    _, page = api.call("GET", CARDS, path={"stackId": sid}, token=token, params={"q": "gibt es nicht"}, expect=200)
+    assert page["items"] == [] and page["total"] == 0
+    for bad in ({"perPage": 0}, {"perPage": 201}, {"page": 0}, {"page": "abc"}, {"perPage": "1.5"}):
+        _, body = api.call("GET", CARDS, path={"stackId": sid}, token=token, params=bad, expect=400)
+        assert code(body) == "validation_failed", bad
+    api.call("GET", CARDS, path={"stackId": "nope"}, token=token, expect=404)
+    api.call("GET", CARDS, path={"stackId": sid}, expect=401)
+
+    # One card: read, edit, remove the hint, 404s.
+    cid = created[0]["id"]
+    _, card = api.call("GET", CARD, path={"stackId": sid, "cardId": cid}, token=token, expect=200)
+    assert card == created[0]
+    for missing in (str(uuid.uuid4()), "next", "x"):
+        _, body = api.call("GET", CARD, path={"stackId": sid, "cardId": missing}, token=token, expect=404)
+        assert code(body) == "card_not_found"
+    _, body = api.call("GET", CARD, path={"stackId": second["id"], "cardId": cid}, token=token, expect=404)
+    assert code(body) == "card_not_found", "a card is found only in its own stack"
+    api.call("GET", CARD, path={"stackId": sid, "cardId": cid}, token=other["token"], expect=404)
+    api.call("GET", CARD, path={"stackId": sid, "cardId": cid}, expect=401)
+
+    _, card = api.call("PATCH", CARD, path={"stackId": sid, "cardId": cid}, token=token,
+                       json_body={"question": "Neue Frage"}, expect=200)
+    assert card["question"] == "Neue Frage" and card["answer"] == "Antwort 0" and card["hint"] == "Merkwort Zitrone"
+    _, card = api.call("PATCH", CARD, path={"stackId": sid, "cardId": cid}, token=token, json_body={"hint": ""}, expect=200)
+    assert card["hint"] is None
+    _, card = api.call("PATCH", CARD, path={"stackId": sid, "cardId": cid}, token=token,
+                       json_body={"hint": "Merkwort Apfelbaum", "answer": "Neue Antwort"}, expect=200)
+    assert card["hint"] == "Merkwort Apfelbaum" and card["answer"] == "Neue Antwort"
+    _, card = api.call("PATCH", CARD, path={"stackId": sid, "cardId": cid}, token=token, json_body={"hint": None}, expect=200)
+    assert card["hint"] == "Merkwort Apfelbaum", "null leaves the hint as it is"
+    _, page = api.call("GET", CARDS, path={"stackId": sid}, token=token, params={"q": "apfelbaum"}, expect=200)
+    assert [c["id"] for c in page["items"]] == [cid], "search follows edits"
+    _, body = api.call("PATCH", CARD, path={"stackId": sid, "cardId": cid}, token=token, json_body={"question": ""}, expect=400)
+    assert code(body) == "validation_failed"
+    _, body = api.call("PATCH", CARD, path={"stackId": sid, "cardId": cid}, token=token, json_body={"answer": []}, expect=400)
+    assert code(body) == "malformed_json"
+    api.call("PATCH", CARD, path={"stackId": sid, "cardId": str(uuid.uuid4())}, token=token, json_body={"question": "Q"}, expect=404)
+    api.call("PATCH", CARD, path={"stackId": sid, "cardId": cid}, json_body={"question": "Q"}, expect=401)
+
+    # Delete a card.
+    api.call("DELETE", CARD, path={"stackId": sid, "cardId": cid}, expect=401)
+    api.call("DELETE", CARD, path={"stackId": sid, "cardId": cid}, token=other["token"], expect=404)
+    api.call("DELETE", CARD, path={"stackId": sid, "cardId": cid}, token=token, expect=204)
+    api.call("GET", CARD, path={"stackId": sid, "cardId": cid}, token=token, expect=404)
+    _, body = api.call("DELETE", CARD, path={"stackId": sid, "cardId": cid}, token=token, expect=404)
+    assert code(body) == "card_not_found"
+    _, got = api.call("GET", STACK, path={"stackId": sid}, token=token, expect=200)
+    assert got["cardCount"] == 7
+
+    # Delete a stack: its cards go with it.
+    api.call("DELETE", STACK, path={"stackId": sid}, expect=401)
+    api.call("DELETE", STACK, path={"stackId": sid}, token=other["token"], expect=404)
+    api.call("DELETE", STACK, path={"stackId": sid}, token=token, expect=204)
+    api.call("GET", STACK, path={"stackId": sid}, token=token, expect=404)
+    api.call("GET", CARD, path={"stackId": sid, "cardId": created[1]["id"]}, token=token, expect=404)
+    _, body = api.call("DELETE", STACK, path={"stackId": sid}, token=token, expect=404)
+    assert code(body) == "stack_not_found"
+    _, stacks = api.call("GET", STACKS, token=token, expect=200)
+    assert [s["id"] for s in stacks] == [second["id"]]
+
+
+# --- /api/v1 study ---------------------------------------------------------------------------------
+
+
+def test_v1_study_story(api: Api):
+    owner = api.signup(time_zone="Europe/Berlin")
+    token = owner["token"]
+    _, stack = api.call("POST", STACKS, token=token, json_body={"name": "Vokabeln", "color": "#7C3AED", "scheduler": "ladder"},
+                        expect=201)
+    assert stack["scheduler"] == "ladder"
+    sid = stack["id"]
+    at = {"stackId": sid}
+
+    # Empty stack: nothing due, nothing ever due.
+    _, nxt = api.call("GET", NEXT, path=at, token=token, expect=200)
+    assert nxt == {"card": None, "options": [], "dueCount": 0, "nextDueAt": None}
+
+    first = api.call("POST", CARDS, path=at, token=token, json_body={"question": "Hund", "answer": "dog"}, expect=201)[1]
+    second = api.call("POST", CARDS, path=at, token=token, json_body={"question": "Katze", "answer": "cat"}, expect=201)[1]
+
+    _, nxt = api.call("GET", NEXT, path=at, token=token, expect=200)
+    assert nxt["card"]["id"] == first["id"] and nxt["dueCount"] == 2 and nxt["nextDueAt"] is None
+    assert [(o["rating"], o["id"], o["label"], o["color"]) for o in nxt["options"]] == [
+        ("easy", 0, "Einfach", "#22C55E"), ("medium", 1, "Mittel", "#F97316"), ("hard", 2, "Schwer", "#EF4444")]
+    assert [(o["intervalSeconds"], o["intervalText"]) for o in nxt["options"]] == [
+        (600, "10 Minuten"), (120, "2 Minuten"), (60, "1 Minute")]
+    _, same = api.call("GET", NEXT, path=at, token=token, params={"daysAhead": 0}, expect=200)
+    assert same["card"]["id"] == nxt["card"]["id"] and same["options"] == nxt["options"]
+    for bad in ("-1", "3651", "abc", "1.5"):
+        _, body = api.call("GET", NEXT, path=at, token=token, params={"daysAhead": bad}, expect=400)
+        assert code(body) == "validation_failed"
+    api.call("GET", NEXT, path={"stackId": str(uuid.uuid4())}, token=token, expect=404)
+    api.call("GET", NEXT, path=at, token=api.signup()["token"], expect=404)
+    api.call("GET", NEXT, path=at, expect=401)
+
+    # Rate: the card moves on, `next` comes along; a repeated reviewId changes nothing.
+    review = str(uuid.uuid4())
+    before = datetime.now(timezone.utc)
+    _, rated = api.call("POST", RATE, path=at, token=token,
+                        json_body={"cardId": first["id"], "rating": "easy", "reviewId": review}, expect=200)
+    assert rated["card"]["id"] == first["id"] and rated["card"]["level"] == 1
+    due = parse_date(rated["card"]["dueAt"])
+    assert before + timedelta(minutes=10) - timedelta(seconds=2) <= due <= datetime.now(timezone.utc) + timedelta(minutes=10, seconds=2)
+    assert rated["next"]["card"]["id"] == second["id"]
+    _, again = api.call("POST", RATE, path=at, token=token,
+                        json_body={"cardId": first["id"], "rating": "hard", "reviewId": review}, expect=200)
+    assert again["card"] == rated["card"], "a repeated reviewId must not rate twice"
+    _, body = api.call("POST", RATE, path=at, token=token,
+                       json_body={"cardId": second["id"], "rating": "easy", "reviewId": review}, expect=409)
+    assert code(body) == "conflict"
+
+    # Rating errors.
+    for bad, expected in (
+        ({"cardId": second["id"], "rating": "great"}, "validation_failed"),
+        ({"cardId": second["id"], "rating": "easy", "daysAhead": 3651}, "validation_failed"),
+        ({"cardId": second["id"], "rating": "easy", "daysAhead": -1}, "validation_failed"),
+        ({"cardId": "not-a-uuid", "rating": "easy"}, "malformed_json"),
+        ({"cardId": second["id"]}, "malformed_json"),
+        ({"cardId": second["id"], "rating": 0}, "malformed_json"),
+        ({"cardId": second["id"], "rating": "easy", "reviewId": "nope"}, "malformed_json"),
+    ):
+        _, body = api.call("POST", RATE, path=at, token=token, json_body=bad, expect=400)
+        assert code(body) == expected, bad
+    _, body = api.call("POST", RATE, path=at, token=token, expect=400)
+    assert code(body) == "malformed_json"
+    _, body = api.call("POST", RATE, path=at, token=token, json_body={"cardId": str(uuid.uuid4()), "rating": "easy"}, expect=404)
+    assert code(body) == "card_not_found"
+    _, body = api.call("POST", RATE, path={"stackId": str(uuid.uuid4())}, token=token,
+                       json_body={"cardId": second["id"], "rating": "easy"}, expect=404)
+    assert code(body) == "stack_not_found"
+    api.call("POST", RATE, path=at, json_body={"cardId": second["id"], "rating": "easy"}, expect=401)
+
+    # Learn until the session is over: "easy" climbs the ladder until every card is due after tonight.
+    for _ in range(20):
+        _, nxt = api.call("GET", NEXT, path=at, token=token, expect=200)
+        if nxt["card"] is None:
+            break
+        _, rated = api.call("POST", RATE, path=at, token=token,
+                            json_body={"cardId": nxt["card"]["id"], "rating": "easy", "daysAhead": 0}, expect=200)
+        assert rated["next"]["dueCount"] <= nxt["dueCount"]
+    assert nxt["card"] is None, "the session must end"
+    assert nxt["options"] == [] and nxt["dueCount"] == 0 and nxt["nextDueAt"] is not None
+    _, got = api.call("GET", STACK, path=at, token=token, expect=200)
+    assert got["dueCount"] == 0 and got["cardCount"] == 2
+
+    # Learning ahead brings the earliest card back.
+    _, ahead = api.call("GET", NEXT, path=at, token=token, params={"daysAhead": 3650}, expect=200)
+    assert ahead["card"] is not None and ahead["dueCount"] == 2
+    assert ahead["card"]["dueAt"] == nxt["nextDueAt"]
+    _, rated = api.call("POST", RATE, path=at, token=token,
+                        json_body={"cardId": ahead["card"]["id"], "rating": "medium", "daysAhead": 3650}, expect=200)
+    assert rated["next"]["card"] is not None
+
+
+def test_v1_fsrs_stack_story(api: Api):
+    """New stacks use FSRS unless told otherwise: four ratings, settings validated."""
+    token = api.signup()["token"]
+    _, stack = api.call("POST", STACKS, token=token, json_body={"name": "FSRS", "color": "#0EA5E9"}, expect=201)
+    assert stack["scheduler"] == "fsrs" and stack["desiredRetention"] == 0.9
+    assert stack["learningSteps"] == [60, 600] and stack["relearningSteps"] == [600]
+    assert stack["newCardsPerDay"] == 20 and stack["reviewsPerDay"] == 200
+    at = {"stackId": stack["id"]}
+    for bad in ({"desiredRetention": 0.5}, {"desiredRetention": 1.2}, {"scheduler": "sm2"}, {"learningSteps": [0]},
+                {"newCardsPerDay": -1}, {"reviewsPerDay": 0}):
+        _, body = api.call("PATCH", STACK, path=at, token=token, json_body=bad, expect=400)
+        assert code(body) == "validation_failed", bad
+    _, changed = api.call("PATCH", STACK, path=at, token=token,
+                          json_body={"desiredRetention": 0.85, "learningSteps": [120], "reviewsPerDay": 100}, expect=200)
+    assert changed["desiredRetention"] == 0.85 and changed["learningSteps"] == [120] and changed["reviewsPerDay"] == 100
+    _, card = api.call("POST", CARDS, path=at, token=token, json_body={"question": "Q", "answer": "A"}, expect=201)
+    _, nxt = api.call("GET", NEXT, path=at, token=token, expect=200)
+    assert nxt["card"]["id"] == card["id"]
+    assert [(o["rating"], o["id"], o["label"]) for o in nxt["options"]] == [
+        ("again", 11, "Nochmal"), ("hard", 12, "Schwer"), ("good", 13, "Gut"), ("easy", 14, "Einfach")]
+    _, body = api.call("POST", RATE, path=at, token=token, json_body={"cardId": card["id"], "rating": "medium"}, expect=400)
+    assert code(body) == "validation_failed", "medium is a ladder rating"
+    _, rated = api.call("POST", RATE, path=at, token=token,
+                        json_body={"cardId": card["id"], "rating": "good", "durationMs": 4200}, expect=200)
+    assert rated["card"]["reviewCount"] == 1 and rated["card"]["state"] in ("learning", "review")
+    # Switching the scheduler recomputes the cards; the stack says so.
+    _, ladder = api.call("PATCH", STACK, path=at, token=token, json_body={"scheduler": "ladder"}, expect=200)
+    assert ladder["scheduler"] == "ladder"
+    _, nxt = api.call("GET", NEXT, path=at, token=token, params={"daysAhead": 3650}, expect=200)
+    assert [o["rating"] for o in nxt["options"]] == ["easy", "medium", "hard"]
+
+
+# --- compatibility API -------------------------------------------------------------------------------
+
+
+def test_compat_story(api: Api):
+    mail = unique_mail("compat")
+    _, result = api.call("POST", "/signup", json_body={"name": "Lena Alt", "mail": mail, "password": PASSWORD},
+                         token="stale-cookie-token", raw_token=True, expect=200)
+    assert result["username"] == "Lena Alt"
+    token = result["token"]
+    _, body = api.call("POST", "/signup", json_body={"name": "Lena", "mail": mail.upper(), "password": PASSWORD}, expect=400)
+    assert body["message"] == "USER_ALREADY_EXISTS"
+    _, body = api.call("POST", "/signup", json_body={"name": "Lena", "mail": unique_mail(), "password": "1234"}, expect=400)
+    assert code(body) == "validation_failed"
+    _, body = api.call("POST", "/signup", data=b"not json", expect=400)
+    assert code(body) == "malformed_json"
+
+    _, login = api.call("POST", "/login", json_body={"mail": mail, "password": PASSWORD},
+                        token="expired.or.garbage", raw_token=True, expect=200)
+    assert login["username"] == "Lena Alt"
+    _, body = api.call("POST", "/login", json_body={"mail": mail, "password": "falsches-passwort"}, expect=400)
+    assert body["message"] == "WRONG_PASSWORD"
+    _, body = api.call("POST", "/login", json_body={"mail": unique_mail(), "password": PASSWORD}, expect=400)
+    assert body["message"] == "USER_NOT_FOUND"
+    _, body = api.call("POST", "/login", json_body={"mail": mail}, expect=400)
+    assert code(body) == "malformed_json"
+
+    # Stacks: raw token as the original clients send it; Bearer works too.
+    _, stack = api.call("POST", "/stack", json_body={"name": "Biologie", "color": "#059669"}, token=token, raw_token=True, expect=200)
+    assert stack["cards"] == [] and stack["name"] == "Biologie" and isinstance(stack["id"], int)
+    sid = stack["uniqueId"]
+    _, lenient = api.call("POST", "/stack", json_body={"name": "Alt", "color": "red"}, token=token, expect=200)
+    assert lenient["color"] == "red", "the original accepted any colour text"
+    for bad in ({"name": " ", "color": "red"}, {"name": "X", "color": "  "}):
+        _, body = api.call("POST", "/stack", json_body=bad, token=token, raw_token=True, expect=400)
+        assert code(body) == "validation_failed"
+    _, body = api.call("POST", "/stack", json_body={"name": "X"}, token=token, raw_token=True, expect=400)
+    assert code(body) == "malformed_json"
+    api.call("POST", "/stack", json_body={"name": "X", "color": "red"}, expect=401)
+    api.call("POST", "/stack", json_body={"name": "X", "color": "red"}, token="garbage", raw_token=True, expect=401)
+
+    # The v1 view of a stack made here keeps its colour text.
+    _, v1_stacks = api.call("GET", STACKS, token=token, expect=200)
+    assert [(s["id"], s["color"]) for s in v1_stacks] == [(sid, "#059669"), (lenient["uniqueId"], "red")]
+
+    # Cards: the Vue app sends cardId "", the iOS app leaves it out.
+    _, vue_card = api.call("POST", "/card", json_body={"stackId": sid, "cardId": "", "question": "Zelle", "answer": "Einheit"},
+                           token=token, raw_token=True, expect=200)
+    assert vue_card["hint"] == "" and vue_card["difficultyAndDurations"] == []
+    assert vue_card["maturity"]["level"] == 0
+    _, ios_card = api.call("POST", "/card", json_body={"stackId": sid, "question": "Mitose", "answer": "Teilung"},
+                           token=token, raw_token=True, expect=200)
+    assert ios_card["id"] > vue_card["id"]
+    _, body = api.call("POST", "/card", json_body={"stackId": str(uuid.uuid4()), "question": "Q", "answer": "A"},
+                       token=token, raw_token=True, expect=404)
+    assert body["message"] == "Stack not found"
+    _, body = api.call("POST", "/card", json_body={"stackId": "kaputt", "question": "Q", "answer": "A"}, token=token, raw_token=True, expect=404)
+    assert body["message"] == "Stack not found"
+    _, body = api.call("POST", "/card", json_body={"stackId": sid, "question": "", "answer": "A"}, token=token, raw_token=True, expect=400)
+    assert code(body) == "validation_failed"
+    _, body = api.call("POST", "/card", json_body={"stackId": sid, "question": "Q"}, token=token, raw_token=True, expect=400)
+    assert code(body) == "malformed_json"
+    api.call("POST", "/card", json_body={"stackId": sid, "question": "Q", "answer": "A"}, expect=401)
+
+    # Reading.
+    _, stacks = api.call("GET", "/stack", token=token, raw_token=True, expect=200)
+    assert [s["uniqueId"] for s in stacks] == [sid, lenient["uniqueId"]]
+    assert [c["uniqueId"] for c in stacks[0]["cards"]] == [vue_card["uniqueId"], ios_card["uniqueId"]]
+    assert stacks[1]["cards"] == []
+    api.call("GET", "/stack", token=token, expect=200)
+    api.call("GET", "/stack", expect=401)
+    _, got = api.call("GET", C_STACK, path={"stackId": sid}, token=token, raw_token=True, expect=200)
+    assert [without_hint(c) for c in got["cards"]] == [without_hint(c) for c in stacks[0]["cards"]]
+    for missing in (str(uuid.uuid4()), "kaputt"):
+        _, body = api.call("GET", C_STACK, path={"stackId": missing}, token=token, raw_token=True, expect=404)
+        assert body["message"] == "Stack not found"
+    api.call("GET", C_STACK, path={"stackId": sid}, expect=401)
+    at = {"stackId": sid, "cardId": vue_card["uniqueId"]}
+    _, card = api.call("GET", C_CARD, path=at, token=token, raw_token=True, expect=200)
+    assert without_hint(card) == without_hint(vue_card)
+    _, body = api.call("GET", C_CARD, path={"stackId": sid, "cardId": str(uuid.uuid4())}, token=token, raw_token=True, expect=404)
+    assert body["message"] == "Card not found"
+    _, body = api.call("GET", C_CARD, path={"stackId": str(uuid.uuid4()), "cardId": vue_card["uniqueId"]},
+                       token=token, raw_token=True, expect=404)
+    assert body["message"] == "Stack not found"
+    api.call("GET", C_CARD, path=at, expect=401)
+
+    # Editing: the path decides; a body naming another card is refused.
+    edit = {"stackId": sid, "cardId": vue_card["uniqueId"], "question": "Zelle?", "answer": "Kleinste Einheit"}
+    _, card = api.call("PUT", C_CARD, path=at, json_body=edit, token=token, raw_token=True, expect=200)
+    assert card["question"] == "Zelle?" and card["answer"] == "Kleinste Einheit" and card["uniqueId"] == vue_card["uniqueId"]
+    _, body = api.call("PUT", C_CARD, path=at, json_body={**edit, "cardId": ios_card["uniqueId"]}, token=token, raw_token=True, expect=400)
+    assert code(body) == "validation_failed"
+    _, body = api.call("PUT", C_CARD, path=at, json_body={**edit, "question": " "}, token=token, raw_token=True, expect=400)
+    assert code(body) == "validation_failed"
+    _, body = api.call("PUT", C_CARD, path=at, json_body={"question": "Q", "answer": "A"}, token=token, raw_token=True, expect=400)
+    assert code(body) == "malformed_json"
+    api.call("PUT", C_CARD, path={"stackId": sid, "cardId": str(uuid.uuid4())}, json_body=edit, token=token, raw_token=True, expect=404)
+    api.call("PUT", C_CARD, path=at, json_body=edit, expect=401)
+
+    # Learning: next card with three options, rating with `difficulty` (Vue) or `difficultyId` (iOS).
+    _, nxt = api.call("GET", C_NEXT, path={"stackId": sid}, token=token, raw_token=True, expect=200)
+    assert nxt["uniqueId"] == vue_card["uniqueId"]
+    assert [(d["difficulty"]["id"], d["difficulty"]["name"], d["difficulty"]["color"], d["duration"]["displayName"])
+            for d in nxt["difficultyAndDurations"]] == [
+        (0, "Einfach", "#22C55E", "10 Minuten"), (1, "Mittel", "#F97316", "2 Minuten"), (2, "Schwer", "#EF4444", "1 Minute")]
+    _, same = api.call("GET", C_NEXT, path={"stackId": sid}, token=token, raw_token=True, params={"days-ahead": 0}, expect=200)
+    assert without_hint(same) == without_hint(nxt)
+    _, body = api.call("GET", C_NEXT, path={"stackId": sid}, token=token, raw_token=True, params={"days-ahead": "x"}, expect=400)
+    assert code(body) == "validation_failed"
+    _, body = api.call("GET", C_NEXT, path={"stackId": str(uuid.uuid4())}, token=token, raw_token=True, expect=404)
+    assert body["message"] == "Stack not found"
+    api.call("GET", C_NEXT, path={"stackId": sid}, expect=401)
+
+    _, body = api.call("POST", "/stack/rating", json_body={"stackId": sid, "cardId": vue_card["uniqueId"], "difficulty": 0},
+                       token=token, raw_token=True, expect=200)
+    assert body is None
+    _, card = api.call("GET", C_CARD, path=at, token=token, raw_token=True, expect=200)
+    assert card["maturity"]["level"] == 1
+    api.call("POST", "/stack/rating", json_body={"stackId": sid, "cardId": ios_card["uniqueId"], "difficultyId": 2},
+             token=token, raw_token=True, expect=200)
+    for bad in ({"stackId": sid, "cardId": ios_card["uniqueId"], "difficulty": 3},
+                {"stackId": sid, "cardId": ios_card["uniqueId"], "difficultyId": -1},
+                {"stackId": sid, "cardId": ios_card["uniqueId"]}):
+        _, body = api.call("POST", "/stack/rating", json_body=bad, token=token, raw_token=True, expect=400)
+        assert code(body) == "validation_failed", bad
+    _, body = api.call("POST", "/stack/rating", json_body={"stackId": sid, "difficulty": 1}, token=token, raw_token=True, expect=400)
+    assert code(body) == "malformed_json"
+    _, body = api.call("POST", "/stack/rating", json_body={"stackId": sid, "cardId": str(uuid.uuid4()), "difficulty": 1},
+                       token=token, raw_token=True, expect=404)
+    assert body["message"] == "Card not found"
+    _, body = api.call("POST", "/stack/rating", json_body={"stackId": str(uuid.uuid4()), "cardId": ios_card["uniqueId"], "difficulty": 1},
+                       token=token, raw_token=True, expect=404)
+    assert body["message"] == "Stack not found"
+    api.call("POST", "/stack/rating", json_body={"stackId": sid, "cardId": ios_card["uniqueId"], "difficulty": 1}, expect=401)
+
+    # Learn until nothing is due: then card/next is a 404 "Card not found".
+    for _ in range(20):
+        response, nxt = api.call("GET", C_NEXT, path={"stackId": sid}, token=token, raw_token=True)
+        if response.status_code == 404:
+            break
+        api.call("POST", "/stack/rating", json_body={"stackId": sid, "cardId": nxt["uniqueId"], "difficulty": 0},
+                 token=token, raw_token=True, expect=200)
+    assert response.status_code == 404 and nxt["message"] == "Card not found" and code(nxt) == "card_not_found"
+    _, ahead = api.call("GET", C_NEXT, path={"stackId": sid}, token=token, raw_token=True, params={"days-ahead": 3650}, expect=200)
+    assert len(ahead["difficultyAndDurations"]) == 3
+
+    # Deleting cards: the Vue app sends no body, the iOS app a card context.
+    _, body = api.call("DELETE", C_CARD, path=at, json_body={"stackId": sid, "cardId": ios_card["uniqueId"], "question": "Q", "answer": "A"},
+                       token=token, raw_token=True, expect=400)
+    assert code(body) == "validation_failed"
+    _, body = api.call("DELETE", C_CARD, path=at, token=token, raw_token=True, expect=200)
+    assert body is None
+    api.call("GET", C_CARD, path=at, token=token, raw_token=True, expect=404)
+    _, body = api.call("DELETE", C_CARD, path=at, token=token, raw_token=True, expect=404)
+    assert body["message"] == "Card not found"
+    ios_at = {"stackId": sid, "cardId": ios_card["uniqueId"]}
+    api.call("DELETE", C_CARD, path=ios_at, expect=401)
+    api.call("DELETE", C_CARD, path=ios_at, json_body={"stackId": sid, "cardId": ios_card["uniqueId"], "question": "Mitose", "answer": "Teilung"},
+             token=token, raw_token=True, expect=200)
+    _, got = api.call("GET", C_STACK, path={"stackId": sid}, token=token, raw_token=True, expect=200)
+    assert got["cards"] == []
+
+    # Deleting a stack answers `true`.
+    api.call("DELETE", C_STACK, path={"stackId": sid}, expect=401)
+    _, body = api.call("DELETE", C_STACK, path={"stackId": sid}, token=token, raw_token=True, expect=200)
+    assert body is True
+    _, body = api.call("DELETE", C_STACK, path={"stackId": sid}, token=token, raw_token=True, expect=404)
+    assert body["message"] == "Stack not found"
+    _, stacks = api.call("GET", "/stack", token=token, raw_token=True, expect=200)
+    assert [s["uniqueId"] for s in stacks] == [lenient["uniqueId"]]
+
+    # Oversized bodies: 413 on the compatibility routes too.
+    _, body = api.call("POST", "/card", json_body={"stackId": lenient["uniqueId"], "question": "Q" * 1_100_000, "answer": "A"},
+                       token=token, raw_token=True, expect=413)
+    assert code(body) == "payload_too_large"
+
+
+# --- login limit -----------------------------------------------------------------------------------------
+
+
+def test_login_limit_answers_429_with_retry_after(limited_server, checker):
+    api = Api(limited_server, checker)
+    account = api.signup()
+    wrong = {"mail": account["mail"], "password": "falsch-falsch"}
+    for _ in range(3):
+        _, body = api.call("POST", V1 + "/auth/login", json_body=wrong, expect=400)
+        assert code(body) == "wrong_password"
+    for path in (V1 + "/auth/login", "/login"):
+        for password in ("falsch-falsch", PASSWORD):
+            response, body = api.call("POST", path, json_body={"mail": account["mail"], "password": password}, expect=429)
+            assert code(body) == "too_many_attempts"
+            assert 1 <= int(response.headers["Retry-After"]) <= 900
+    # The client address is limited too: another account from the same address is refused as well.
+    other = api.signup()
+    response, body = api.call("POST", "/login", json_body={"mail": other["mail"], "password": PASSWORD}, expect=429)
+    assert code(body) == "too_many_attempts"
+    # Signed-in work goes on.
+    api.call("GET", V1 + "/me", token=account["token"], expect=200)
+
+
+# --- coverage of the document by the stories ------------------------------------------------------------
+
+
+def test_every_operation_was_exercised(server, limited_server):
+    """Runs last: fails when a documented operation was never called by the stories above."""
+    document = load_document()
+    seen = {(method, path) for method, path, _ in server.exercised | limited_server.exercised}
+    missing = sorted(set(operations(document)) - seen)
+    assert not missing, f"operations never exercised: {missing}"
+    statuses = {(m, p, str(s)) for m, p, s in server.exercised | limited_server.exercised}
+    untested = sorted(
+        f"{method} {path} {status}"
+        for method, path in operations(document)
+        for status in document["paths"][path][method.lower()]["responses"]
+        if (method, path, status) not in statuses
+    )
+    print(f"\ndocumented responses not produced by the stories ({len(untested)}):\n  " + "\n  ".join(untested))

@@ -1,0 +1,186 @@
+"""Shared fixtures for the browser tests: Debian's Chromium driven by Playwright.
+
+The server is started by scripts/test-web, which passes its address in FLASHCARDS_BASE_URL.
+Every test gets a fresh browser context (no cookies, storage or service worker), fails on any
+console error or uncaught exception (a CSP violation shows up as one), and fails when the page
+talks to any host other than the app's own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+SCREENSHOTS = ARTIFACTS / "screenshots"
+BASE_URL = os.environ.get("FLASHCARDS_BASE_URL", "").rstrip("/")
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+PASSWORD = "richtig-geheim-42"
+
+# Console messages that are the expected side effect of a tested error path, not a bug:
+# Chromium logs every 4xx answer of fetch() as "Failed to load resource".
+EXPECTED_CONSOLE = ("Failed to load resource",)
+
+METRICS: dict = {}
+
+
+def pytest_configure(config):
+    if not BASE_URL:
+        raise pytest.UsageError("Set FLASHCARDS_BASE_URL (scripts/test-web does this).")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if not METRICS:
+        return
+    path = ARTIFACTS / "web-metrics.json"
+    existing = {}
+    if path.exists():
+        try:
+            existing = json.loads(path.read_text())
+        except ValueError:
+            existing = {}
+    existing.update(METRICS)
+    existing["measuredAt"] = datetime.now().astimezone().isoformat(timespec="seconds")
+    path.write_text(json.dumps(existing, indent=2, ensure_ascii=False) + "\n")
+    print("\nweb metrics:", json.dumps(METRICS, indent=2, ensure_ascii=False))
+
+
+def daytime_zone() -> str:
+    """A time zone where it is now between 07:00 and 19:00, so that a card rated "easy"
+    (10 minutes) is certainly due again before the end of the learner's day."""
+    candidates = ["Europe/Berlin", "America/New_York", "America/Los_Angeles", "Asia/Tokyo",
+                  "Pacific/Auckland", "Asia/Kolkata", "Pacific/Honolulu", "Atlantic/Azores"]
+    for name in candidates:
+        if 7 <= datetime.now(ZoneInfo(name)).hour < 19:
+            return name
+    return "Europe/Berlin"
+
+
+@pytest.fixture(scope="session")
+def base_url() -> str:
+    return BASE_URL
+
+
+@pytest.fixture(scope="session")
+def browser() -> Browser:
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+        )
+        yield browser
+        browser.close()
+
+
+@dataclass
+class Watch:
+    """Problems seen while a test ran."""
+
+    errors: list
+    foreign: list
+
+
+def _watch(context: BrowserContext, page: Page) -> Watch:
+    watch = Watch(errors=[], foreign=[])
+
+    def on_console(msg):
+        if msg.type == "error" and not msg.text.startswith(EXPECTED_CONSOLE):
+            watch.errors.append(f"console: {msg.text}")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda exc: watch.errors.append(f"pageerror: {exc}"))
+
+    def on_request(request):
+        url = request.url
+        if not (url.startswith(BASE_URL) or url.startswith("data:") or url.startswith("blob:")):
+            watch.foreign.append(url)
+
+    context.on("request", on_request)
+    return watch
+
+
+@pytest.fixture
+def make_page(browser: Browser):
+    """Factory: a fresh context and page with the given locale, viewport and options."""
+    opened = []
+
+    def factory(locale="de-DE", viewport=None, **options) -> Page:
+        options.setdefault("timezone_id", daytime_zone())
+        options.setdefault("viewport", viewport or {"width": 1280, "height": 860})
+        context = browser.new_context(
+            base_url=BASE_URL,
+            locale=locale,
+            extra_http_headers={"Accept-Language": f"{locale},{locale.split('-')[0]};q=0.9"},
+            **options,
+        )
+        context.set_default_timeout(10_000)
+        page = context.new_page()
+        watch = _watch(context, page)
+        opened.append((context, page, watch))
+        return page
+
+    yield factory
+    problems = []
+    for context, _page, watch in opened:
+        problems += watch.errors
+        problems += [f"request to another host: {u}" for u in watch.foreign]
+        context.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.fixture
+def page(make_page) -> Page:
+    return make_page()
+
+
+def shot(page: Page, name: str) -> None:
+    """Saves a full-page screenshot as artifacts/screenshots/<name>.png."""
+    page.wait_for_timeout(120)  # let transitions settle so the image shows the final state
+    page.evaluate("scrollTo(0, 0)")  # a sticky header would otherwise be painted mid-page
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def unique_mail(prefix: str = "lerner") -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:10]}@example.org"
+
+
+def api(page: Page, method: str, path: str, body=None, token: str | None = None):
+    """Calls /api/v1 directly (for test setup), returns (status, json)."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    response = page.request.fetch(f"{BASE_URL}/api/v1{path}", method=method, data=body, headers=headers)
+    text = response.text()
+    return response.status, (json.loads(text) if text else None)
+
+
+def signup_via_api(page: Page, name: str = "Mara Beispiel", tz: str | None = None) -> dict:
+    """Creates an account and returns {mail, token, user}."""
+    mail = unique_mail()
+    status, body = api(page, "POST", "/auth/signup",
+                       {"name": name, "mail": mail, "password": PASSWORD, "timeZone": tz or daytime_zone()})
+    assert status == 201, body
+    return {"mail": mail, "token": body["token"], "user": body["user"]}
+
+
+def sign_in_storage(page: Page, account: dict) -> None:
+    """Puts the session into localStorage as the login page would."""
+    page.goto("/")
+    page.evaluate(
+        "([t, u]) => { localStorage.setItem('fc.token', t); localStorage.setItem('fc.user', JSON.stringify(u)); }",
+        [account["token"], account["user"]],
+    )
+
+
+def now_ms() -> float:
+    return time.perf_counter() * 1000

@@ -1,0 +1,55 @@
+"""Helpers for driving a learning session in the browser."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+# Clicks a rating button inside the page and resolves when the next card's question has been
+# written and a frame has been painted (or the completion dialog opened): the user-visible
+# latency from click to next card, measured with the page's own clock.
+RATE_AND_TIME = """
+(index) => new Promise((resolve) => {
+  const question = document.querySelector('flip-card [data-question]');
+  const dialog = document.getElementById('done');
+  const t0 = performance.now();
+  const finish = (kind) => { a.disconnect(); b.disconnect();
+    requestAnimationFrame(() => resolve({kind, ms: performance.now() - t0})); };
+  const a = new MutationObserver(() => finish('card'));
+  const b = new MutationObserver(() => { if (dialog.open) finish('done'); });
+  a.observe(question, {childList: true, characterData: true, subtree: true});
+  b.observe(dialog, {attributes: true, attributeFilter: ['open']});
+  document.querySelectorAll('#ratings button')[index].click();
+})
+"""
+
+
+def current_question(page: Page) -> str:
+    return page.locator("flip-card [data-question]").inner_text()
+
+
+def reveal(page: Page) -> None:
+    page.keyboard.press("Space")
+    expect(page.locator("#ratings")).to_be_visible()
+
+
+def rate_timed(page: Page, index: int) -> dict:
+    """Rates the revealed card with option `index` (0 = first), returns {kind, ms}."""
+    expect(page.locator("#ratings button").nth(index)).to_be_enabled()
+    return page.evaluate(RATE_AND_TIME, index)
+
+
+def learn_until_done(page: Page, max_reviews: int = 80, rating_index: int = 0) -> dict:
+    """Reveals and rates every card until the completion dialog opens.
+    Returns the questions seen in order and the click-to-next-card latencies."""
+    seen, latencies = [], []
+    for _ in range(max_reviews):
+        if page.locator("#done[open]").count():
+            break
+        seen.append(current_question(page))
+        reveal(page)
+        result = rate_timed(page, rating_index)
+        if result["kind"] == "done":
+            break
+        latencies.append(result["ms"])
+    expect(page.locator("#done")).to_be_visible()
+    return {"seen": seen, "latencies": latencies}

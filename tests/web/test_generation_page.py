@@ -1,0 +1,58 @@
+"""The "Automatisch erstellen" page renders its four sources and validates input. Generation
+itself is not available on the server yet: submitting valid input says so clearly."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from conftest import api, shot, sign_in_storage, signup_via_api
+
+
+def test_generation_page_renders_and_validates(page: Page):
+    account = signup_via_api(page)
+    status, stack = api(page, "POST", "/stacks", {"name": "Skript", "color": "#D97706"}, token=account["token"])
+    sign_in_storage(page, account)
+    page.goto(f"/app/stacks/{stack['id']}")
+    page.get_by_role("link", name="Automatisch erstellen").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Automatisch Karten erstellen.")
+    for source in ("PDF", "Foto", "Text", "Thema"):
+        expect(page.get_by_role("radio", name=source)).to_be_visible()
+    expect(page.get_by_text("Es werden ausschließlich PDF Dateien bis 10MB angenommen.")).to_be_visible()
+    expect(page.get_by_label("Eigene Anweisungen (optional)")).to_have_attribute(
+        "placeholder", "Formuliere alle Karteikarten in Stichpunkten.")
+    shot(page, "70-magic")
+
+    submit = page.get_by_role("button", name="Karten erstellen")
+    submit.click()
+    error = "Beim magischen Erstellen der Karten ist ein Fehler aufgetreten. Bitte wähle eine Datei aus, bevor du fortfährst."
+    expect(page.locator("#form-error")).to_have_text(error)
+
+    page.locator("#pdf").set_input_files({"name": "notizen.txt", "mimeType": "text/plain", "buffer": b"hallo"})
+    expect(page.get_by_text("Ausgewählt: notizen.txt")).to_be_visible()
+    submit.click()
+    expect(page.locator("#form-error")).to_contain_text("Diese Datei ist kein PDF.")
+
+    big = b"%PDF-1.4\n" + b"0" * (10 * 1024 * 1024 + 1)
+    page.locator("#pdf").set_input_files({"name": "gross.pdf", "mimeType": "application/pdf", "buffer": big})
+    submit.click()
+    expect(page.locator("#form-error")).to_have_text("Die Datei ist größer als 10MB.")
+
+    page.get_by_role("radio", name="Foto").check()
+    expect(page.locator("#photo")).to_have_attribute("capture", "environment")
+    expect(page.locator("#photo")).to_have_attribute("accept", "image/*")
+
+    page.get_by_role("radio", name="Text").check()
+    submit.click()
+    expect(page.locator("#form-error")).to_have_text("Füge einen Text ein, bevor du fortfährst.")
+    page.get_by_label("Text *").fill("Die Mitochondrien sind die Kraftwerke der Zelle.")
+    submit.click()
+    expect(page.locator("#form-error")).to_have_text(
+        "Die automatische Erstellung ist auf diesem Server noch nicht verfügbar.")
+    shot(page, "71-magic-unavailable")
+
+    page.get_by_role("radio", name="Thema").check()
+    submit.click()
+    expect(page.locator("#form-error")).to_have_text("Gib ein Thema ein, bevor du fortfährst.")
+    # Nothing was added to the stack.
+    status, cards = api(page, "GET", f"/stacks/{stack['id']}/cards", token=account["token"])
+    assert cards["total"] == 0
