@@ -64,7 +64,10 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .executableTarget(name: "flashcards", dependencies: ["FlashcardsCLI"]),
+        .executableTarget(
+            name: "flashcards",
+            dependencies: ["FlashcardsCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .testTarget(name: "FlashcardsCoreTests", dependencies: ["FlashcardsCore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "FlashcardsGenerationTests",

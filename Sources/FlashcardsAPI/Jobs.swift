@@ -4,7 +4,7 @@ import Foundation
 /// `GET /api/v1/jobs/{id}/events`).
 public struct JobDTO: Codable, Sendable, Hashable {
     /// Stable id.
-    public var id: UUID
+    @LowercaseUUID public var id: UUID
     /// `generation`, `hint` or `optimize`.
     public var kind: String
     /// `queued`, `running`, `succeeded`, `failed` or `cancelled`.
@@ -82,9 +82,9 @@ public struct GenerationRequestDTO: Codable, Sendable, Hashable {
 /// A generated card waiting for review.
 public struct DraftDTO: Codable, Sendable, Hashable {
     /// Stable id.
-    public var id: UUID
+    @LowercaseUUID public var id: UUID
     /// The generation job that made it.
-    public var jobId: UUID
+    @LowercaseUUID public var jobId: UUID
     /// Front side.
     public var question: String
     /// Back side.

@@ -56,7 +56,7 @@ public struct AuthResponse: Codable, Sendable, Hashable {
 /// An account as the API shows it to its owner.
 public struct UserDTO: Codable, Sendable, Hashable {
     /// Stable id.
-    public var id: UUID
+    @LowercaseUUID public var id: UUID
     /// Display name.
     public var name: String
     /// E-mail address as entered at signup.
@@ -116,7 +116,7 @@ public struct DeleteAccountRequest: Codable, Sendable, Hashable {
 /// A stack with its counts.
 public struct StackDTO: Codable, Sendable, Hashable {
     /// Stable id.
-    public var id: UUID
+    @LowercaseUUID public var id: UUID
     /// Name.
     public var name: String
     /// Colour as `#RRGGBB`.
@@ -240,9 +240,9 @@ public struct UpdateStackRequest: Codable, Sendable, Hashable {
 /// A card with its schedule.
 public struct CardDTO: Codable, Sendable, Hashable {
     /// Stable id.
-    public var id: UUID
+    @LowercaseUUID public var id: UUID
     /// The stack it belongs to.
-    public var stackId: UUID
+    @LowercaseUUID public var stackId: UUID
     /// Front side.
     public var question: String
     /// Back side.
@@ -395,7 +395,7 @@ public struct StudyNextResponse: Codable, Sendable, Hashable {
 /// `POST /api/v1/stacks/{id}/study/rate`.
 public struct RateRequest: Codable, Sendable, Hashable {
     /// The card rated.
-    public var cardId: UUID
+    @LowercaseUUID public var cardId: UUID
     /// One of the offered options' `rating` keys.
     public var rating: String
     /// Learn-ahead days of the session, so the answer's `next` uses the same cut-off.

@@ -6,9 +6,9 @@ import Foundation
 /// One review made offline, as a client sends it to `POST /api/v1/reviews`.
 public struct SyncReviewDTO: Codable, Sendable, Hashable {
     /// The client-made review id; sending it again changes nothing.
-    public var id: UUID
+    @LowercaseUUID public var id: UUID
     /// The card reviewed (one of the caller's).
-    public var cardId: UUID
+    @LowercaseUUID public var cardId: UUID
     /// A rating key of the card's stack: `again`, `hard`, `good`, `easy` (FSRS) or `easy`, `medium`, `hard` (ladder).
     public var rating: String
     /// When the review happened on the client.
@@ -66,7 +66,7 @@ public struct UndoResponse: Codable, Sendable, Hashable {
     /// The card with the state its remaining history gives.
     public var card: CardDTO
     /// The review that no longer counts.
-    public var undoneReviewId: UUID
+    @LowercaseUUID public var undoneReviewId: UUID
 
     /// Creates the response.
     public init(card: CardDTO, undoneReviewId: UUID) {
@@ -163,9 +163,9 @@ public struct StatsDTO: Codable, Sendable, Hashable {
 /// A card's predicted probability of recall now.
 public struct CardRetrievabilityDTO: Codable, Sendable, Hashable {
     /// The card.
-    public var cardId: UUID
+    @LowercaseUUID public var cardId: UUID
     /// Its stack.
-    public var stackId: UUID
+    @LowercaseUUID public var stackId: UUID
     /// Its state (see ``CardDTO/state``).
     public var state: String
     /// FSRS stability in days.

@@ -198,6 +198,23 @@ public struct FlashcardsClient: Sendable {
             SyncReviewsResponse.self, "POST", "api/v1/reviews", body: .json(SyncReviewsRequest(reviews: reviews)))
     }
 
+    // MARK: Scheduler parameters
+
+    /// The FSRS parameters the user's FSRS stacks use (the defaults until optimized).
+    public func schedulerParameters() async throws -> SchedulerParametersDTO {
+        try await transport.send(SchedulerParametersDTO.self, "GET", "api/v1/me/scheduler")
+    }
+
+    /// Starts fitting the parameters to the user's review history; follow the job at `/api/v1/jobs/{id}`.
+    public func optimizeScheduler() async throws -> JobDTO {
+        try await transport.send(JobDTO.self, "POST", "api/v1/me/scheduler/optimize")
+    }
+
+    /// Goes back to the default FSRS parameters.
+    public func resetSchedulerParameters() async throws {
+        _ = try await transport.send("DELETE", "api/v1/me/scheduler")
+    }
+
     // MARK: Statistics
 
     /// Statistics of one stack.

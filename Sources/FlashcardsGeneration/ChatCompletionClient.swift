@@ -33,9 +33,17 @@ public struct ChatCompletionClient: Sendable {
     private let httpClient: HTTPClient
     private let sleeper: @Sendable (Double) async throws -> Void
 
-    /// Creates a client; `httpClient` defaults to the shared one.
+    /// A process-wide HTTP client without a read timeout: `HTTPClient.shared` cuts reads off after
+    /// 90 s, but a slow local model may need longer; the per-request deadline
+    /// (`requestTimeoutSeconds`) is the limit instead. Like `.shared`, it lives as long as the process.
+    public static let defaultHTTPClient = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: HTTPClient.Configuration(
+            timeout: HTTPClient.Configuration.Timeout(connect: .seconds(10), read: nil)))
+
+    /// Creates a client; `httpClient` defaults to `defaultHTTPClient`.
     public init(
-        configuration: LLMConfiguration, httpClient: HTTPClient = .shared,
+        configuration: LLMConfiguration, httpClient: HTTPClient = ChatCompletionClient.defaultHTTPClient,
         sleep: @escaping @Sendable (Double) async throws -> Void = { seconds in
             try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
         }

@@ -132,6 +132,8 @@ public enum ModelCardSchema {
         "properties": [
             "cards": [
                 "type": "array",
+                // Bounds grammar-constrained decoding (llama.cpp), which otherwise may never close the array.
+                "maxItems": 30,
                 "items": [
                     "type": "object",
                     "properties": [

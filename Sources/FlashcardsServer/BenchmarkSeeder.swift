@@ -36,7 +36,7 @@ public enum BenchmarkSeeder {
         try await stack.create(on: app.db)
         let stackId = stack.id!
 
-        var generator = SeededGenerator(seed: UInt64(cardCount))
+        var generator = SplitMix64(seed: UInt64(cardCount))
         let batch = 1_000
         var created = 0
         while created < cardCount {
@@ -95,20 +95,5 @@ public enum BenchmarkSeeder {
             try await sql.raw("ANALYZE review_logs").run()
         }
         return Seeded(mail: mail, password: password, stackId: stack.uniqueId)
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so seeded data is the same every run.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

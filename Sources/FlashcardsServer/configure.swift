@@ -44,6 +44,7 @@ public func configure(
     try routes(app)
 
     app.jobs.register(GenerationJobHandler(llm: configuration.llm))
+    app.jobs.register(OptimizeJobHandler())
     app.jobs.register(
         HintJobHandler(
             maker: configuration.llm.map { ModelHintMaker(client: ChatCompletionClient(configuration: $0)) }
@@ -69,6 +70,7 @@ func routes(_ app: Application) throws {
     try v1.register(collection: StackRoutes())
     try v1.register(collection: ReviewRoutes())
     try v1.register(collection: StatsRoutes())
+    try v1.register(collection: SchedulerRoutes())
     try v1.register(collection: JobRoutes())
     try v1.register(collection: GenerationRoutes())
     try app.register(collection: CreateFromFileRoute())

@@ -92,7 +92,8 @@ struct ProcessRunnerTests {
             _ = try await ProcessRunner.run(
                 tool: "sleep", package: "coreutils", arguments: ["30"], limits: ProcessLimits(timeoutSeconds: 0.6))
         }
-        #expect(clock.now - start < .seconds(5))
+        // Far below the 30 s the tool wanted (the bound is generous for a loaded machine).
+        #expect(clock.now - start < .seconds(15))
     }
 
     @Test("output beyond the cap stops the tool")
@@ -131,7 +132,7 @@ struct ProcessRunnerTests {
         task.cancel()
         let result = await task.result
         #expect(throws: CancellationError.self) { try result.get() }
-        #expect(clock.now - start < .seconds(3))
+        #expect(clock.now - start < .seconds(15))
     }
 
     @Test("temporary workspaces are removed, also after errors")
@@ -222,12 +223,12 @@ struct ExtractionTests {
     func hugePageCount() async throws {
         guard Fixtures.requireTools(Fixtures.poppler) else { return }
         let pdf = MinimalPDFWriter.document(pages: Array(repeating: ["x"], count: 2_000))
-        let clock = ContinuousClock()
-        let start = clock.now
+        let progress = ProgressRecorder()
         await #expect(throws: GenerationError.tooManyPages(pages: 2_000, limit: 500)) {
-            try await TextExtractor().extract(pdf)
+            try await TextExtractor().extract(pdf) { progress.record($0) }
         }
-        #expect(clock.now - start < .seconds(10))
+        // Refused from the page count alone: not a single page was read.
+        #expect(progress.events.isEmpty)
     }
 
     @Test("a scanned PDF without OCR says there is no text")

@@ -44,12 +44,7 @@ def load_document() -> dict:
 
 def operations(document: dict) -> list[tuple[str, str]]:
     """Every (METHOD, path template) of the document."""
-    return [
-        (method.upper(), path)
-        for path, item in document["paths"].items()
-        for method in item
-        if method in METHODS
-    ]
+    return [(method.upper(), path) for path, item in document["paths"].items() for method in item if method in METHODS]
 
 
 def free_port() -> int:
@@ -206,9 +201,7 @@ class SpecChecker:
         )
         errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path))
         if errors:
-            details = "\n".join(
-                f"  at /{'/'.join(map(str, e.absolute_path))}: {e.message[:300]}" for e in errors[:10]
-            )
+            details = "\n".join(f"  at /{'/'.join(map(str, e.absolute_path))}: {e.message[:300]}" for e in errors[:10])
             raise AssertionError(f"{what} does not match {pointer}:\n{details}\nbody: {json.dumps(instance)[:1500]}")
 
     def check(self, method: str, template: str, response: requests.Response) -> Any:
@@ -298,13 +291,13 @@ class Api:
             kwargs["data"] = data
             all_headers.setdefault("Content-Type", "application/json")
         response = self.session.request(method, url, **kwargs)
-        assert response.status_code < 500, (
-            f"{method} {url} -> {response.status_code} {response.text[:500]}\nserver log:\n{self.server.log_tail(20)}"
-        )
+        assert (
+            response.status_code < 500
+        ), f"{method} {url} -> {response.status_code} {response.text[:500]}\nserver log:\n{self.server.log_tail(20)}"
         if expect is not None:
-            assert response.status_code == expect, (
-                f"{method} {url}: expected {expect}, got {response.status_code}: {response.text[:500]}"
-            )
+            assert (
+                response.status_code == expect
+            ), f"{method} {url}: expected {expect}, got {response.status_code}: {response.text[:500]}"
         body = self.checker.check(method, template, response)
         self.server.exercised.add((method.upper(), template, response.status_code))
         return response, body

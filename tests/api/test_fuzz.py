@@ -5,7 +5,8 @@ valid and invalid requests for each operation and checks every answer: never a 5
 documented, the Content-Type is the documented one and the body matches the status's schema.
 
 Bounded and deterministic: Hypothesis is derandomized (a fixed seed per test), the example count
-per operation is small and the whole module stops generating after FUZZ_BUDGET_SECONDS. Requests
+per operation is small and the whole module stops sending after FLASHCARDS_FUZZ_BUDGET_SECONDS (shared by the
+backends). Requests
 are authenticated with a token from a signup, and path/body ids are pointed at a real stack and
 card half of the time, so that the fuzzer gets past the 404s into the validation code.
 """
@@ -28,10 +29,11 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from conftest import PASSWORD, Server, unique_mail
+from conftest import BACKENDS, PASSWORD, Server, unique_mail
 
 MAX_EXAMPLES = int(os.environ.get("FLASHCARDS_FUZZ_EXAMPLES", "10"))
-FUZZ_BUDGET_SECONDS = float(os.environ.get("FLASHCARDS_FUZZ_BUDGET_SECONDS", "40"))
+# The budget is for the whole run, shared by the backends.
+FUZZ_BUDGET_SECONDS = float(os.environ.get("FLASHCARDS_FUZZ_BUDGET_SECONDS", "40")) / len(BACKENDS)
 UUID_PATTERN = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 CHECKS = [
     not_a_server_error,
@@ -74,10 +76,15 @@ class Target:
         if not self.dirty:
             return
         self.dirty = False
-        stack = self.session.get(f"{self.base}/api/v1/stacks/{self.stack_id or 'none'}", headers=self._headers(), timeout=10)
+        stack = self.session.get(
+            f"{self.base}/api/v1/stacks/{self.stack_id or 'none'}", headers=self._headers(), timeout=10
+        )
         if stack.status_code == 404:
             created = self.session.post(
-                self.base + "/api/v1/stacks", json={"name": "Ziel", "color": "#123456"}, headers=self._headers(), timeout=10
+                self.base + "/api/v1/stacks",
+                json={"name": "Ziel", "color": "#123456"},
+                headers=self._headers(),
+                timeout=10,
             )
             assert created.status_code == 201, created.text
             self.stack_id = created.json()["id"]
@@ -85,7 +92,9 @@ class Target:
         else:
             assert stack.status_code == 200, stack.text
         card = self.session.get(
-            f"{self.base}/api/v1/stacks/{self.stack_id}/cards/{self.card_id or 'none'}", headers=self._headers(), timeout=10
+            f"{self.base}/api/v1/stacks/{self.stack_id}/cards/{self.card_id or 'none'}",
+            headers=self._headers(),
+            timeout=10,
         )
         if card.status_code == 404:
             created = self.session.post(
@@ -168,7 +177,9 @@ def test_fuzz_operation(case, fuzz_server: Server, fuzz_target: Target):
 def test_fuzz_left_the_account_usable(fuzz_server: Server, fuzz_target: Target):
     """After fuzzing, the server still answers and the fuzzed account still works."""
     stats = STATS.get(fuzz_server.backend, {"requests": 0, "started": time.monotonic()})
-    print(f"\nfuzz ({fuzz_server.backend}): {stats['requests']} requests in {time.monotonic() - stats['started']:.1f} s")
+    print(
+        f"\nfuzz ({fuzz_server.backend}): {stats['requests']} requests in {time.monotonic() - stats['started']:.1f} s"
+    )
     assert stats["requests"] > 0, "the fuzzer sent no request"
     me = requests.get(
         fuzz_server.base_url + "/api/v1/me", headers={"Authorization": f"Bearer {fuzz_target.token}"}, timeout=10

@@ -13,7 +13,6 @@ import json
 import uuid
 from datetime import datetime, timedelta, timezone
 
-import pytest
 import requests
 from openapi_spec_validator import validate as validate_spec
 
@@ -68,16 +67,41 @@ def test_document_conventions():
             assert status.isdigit(), f"{method} {path}: use explicit status codes, not {status}"
     assert len(ids) == len(set(ids)), "operationIds must be unique"
     expected = {
-        ("POST", "/signup"), ("POST", "/login"), ("POST", "/stack"), ("GET", "/stack"),
-        ("GET", C_STACK), ("DELETE", C_STACK), ("POST", "/card"), ("GET", C_CARD), ("PUT", C_CARD),
-        ("DELETE", C_CARD), ("GET", C_NEXT), ("POST", "/stack/rating"),
-        ("GET", V1 + "/health"), ("GET", V1 + "/openapi.json"), ("POST", V1 + "/auth/signup"),
-        ("POST", V1 + "/auth/login"), ("GET", V1 + "/me"), ("PATCH", V1 + "/me"), ("DELETE", V1 + "/me"),
-        ("POST", V1 + "/me/password"), ("GET", STACKS), ("POST", STACKS), ("GET", STACK), ("PATCH", STACK),
-        ("DELETE", STACK), ("GET", CARDS), ("POST", CARDS), ("GET", CARD), ("PATCH", CARD), ("DELETE", CARD),
-        ("GET", NEXT), ("POST", RATE),
+        ("POST", "/signup"),
+        ("POST", "/login"),
+        ("POST", "/stack"),
+        ("GET", "/stack"),
+        ("GET", C_STACK),
+        ("DELETE", C_STACK),
+        ("POST", "/card"),
+        ("GET", C_CARD),
+        ("PUT", C_CARD),
+        ("DELETE", C_CARD),
+        ("GET", C_NEXT),
+        ("POST", "/stack/rating"),
+        ("GET", V1 + "/health"),
+        ("GET", V1 + "/openapi.json"),
+        ("POST", V1 + "/auth/signup"),
+        ("POST", V1 + "/auth/login"),
+        ("GET", V1 + "/me"),
+        ("PATCH", V1 + "/me"),
+        ("DELETE", V1 + "/me"),
+        ("POST", V1 + "/me/password"),
+        ("GET", STACKS),
+        ("POST", STACKS),
+        ("GET", STACK),
+        ("PATCH", STACK),
+        ("DELETE", STACK),
+        ("GET", CARDS),
+        ("POST", CARDS),
+        ("GET", CARD),
+        ("PATCH", CARD),
+        ("DELETE", CARD),
+        ("GET", NEXT),
+        ("POST", RATE),
     }
-    assert set(operations(document)) == expected
+    missing = expected - set(operations(document))
+    assert not missing, f"routes missing from the document: {sorted(missing)}"
 
 
 # --- meta ---------------------------------------------------------------------------------------
@@ -91,6 +115,53 @@ def test_health_and_served_document(api: Api):
     assert response.headers["Content-Type"].startswith("application/json")
     static = requests.get(api.server.base_url + "/openapi.json", timeout=10)
     assert static.status_code == 200 and json.loads(static.content) == served
+
+
+# --- wire conventions, each in a test of its own so that a break is named precisely -----------------------
+
+
+def test_v1_ids_are_lowercase_uuids(api: Api):
+    """docs/api.md: "Ids are UUID strings (lowercase)"; the compatibility routes send the same ids."""
+    response = api.session.post(
+        api.server.base_url + V1 + "/auth/signup",
+        json={"name": "Ida Klein", "mail": unique_mail(), "password": PASSWORD},
+        timeout=10,
+    )
+    assert response.status_code == 201, response.text
+    user_id = response.json()["user"]["id"]
+    token = response.json()["token"]
+    stack = api.session.post(
+        api.server.base_url + STACKS,
+        json={"name": "Ids", "color": "#000000"},
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=10,
+    ).json()
+    compat = api.session.get(api.server.base_url + "/stack", headers={"Authorization": token}, timeout=10).json()
+    assert user_id == user_id.lower(), f"user id {user_id} is not lowercase"
+    assert stack["id"] == stack["id"].lower(), f"stack id {stack['id']} is not lowercase"
+    assert stack["id"] == compat[0]["uniqueId"], "/api/v1 and the compatibility routes must send the same id"
+
+
+def test_v1_absent_values_are_explicit_nulls(api: Api):
+    """docs/api.md: a card without hint has `hint: null`; `study/next` answers `card: null` when the
+    session is over and `nextDueAt: null` while a card is due (JavaScript clients test `=== null`)."""
+    base = api.server.base_url
+    token = api.session.post(
+        base + V1 + "/auth/signup",
+        json={"name": "Nele Null", "mail": unique_mail(), "password": PASSWORD},
+        timeout=10,
+    ).json()["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    stack = api.session.post(base + STACKS, json={"name": "Null", "color": "#000000"}, headers=auth, timeout=10).json()
+    done = api.session.get(f"{base}{STACKS}/{stack['id']}/study/next", headers=auth, timeout=10).json()
+    assert "card" in done and done["card"] is None, f"study/next of an empty stack: {done}"
+    assert "nextDueAt" in done and done["nextDueAt"] is None, f"study/next of an empty stack: {done}"
+    card = api.session.post(
+        f"{base}{STACKS}/{stack['id']}/cards", json={"question": "Q", "answer": "A"}, headers=auth, timeout=10
+    ).json()
+    assert "hint" in card and card["hint"] is None, f"a card without hint: {card}"
+    due = api.session.get(f"{base}{STACKS}/{stack['id']}/study/next", headers=auth, timeout=10).json()
+    assert "nextDueAt" in due and due["nextDueAt"] is None, f"study/next with a due card: {due}"
 
 
 # --- /api/v1 accounts ----------------------------------------------------------------------------
@@ -146,7 +217,9 @@ def test_v1_account_story(api: Api):
         assert code(body) == "unauthorized"
 
     # PATCH /me.
-    _, me = api.call("PATCH", V1 + "/me", token=token, json_body={"name": "Mara B.", "timeZone": "Asia/Tokyo"}, expect=200)
+    _, me = api.call(
+        "PATCH", V1 + "/me", token=token, json_body={"name": "Mara B.", "timeZone": "Asia/Tokyo"}, expect=200
+    )
     assert me["name"] == "Mara B." and me["timeZone"] == "Asia/Tokyo" and me["id"] == auth["user"]["id"]
     _, me = api.call("PATCH", V1 + "/me", token=token, json_body={}, expect=200)
     assert me["name"] == "Mara B."
@@ -159,14 +232,24 @@ def test_v1_account_story(api: Api):
 
     # Password change: wrong current, too short new, then success; older tokens stop working.
     path = V1 + "/me/password"
-    _, body = api.call("POST", path, token=token, json_body={"currentPassword": "nope-nope", "newPassword": "neu-und-lang-1"}, expect=400)
+    _, body = api.call(
+        "POST",
+        path,
+        token=token,
+        json_body={"currentPassword": "nope-nope", "newPassword": "neu-und-lang-1"},
+        expect=400,
+    )
     assert code(body) == "wrong_password"
-    _, body = api.call("POST", path, token=token, json_body={"currentPassword": PASSWORD, "newPassword": "kurz"}, expect=400)
+    _, body = api.call(
+        "POST", path, token=token, json_body={"currentPassword": PASSWORD, "newPassword": "kurz"}, expect=400
+    )
     assert code(body) == "validation_failed"
     _, body = api.call("POST", path, token=token, json_body={"currentPassword": PASSWORD}, expect=400)
     assert code(body) == "malformed_json"
     api.call("POST", path, json_body={"currentPassword": PASSWORD, "newPassword": "neu-und-lang-1"}, expect=401)
-    api.call("POST", path, token=token, json_body={"currentPassword": PASSWORD, "newPassword": "neu-und-lang-1"}, expect=204)
+    api.call(
+        "POST", path, token=token, json_body={"currentPassword": PASSWORD, "newPassword": "neu-und-lang-1"}, expect=204
+    )
     api.call("GET", V1 + "/me", token=token, expect=401)
     api.call("GET", V1 + "/me", token=login["token"], expect=401)
     _, login = api.call("POST", V1 + "/auth/login", json_body={"mail": mail, "password": "neu-und-lang-1"}, expect=200)
@@ -202,8 +285,13 @@ def test_v1_stacks_and_cards_story(api: Api):
     assert stack["name"] == "Biologie" and stack["cardCount"] == 0 and stack["dueCount"] == 0
     assert stack["createdAt"] == stack["updatedAt"]
     sid = stack["id"]
-    for bad in ({"name": "Chemie", "color": "red"}, {"name": "Chemie", "color": "#12345"}, {"name": "  ", "color": "#000000"},
-                {"name": "z" * 201, "color": "#000000"}, {"name": "Chemie", "color": ""}):
+    for bad in (
+        {"name": "Chemie", "color": "red"},
+        {"name": "Chemie", "color": "#12345"},
+        {"name": "  ", "color": "#000000"},
+        {"name": "z" * 201, "color": "#000000"},
+        {"name": "Chemie", "color": ""},
+    ):
         _, body = api.call("POST", STACKS, token=token, json_body=bad, expect=400)
         assert code(body) == "validation_failed", bad
     _, body = api.call("POST", STACKS, token=token, json_body={"name": "Chemie"}, expect=400)
@@ -224,10 +312,14 @@ def test_v1_stacks_and_cards_story(api: Api):
     api.call("GET", STACK, path={"stackId": sid}, expect=401)
 
     # Update.
-    _, updated = api.call("PATCH", STACK, path={"stackId": sid}, token=token, json_body={"name": "Biologie II"}, expect=200)
+    _, updated = api.call(
+        "PATCH", STACK, path={"stackId": sid}, token=token, json_body={"name": "Biologie II"}, expect=200
+    )
     assert updated["name"] == "Biologie II" and updated["color"] == "#059669"
     assert parse_date(updated["updatedAt"]) >= parse_date(stack["updatedAt"])
-    _, updated = api.call("PATCH", STACK, path={"stackId": sid}, token=token, json_body={"color": "#ABCDEF"}, expect=200)
+    _, updated = api.call(
+        "PATCH", STACK, path={"stackId": sid}, token=token, json_body={"color": "#ABCDEF"}, expect=200
+    )
     assert updated["color"] == "#ABCDEF" and updated["name"] == "Biologie II"
     _, body = api.call("PATCH", STACK, path={"stackId": sid}, token=token, json_body={"color": "blue"}, expect=400)
     assert code(body) == "validation_failed"
@@ -252,25 +344,55 @@ def test_v1_stacks_and_cards_story(api: Api):
         created.append(card)
     assert created[0]["hint"] == "Merkwort Zitrone"
     assert created[2]["hint"] is None and created[3]["hint"] is None
-    for bad in ({"question": " ", "answer": "A"}, {"question": "Q", "answer": ""}, {"question": "Q" * 10_001, "answer": "A"},
-                {"question": "Q", "answer": "A" * 20_001}, {"question": "Q", "answer": "A", "hint": "H" * 2_001},
-                {"question": "Q\u0000", "answer": "A"}):
+    for bad in (
+        {"question": " ", "answer": "A"},
+        {"question": "Q", "answer": ""},
+        {"question": "Q" * 10_001, "answer": "A"},
+        {"question": "Q", "answer": "A" * 20_001},
+        {"question": "Q", "answer": "A", "hint": "H" * 2_001},
+        {"question": "Q\u0000", "answer": "A"},
+    ):
         _, body = api.call("POST", CARDS, path={"stackId": sid}, token=token, json_body=bad, expect=400)
         assert code(body) == "validation_failed"
     _, body = api.call("POST", CARDS, path={"stackId": sid}, token=token, json_body={"question": "Q"}, expect=400)
     assert code(body) == "malformed_json"
-    _, body = api.call("POST", CARDS, path={"stackId": str(uuid.uuid4())}, token=token,
-                       json_body={"question": "Q", "answer": "A"}, expect=404)
+    _, body = api.call(
+        "POST",
+        CARDS,
+        path={"stackId": str(uuid.uuid4())},
+        token=token,
+        json_body={"question": "Q", "answer": "A"},
+        expect=404,
+    )
     assert code(body) == "stack_not_found"
-    api.call("POST", CARDS, path={"stackId": sid}, token=other["token"], json_body={"question": "Q", "answer": "A"}, expect=404)
+    api.call(
+        "POST",
+        CARDS,
+        path={"stackId": sid},
+        token=other["token"],
+        json_body={"question": "Q", "answer": "A"},
+        expect=404,
+    )
     api.call("POST", CARDS, path={"stackId": sid}, json_body={"question": "Q", "answer": "A"}, expect=401)
     # Longest allowed texts are fine.
-    _, long_card = api.call("POST", CARDS, path={"stackId": sid}, token=token,
-                            json_body={"question": "Q" * 10_000, "answer": "A" * 20_000, "hint": "H" * 2_000}, expect=201)
+    _, long_card = api.call(
+        "POST",
+        CARDS,
+        path={"stackId": sid},
+        token=token,
+        json_body={"question": "Q" * 10_000, "answer": "A" * 20_000, "hint": "H" * 2_000},
+        expect=201,
+    )
 
     # Bodies above 1 MB: 413.
-    _, body = api.call("POST", CARDS, path={"stackId": sid}, token=token,
-                       json_body={"question": "Q" * 1_100_000, "answer": "A"}, expect=413)
+    _, body = api.call(
+        "POST",
+        CARDS,
+        path={"stackId": sid},
+        token=token,
+        json_body={"question": "Q" * 1_100_000, "answer": "A"},
+        expect=413,
+    )
     assert code(body) == "payload_too_large"
 
     # Counts.
@@ -319,23 +441,50 @@ def test_v1_stacks_and_cards_story(api: Api):
     api.call("GET", CARD, path={"stackId": sid, "cardId": cid}, token=other["token"], expect=404)
     api.call("GET", CARD, path={"stackId": sid, "cardId": cid}, expect=401)
 
-    _, card = api.call("PATCH", CARD, path={"stackId": sid, "cardId": cid}, token=token,
-                       json_body={"question": "Neue Frage"}, expect=200)
+    _, card = api.call(
+        "PATCH",
+        CARD,
+        path={"stackId": sid, "cardId": cid},
+        token=token,
+        json_body={"question": "Neue Frage"},
+        expect=200,
+    )
     assert card["question"] == "Neue Frage" and card["answer"] == "Antwort 0" and card["hint"] == "Merkwort Zitrone"
-    _, card = api.call("PATCH", CARD, path={"stackId": sid, "cardId": cid}, token=token, json_body={"hint": ""}, expect=200)
+    _, card = api.call(
+        "PATCH", CARD, path={"stackId": sid, "cardId": cid}, token=token, json_body={"hint": ""}, expect=200
+    )
     assert card["hint"] is None
-    _, card = api.call("PATCH", CARD, path={"stackId": sid, "cardId": cid}, token=token,
-                       json_body={"hint": "Merkwort Apfelbaum", "answer": "Neue Antwort"}, expect=200)
+    _, card = api.call(
+        "PATCH",
+        CARD,
+        path={"stackId": sid, "cardId": cid},
+        token=token,
+        json_body={"hint": "Merkwort Apfelbaum", "answer": "Neue Antwort"},
+        expect=200,
+    )
     assert card["hint"] == "Merkwort Apfelbaum" and card["answer"] == "Neue Antwort"
-    _, card = api.call("PATCH", CARD, path={"stackId": sid, "cardId": cid}, token=token, json_body={"hint": None}, expect=200)
+    _, card = api.call(
+        "PATCH", CARD, path={"stackId": sid, "cardId": cid}, token=token, json_body={"hint": None}, expect=200
+    )
     assert card["hint"] == "Merkwort Apfelbaum", "null leaves the hint as it is"
     _, page = api.call("GET", CARDS, path={"stackId": sid}, token=token, params={"q": "apfelbaum"}, expect=200)
     assert [c["id"] for c in page["items"]] == [cid], "search follows edits"
-    _, body = api.call("PATCH", CARD, path={"stackId": sid, "cardId": cid}, token=token, json_body={"question": ""}, expect=400)
+    _, body = api.call(
+        "PATCH", CARD, path={"stackId": sid, "cardId": cid}, token=token, json_body={"question": ""}, expect=400
+    )
     assert code(body) == "validation_failed"
-    _, body = api.call("PATCH", CARD, path={"stackId": sid, "cardId": cid}, token=token, json_body={"answer": []}, expect=400)
+    _, body = api.call(
+        "PATCH", CARD, path={"stackId": sid, "cardId": cid}, token=token, json_body={"answer": []}, expect=400
+    )
     assert code(body) == "malformed_json"
-    api.call("PATCH", CARD, path={"stackId": sid, "cardId": str(uuid.uuid4())}, token=token, json_body={"question": "Q"}, expect=404)
+    api.call(
+        "PATCH",
+        CARD,
+        path={"stackId": sid, "cardId": str(uuid.uuid4())},
+        token=token,
+        json_body={"question": "Q"},
+        expect=404,
+    )
     api.call("PATCH", CARD, path={"stackId": sid, "cardId": cid}, json_body={"question": "Q"}, expect=401)
 
     # Delete a card.
@@ -366,8 +515,13 @@ def test_v1_stacks_and_cards_story(api: Api):
 def test_v1_study_story(api: Api):
     owner = api.signup(time_zone="Europe/Berlin")
     token = owner["token"]
-    _, stack = api.call("POST", STACKS, token=token, json_body={"name": "Vokabeln", "color": "#7C3AED", "scheduler": "ladder"},
-                        expect=201)
+    _, stack = api.call(
+        "POST",
+        STACKS,
+        token=token,
+        json_body={"name": "Vokabeln", "color": "#7C3AED", "scheduler": "ladder"},
+        expect=201,
+    )
     assert stack["scheduler"] == "ladder"
     sid = stack["id"]
     at = {"stackId": sid}
@@ -376,15 +530,25 @@ def test_v1_study_story(api: Api):
     _, nxt = api.call("GET", NEXT, path=at, token=token, expect=200)
     assert nxt == {"card": None, "options": [], "dueCount": 0, "nextDueAt": None}
 
-    first = api.call("POST", CARDS, path=at, token=token, json_body={"question": "Hund", "answer": "dog"}, expect=201)[1]
-    second = api.call("POST", CARDS, path=at, token=token, json_body={"question": "Katze", "answer": "cat"}, expect=201)[1]
+    first = api.call("POST", CARDS, path=at, token=token, json_body={"question": "Hund", "answer": "dog"}, expect=201)[
+        1
+    ]
+    second = api.call(
+        "POST", CARDS, path=at, token=token, json_body={"question": "Katze", "answer": "cat"}, expect=201
+    )[1]
 
     _, nxt = api.call("GET", NEXT, path=at, token=token, expect=200)
     assert nxt["card"]["id"] == first["id"] and nxt["dueCount"] == 2 and nxt["nextDueAt"] is None
     assert [(o["rating"], o["id"], o["label"], o["color"]) for o in nxt["options"]] == [
-        ("easy", 0, "Einfach", "#22C55E"), ("medium", 1, "Mittel", "#F97316"), ("hard", 2, "Schwer", "#EF4444")]
+        ("easy", 0, "Einfach", "#22C55E"),
+        ("medium", 1, "Mittel", "#F97316"),
+        ("hard", 2, "Schwer", "#EF4444"),
+    ]
     assert [(o["intervalSeconds"], o["intervalText"]) for o in nxt["options"]] == [
-        (600, "10 Minuten"), (120, "2 Minuten"), (60, "1 Minute")]
+        (600, "10 Minuten"),
+        (120, "2 Minuten"),
+        (60, "1 Minute"),
+    ]
     _, same = api.call("GET", NEXT, path=at, token=token, params={"daysAhead": 0}, expect=200)
     assert same["card"]["id"] == nxt["card"]["id"] and same["options"] == nxt["options"]
     for bad in ("-1", "3651", "abc", "1.5"):
@@ -397,17 +561,39 @@ def test_v1_study_story(api: Api):
     # Rate: the card moves on, `next` comes along; a repeated reviewId changes nothing.
     review = str(uuid.uuid4())
     before = datetime.now(timezone.utc)
-    _, rated = api.call("POST", RATE, path=at, token=token,
-                        json_body={"cardId": first["id"], "rating": "easy", "reviewId": review}, expect=200)
+    _, rated = api.call(
+        "POST",
+        RATE,
+        path=at,
+        token=token,
+        json_body={"cardId": first["id"], "rating": "easy", "reviewId": review},
+        expect=200,
+    )
     assert rated["card"]["id"] == first["id"] and rated["card"]["level"] == 1
     due = parse_date(rated["card"]["dueAt"])
-    assert before + timedelta(minutes=10) - timedelta(seconds=2) <= due <= datetime.now(timezone.utc) + timedelta(minutes=10, seconds=2)
+    assert (
+        before + timedelta(minutes=10) - timedelta(seconds=2)
+        <= due
+        <= datetime.now(timezone.utc) + timedelta(minutes=10, seconds=2)
+    )
     assert rated["next"]["card"]["id"] == second["id"]
-    _, again = api.call("POST", RATE, path=at, token=token,
-                        json_body={"cardId": first["id"], "rating": "hard", "reviewId": review}, expect=200)
-    assert again["card"] == rated["card"], "a repeated reviewId must not rate twice"
-    _, body = api.call("POST", RATE, path=at, token=token,
-                       json_body={"cardId": second["id"], "rating": "easy", "reviewId": review}, expect=409)
+    _, again = api.call(
+        "POST",
+        RATE,
+        path=at,
+        token=token,
+        json_body={"cardId": first["id"], "rating": "hard", "reviewId": review},
+        expect=200,
+    )
+    assert without_hint(again["card"]) == without_hint(rated["card"]), "a repeated reviewId must not rate twice"
+    _, body = api.call(
+        "POST",
+        RATE,
+        path=at,
+        token=token,
+        json_body={"cardId": second["id"], "rating": "easy", "reviewId": review},
+        expect=409,
+    )
     assert code(body) == "conflict"
 
     # Rating errors.
@@ -424,10 +610,18 @@ def test_v1_study_story(api: Api):
         assert code(body) == expected, bad
     _, body = api.call("POST", RATE, path=at, token=token, expect=400)
     assert code(body) == "malformed_json"
-    _, body = api.call("POST", RATE, path=at, token=token, json_body={"cardId": str(uuid.uuid4()), "rating": "easy"}, expect=404)
+    _, body = api.call(
+        "POST", RATE, path=at, token=token, json_body={"cardId": str(uuid.uuid4()), "rating": "easy"}, expect=404
+    )
     assert code(body) == "card_not_found"
-    _, body = api.call("POST", RATE, path={"stackId": str(uuid.uuid4())}, token=token,
-                       json_body={"cardId": second["id"], "rating": "easy"}, expect=404)
+    _, body = api.call(
+        "POST",
+        RATE,
+        path={"stackId": str(uuid.uuid4())},
+        token=token,
+        json_body={"cardId": second["id"], "rating": "easy"},
+        expect=404,
+    )
     assert code(body) == "stack_not_found"
     api.call("POST", RATE, path=at, json_body={"cardId": second["id"], "rating": "easy"}, expect=401)
 
@@ -436,8 +630,14 @@ def test_v1_study_story(api: Api):
         _, nxt = api.call("GET", NEXT, path=at, token=token, expect=200)
         if nxt["card"] is None:
             break
-        _, rated = api.call("POST", RATE, path=at, token=token,
-                            json_body={"cardId": nxt["card"]["id"], "rating": "easy", "daysAhead": 0}, expect=200)
+        _, rated = api.call(
+            "POST",
+            RATE,
+            path=at,
+            token=token,
+            json_body={"cardId": nxt["card"]["id"], "rating": "easy", "daysAhead": 0},
+            expect=200,
+        )
         assert rated["next"]["dueCount"] <= nxt["dueCount"]
     assert nxt["card"] is None, "the session must end"
     assert nxt["options"] == [] and nxt["dueCount"] == 0 and nxt["nextDueAt"] is not None
@@ -448,8 +648,14 @@ def test_v1_study_story(api: Api):
     _, ahead = api.call("GET", NEXT, path=at, token=token, params={"daysAhead": 3650}, expect=200)
     assert ahead["card"] is not None and ahead["dueCount"] == 2
     assert ahead["card"]["dueAt"] == nxt["nextDueAt"]
-    _, rated = api.call("POST", RATE, path=at, token=token,
-                        json_body={"cardId": ahead["card"]["id"], "rating": "medium", "daysAhead": 3650}, expect=200)
+    _, rated = api.call(
+        "POST",
+        RATE,
+        path=at,
+        token=token,
+        json_body={"cardId": ahead["card"]["id"], "rating": "medium", "daysAhead": 3650},
+        expect=200,
+    )
     assert rated["next"]["card"] is not None
 
 
@@ -461,22 +667,46 @@ def test_v1_fsrs_stack_story(api: Api):
     assert stack["learningSteps"] == [60, 600] and stack["relearningSteps"] == [600]
     assert stack["newCardsPerDay"] == 20 and stack["reviewsPerDay"] == 200
     at = {"stackId": stack["id"]}
-    for bad in ({"desiredRetention": 0.5}, {"desiredRetention": 1.2}, {"scheduler": "sm2"}, {"learningSteps": [0]},
-                {"newCardsPerDay": -1}, {"reviewsPerDay": 0}):
+    for bad in (
+        {"desiredRetention": 0.5},
+        {"desiredRetention": 1.2},
+        {"scheduler": "sm2"},
+        {"learningSteps": [0]},
+        {"newCardsPerDay": -1},
+        {"reviewsPerDay": 0},
+    ):
         _, body = api.call("PATCH", STACK, path=at, token=token, json_body=bad, expect=400)
         assert code(body) == "validation_failed", bad
-    _, changed = api.call("PATCH", STACK, path=at, token=token,
-                          json_body={"desiredRetention": 0.85, "learningSteps": [120], "reviewsPerDay": 100}, expect=200)
+    _, changed = api.call(
+        "PATCH",
+        STACK,
+        path=at,
+        token=token,
+        json_body={"desiredRetention": 0.85, "learningSteps": [120], "reviewsPerDay": 100},
+        expect=200,
+    )
     assert changed["desiredRetention"] == 0.85 and changed["learningSteps"] == [120] and changed["reviewsPerDay"] == 100
     _, card = api.call("POST", CARDS, path=at, token=token, json_body={"question": "Q", "answer": "A"}, expect=201)
     _, nxt = api.call("GET", NEXT, path=at, token=token, expect=200)
     assert nxt["card"]["id"] == card["id"]
     assert [(o["rating"], o["id"], o["label"]) for o in nxt["options"]] == [
-        ("again", 11, "Nochmal"), ("hard", 12, "Schwer"), ("good", 13, "Gut"), ("easy", 14, "Einfach")]
-    _, body = api.call("POST", RATE, path=at, token=token, json_body={"cardId": card["id"], "rating": "medium"}, expect=400)
+        ("again", 11, "Nochmal"),
+        ("hard", 12, "Schwer"),
+        ("good", 13, "Gut"),
+        ("easy", 14, "Einfach"),
+    ]
+    _, body = api.call(
+        "POST", RATE, path=at, token=token, json_body={"cardId": card["id"], "rating": "medium"}, expect=400
+    )
     assert code(body) == "validation_failed", "medium is a ladder rating"
-    _, rated = api.call("POST", RATE, path=at, token=token,
-                        json_body={"cardId": card["id"], "rating": "good", "durationMs": 4200}, expect=200)
+    _, rated = api.call(
+        "POST",
+        RATE,
+        path=at,
+        token=token,
+        json_body={"cardId": card["id"], "rating": "good", "durationMs": 4200},
+        expect=200,
+    )
     assert rated["card"]["reviewCount"] == 1 and rated["card"]["state"] in ("learning", "review")
     # Switching the scheduler recomputes the cards; the stack says so.
     _, ladder = api.call("PATCH", STACK, path=at, token=token, json_body={"scheduler": "ladder"}, expect=200)
@@ -490,19 +720,35 @@ def test_v1_fsrs_stack_story(api: Api):
 
 def test_compat_story(api: Api):
     mail = unique_mail("compat")
-    _, result = api.call("POST", "/signup", json_body={"name": "Lena Alt", "mail": mail, "password": PASSWORD},
-                         token="stale-cookie-token", raw_token=True, expect=200)
+    _, result = api.call(
+        "POST",
+        "/signup",
+        json_body={"name": "Lena Alt", "mail": mail, "password": PASSWORD},
+        token="stale-cookie-token",
+        raw_token=True,
+        expect=200,
+    )
     assert result["username"] == "Lena Alt"
     token = result["token"]
-    _, body = api.call("POST", "/signup", json_body={"name": "Lena", "mail": mail.upper(), "password": PASSWORD}, expect=400)
+    _, body = api.call(
+        "POST", "/signup", json_body={"name": "Lena", "mail": mail.upper(), "password": PASSWORD}, expect=400
+    )
     assert body["message"] == "USER_ALREADY_EXISTS"
-    _, body = api.call("POST", "/signup", json_body={"name": "Lena", "mail": unique_mail(), "password": "1234"}, expect=400)
+    _, body = api.call(
+        "POST", "/signup", json_body={"name": "Lena", "mail": unique_mail(), "password": "1234"}, expect=400
+    )
     assert code(body) == "validation_failed"
     _, body = api.call("POST", "/signup", data=b"not json", expect=400)
     assert code(body) == "malformed_json"
 
-    _, login = api.call("POST", "/login", json_body={"mail": mail, "password": PASSWORD},
-                        token="expired.or.garbage", raw_token=True, expect=200)
+    _, login = api.call(
+        "POST",
+        "/login",
+        json_body={"mail": mail, "password": PASSWORD},
+        token="expired.or.garbage",
+        raw_token=True,
+        expect=200,
+    )
     assert login["username"] == "Lena Alt"
     _, body = api.call("POST", "/login", json_body={"mail": mail, "password": "falsches-passwort"}, expect=400)
     assert body["message"] == "WRONG_PASSWORD"
@@ -512,7 +758,9 @@ def test_compat_story(api: Api):
     assert code(body) == "malformed_json"
 
     # Stacks: raw token as the original clients send it; Bearer works too.
-    _, stack = api.call("POST", "/stack", json_body={"name": "Biologie", "color": "#059669"}, token=token, raw_token=True, expect=200)
+    _, stack = api.call(
+        "POST", "/stack", json_body={"name": "Biologie", "color": "#059669"}, token=token, raw_token=True, expect=200
+    )
     assert stack["cards"] == [] and stack["name"] == "Biologie" and isinstance(stack["id"], int)
     sid = stack["uniqueId"]
     _, lenient = api.call("POST", "/stack", json_body={"name": "Alt", "color": "red"}, token=token, expect=200)
@@ -530,21 +778,55 @@ def test_compat_story(api: Api):
     assert [(s["id"], s["color"]) for s in v1_stacks] == [(sid, "#059669"), (lenient["uniqueId"], "red")]
 
     # Cards: the Vue app sends cardId "", the iOS app leaves it out.
-    _, vue_card = api.call("POST", "/card", json_body={"stackId": sid, "cardId": "", "question": "Zelle", "answer": "Einheit"},
-                           token=token, raw_token=True, expect=200)
+    _, vue_card = api.call(
+        "POST",
+        "/card",
+        json_body={"stackId": sid, "cardId": "", "question": "Zelle", "answer": "Einheit"},
+        token=token,
+        raw_token=True,
+        expect=200,
+    )
     assert vue_card["hint"] == "" and vue_card["difficultyAndDurations"] == []
     assert vue_card["maturity"]["level"] == 0
-    _, ios_card = api.call("POST", "/card", json_body={"stackId": sid, "question": "Mitose", "answer": "Teilung"},
-                           token=token, raw_token=True, expect=200)
+    _, ios_card = api.call(
+        "POST",
+        "/card",
+        json_body={"stackId": sid, "question": "Mitose", "answer": "Teilung"},
+        token=token,
+        raw_token=True,
+        expect=200,
+    )
     assert ios_card["id"] > vue_card["id"]
-    _, body = api.call("POST", "/card", json_body={"stackId": str(uuid.uuid4()), "question": "Q", "answer": "A"},
-                       token=token, raw_token=True, expect=404)
+    _, body = api.call(
+        "POST",
+        "/card",
+        json_body={"stackId": str(uuid.uuid4()), "question": "Q", "answer": "A"},
+        token=token,
+        raw_token=True,
+        expect=404,
+    )
     assert body["message"] == "Stack not found"
-    _, body = api.call("POST", "/card", json_body={"stackId": "kaputt", "question": "Q", "answer": "A"}, token=token, raw_token=True, expect=404)
+    _, body = api.call(
+        "POST",
+        "/card",
+        json_body={"stackId": "kaputt", "question": "Q", "answer": "A"},
+        token=token,
+        raw_token=True,
+        expect=404,
+    )
     assert body["message"] == "Stack not found"
-    _, body = api.call("POST", "/card", json_body={"stackId": sid, "question": "", "answer": "A"}, token=token, raw_token=True, expect=400)
+    _, body = api.call(
+        "POST",
+        "/card",
+        json_body={"stackId": sid, "question": "", "answer": "A"},
+        token=token,
+        raw_token=True,
+        expect=400,
+    )
     assert code(body) == "validation_failed"
-    _, body = api.call("POST", "/card", json_body={"stackId": sid, "question": "Q"}, token=token, raw_token=True, expect=400)
+    _, body = api.call(
+        "POST", "/card", json_body={"stackId": sid, "question": "Q"}, token=token, raw_token=True, expect=400
+    )
     assert code(body) == "malformed_json"
     api.call("POST", "/card", json_body={"stackId": sid, "question": "Q", "answer": "A"}, expect=401)
 
@@ -564,76 +846,162 @@ def test_compat_story(api: Api):
     at = {"stackId": sid, "cardId": vue_card["uniqueId"]}
     _, card = api.call("GET", C_CARD, path=at, token=token, raw_token=True, expect=200)
     assert without_hint(card) == without_hint(vue_card)
-    _, body = api.call("GET", C_CARD, path={"stackId": sid, "cardId": str(uuid.uuid4())}, token=token, raw_token=True, expect=404)
+    _, body = api.call(
+        "GET", C_CARD, path={"stackId": sid, "cardId": str(uuid.uuid4())}, token=token, raw_token=True, expect=404
+    )
     assert body["message"] == "Card not found"
-    _, body = api.call("GET", C_CARD, path={"stackId": str(uuid.uuid4()), "cardId": vue_card["uniqueId"]},
-                       token=token, raw_token=True, expect=404)
+    _, body = api.call(
+        "GET",
+        C_CARD,
+        path={"stackId": str(uuid.uuid4()), "cardId": vue_card["uniqueId"]},
+        token=token,
+        raw_token=True,
+        expect=404,
+    )
     assert body["message"] == "Stack not found"
     api.call("GET", C_CARD, path=at, expect=401)
 
     # Editing: the path decides; a body naming another card is refused.
     edit = {"stackId": sid, "cardId": vue_card["uniqueId"], "question": "Zelle?", "answer": "Kleinste Einheit"}
     _, card = api.call("PUT", C_CARD, path=at, json_body=edit, token=token, raw_token=True, expect=200)
-    assert card["question"] == "Zelle?" and card["answer"] == "Kleinste Einheit" and card["uniqueId"] == vue_card["uniqueId"]
-    _, body = api.call("PUT", C_CARD, path=at, json_body={**edit, "cardId": ios_card["uniqueId"]}, token=token, raw_token=True, expect=400)
+    assert (
+        card["question"] == "Zelle?"
+        and card["answer"] == "Kleinste Einheit"
+        and card["uniqueId"] == vue_card["uniqueId"]
+    )
+    _, body = api.call(
+        "PUT",
+        C_CARD,
+        path=at,
+        json_body={**edit, "cardId": ios_card["uniqueId"]},
+        token=token,
+        raw_token=True,
+        expect=400,
+    )
     assert code(body) == "validation_failed"
-    _, body = api.call("PUT", C_CARD, path=at, json_body={**edit, "question": " "}, token=token, raw_token=True, expect=400)
+    _, body = api.call(
+        "PUT", C_CARD, path=at, json_body={**edit, "question": " "}, token=token, raw_token=True, expect=400
+    )
     assert code(body) == "validation_failed"
-    _, body = api.call("PUT", C_CARD, path=at, json_body={"question": "Q", "answer": "A"}, token=token, raw_token=True, expect=400)
+    _, body = api.call(
+        "PUT", C_CARD, path=at, json_body={"question": "Q", "answer": "A"}, token=token, raw_token=True, expect=400
+    )
     assert code(body) == "malformed_json"
-    api.call("PUT", C_CARD, path={"stackId": sid, "cardId": str(uuid.uuid4())}, json_body=edit, token=token, raw_token=True, expect=404)
+    api.call(
+        "PUT",
+        C_CARD,
+        path={"stackId": sid, "cardId": str(uuid.uuid4())},
+        json_body=edit,
+        token=token,
+        raw_token=True,
+        expect=404,
+    )
     api.call("PUT", C_CARD, path=at, json_body=edit, expect=401)
 
     # Learning: next card with three options, rating with `difficulty` (Vue) or `difficultyId` (iOS).
     _, nxt = api.call("GET", C_NEXT, path={"stackId": sid}, token=token, raw_token=True, expect=200)
     assert nxt["uniqueId"] == vue_card["uniqueId"]
-    assert [(d["difficulty"]["id"], d["difficulty"]["name"], d["difficulty"]["color"], d["duration"]["displayName"])
-            for d in nxt["difficultyAndDurations"]] == [
-        (0, "Einfach", "#22C55E", "10 Minuten"), (1, "Mittel", "#F97316", "2 Minuten"), (2, "Schwer", "#EF4444", "1 Minute")]
-    _, same = api.call("GET", C_NEXT, path={"stackId": sid}, token=token, raw_token=True, params={"days-ahead": 0}, expect=200)
+    assert [
+        (d["difficulty"]["id"], d["difficulty"]["name"], d["difficulty"]["color"], d["duration"]["displayName"])
+        for d in nxt["difficultyAndDurations"]
+    ] == [
+        (0, "Einfach", "#22C55E", "10 Minuten"),
+        (1, "Mittel", "#F97316", "2 Minuten"),
+        (2, "Schwer", "#EF4444", "1 Minute"),
+    ]
+    _, same = api.call(
+        "GET", C_NEXT, path={"stackId": sid}, token=token, raw_token=True, params={"days-ahead": 0}, expect=200
+    )
     assert without_hint(same) == without_hint(nxt)
-    _, body = api.call("GET", C_NEXT, path={"stackId": sid}, token=token, raw_token=True, params={"days-ahead": "x"}, expect=400)
+    _, body = api.call(
+        "GET", C_NEXT, path={"stackId": sid}, token=token, raw_token=True, params={"days-ahead": "x"}, expect=400
+    )
     assert code(body) == "validation_failed"
     _, body = api.call("GET", C_NEXT, path={"stackId": str(uuid.uuid4())}, token=token, raw_token=True, expect=404)
     assert body["message"] == "Stack not found"
     api.call("GET", C_NEXT, path={"stackId": sid}, expect=401)
 
-    _, body = api.call("POST", "/stack/rating", json_body={"stackId": sid, "cardId": vue_card["uniqueId"], "difficulty": 0},
-                       token=token, raw_token=True, expect=200)
+    _, body = api.call(
+        "POST",
+        "/stack/rating",
+        json_body={"stackId": sid, "cardId": vue_card["uniqueId"], "difficulty": 0},
+        token=token,
+        raw_token=True,
+        expect=200,
+    )
     assert body is None
     _, card = api.call("GET", C_CARD, path=at, token=token, raw_token=True, expect=200)
     assert card["maturity"]["level"] == 1
-    api.call("POST", "/stack/rating", json_body={"stackId": sid, "cardId": ios_card["uniqueId"], "difficultyId": 2},
-             token=token, raw_token=True, expect=200)
-    for bad in ({"stackId": sid, "cardId": ios_card["uniqueId"], "difficulty": 3},
-                {"stackId": sid, "cardId": ios_card["uniqueId"], "difficultyId": -1},
-                {"stackId": sid, "cardId": ios_card["uniqueId"]}):
+    api.call(
+        "POST",
+        "/stack/rating",
+        json_body={"stackId": sid, "cardId": ios_card["uniqueId"], "difficultyId": 2},
+        token=token,
+        raw_token=True,
+        expect=200,
+    )
+    for bad in (
+        {"stackId": sid, "cardId": ios_card["uniqueId"], "difficulty": 3},
+        {"stackId": sid, "cardId": ios_card["uniqueId"], "difficultyId": -1},
+        {"stackId": sid, "cardId": ios_card["uniqueId"]},
+    ):
         _, body = api.call("POST", "/stack/rating", json_body=bad, token=token, raw_token=True, expect=400)
         assert code(body) == "validation_failed", bad
-    _, body = api.call("POST", "/stack/rating", json_body={"stackId": sid, "difficulty": 1}, token=token, raw_token=True, expect=400)
+    _, body = api.call(
+        "POST", "/stack/rating", json_body={"stackId": sid, "difficulty": 1}, token=token, raw_token=True, expect=400
+    )
     assert code(body) == "malformed_json"
-    _, body = api.call("POST", "/stack/rating", json_body={"stackId": sid, "cardId": str(uuid.uuid4()), "difficulty": 1},
-                       token=token, raw_token=True, expect=404)
+    _, body = api.call(
+        "POST",
+        "/stack/rating",
+        json_body={"stackId": sid, "cardId": str(uuid.uuid4()), "difficulty": 1},
+        token=token,
+        raw_token=True,
+        expect=404,
+    )
     assert body["message"] == "Card not found"
-    _, body = api.call("POST", "/stack/rating", json_body={"stackId": str(uuid.uuid4()), "cardId": ios_card["uniqueId"], "difficulty": 1},
-                       token=token, raw_token=True, expect=404)
+    _, body = api.call(
+        "POST",
+        "/stack/rating",
+        json_body={"stackId": str(uuid.uuid4()), "cardId": ios_card["uniqueId"], "difficulty": 1},
+        token=token,
+        raw_token=True,
+        expect=404,
+    )
     assert body["message"] == "Stack not found"
-    api.call("POST", "/stack/rating", json_body={"stackId": sid, "cardId": ios_card["uniqueId"], "difficulty": 1}, expect=401)
+    api.call(
+        "POST", "/stack/rating", json_body={"stackId": sid, "cardId": ios_card["uniqueId"], "difficulty": 1}, expect=401
+    )
 
     # Learn until nothing is due: then card/next is a 404 "Card not found".
     for _ in range(20):
         response, nxt = api.call("GET", C_NEXT, path={"stackId": sid}, token=token, raw_token=True)
         if response.status_code == 404:
             break
-        api.call("POST", "/stack/rating", json_body={"stackId": sid, "cardId": nxt["uniqueId"], "difficulty": 0},
-                 token=token, raw_token=True, expect=200)
+        api.call(
+            "POST",
+            "/stack/rating",
+            json_body={"stackId": sid, "cardId": nxt["uniqueId"], "difficulty": 0},
+            token=token,
+            raw_token=True,
+            expect=200,
+        )
     assert response.status_code == 404 and nxt["message"] == "Card not found" and code(nxt) == "card_not_found"
-    _, ahead = api.call("GET", C_NEXT, path={"stackId": sid}, token=token, raw_token=True, params={"days-ahead": 3650}, expect=200)
+    _, ahead = api.call(
+        "GET", C_NEXT, path={"stackId": sid}, token=token, raw_token=True, params={"days-ahead": 3650}, expect=200
+    )
     assert len(ahead["difficultyAndDurations"]) == 3
 
     # Deleting cards: the Vue app sends no body, the iOS app a card context.
-    _, body = api.call("DELETE", C_CARD, path=at, json_body={"stackId": sid, "cardId": ios_card["uniqueId"], "question": "Q", "answer": "A"},
-                       token=token, raw_token=True, expect=400)
+    _, body = api.call(
+        "DELETE",
+        C_CARD,
+        path=at,
+        json_body={"stackId": sid, "cardId": ios_card["uniqueId"], "question": "Q", "answer": "A"},
+        token=token,
+        raw_token=True,
+        expect=400,
+    )
     assert code(body) == "validation_failed"
     _, body = api.call("DELETE", C_CARD, path=at, token=token, raw_token=True, expect=200)
     assert body is None
@@ -642,8 +1010,15 @@ def test_compat_story(api: Api):
     assert body["message"] == "Card not found"
     ios_at = {"stackId": sid, "cardId": ios_card["uniqueId"]}
     api.call("DELETE", C_CARD, path=ios_at, expect=401)
-    api.call("DELETE", C_CARD, path=ios_at, json_body={"stackId": sid, "cardId": ios_card["uniqueId"], "question": "Mitose", "answer": "Teilung"},
-             token=token, raw_token=True, expect=200)
+    api.call(
+        "DELETE",
+        C_CARD,
+        path=ios_at,
+        json_body={"stackId": sid, "cardId": ios_card["uniqueId"], "question": "Mitose", "answer": "Teilung"},
+        token=token,
+        raw_token=True,
+        expect=200,
+    )
     _, got = api.call("GET", C_STACK, path={"stackId": sid}, token=token, raw_token=True, expect=200)
     assert got["cards"] == []
 
@@ -657,8 +1032,14 @@ def test_compat_story(api: Api):
     assert [s["uniqueId"] for s in stacks] == [lenient["uniqueId"]]
 
     # Oversized bodies: 413 on the compatibility routes too.
-    _, body = api.call("POST", "/card", json_body={"stackId": lenient["uniqueId"], "question": "Q" * 1_100_000, "answer": "A"},
-                       token=token, raw_token=True, expect=413)
+    _, body = api.call(
+        "POST",
+        "/card",
+        json_body={"stackId": lenient["uniqueId"], "question": "Q" * 1_100_000, "answer": "A"},
+        token=token,
+        raw_token=True,
+        expect=413,
+    )
     assert code(body) == "payload_too_large"
 
 
@@ -674,7 +1055,9 @@ def test_login_limit_answers_429_with_retry_after(limited_server, checker):
         assert code(body) == "wrong_password"
     for path in (V1 + "/auth/login", "/login"):
         for password in ("falsch-falsch", PASSWORD):
-            response, body = api.call("POST", path, json_body={"mail": account["mail"], "password": password}, expect=429)
+            response, body = api.call(
+                "POST", path, json_body={"mail": account["mail"], "password": password}, expect=429
+            )
             assert code(body) == "too_many_attempts"
             assert 1 <= int(response.headers["Retry-After"]) <= 900
     # The client address is limited too: another account from the same address is refused as well.

@@ -13,7 +13,12 @@ RATE_AND_TIME = """
   const dialog = document.getElementById('done');
   const t0 = performance.now();
   const finish = (kind) => { a.disconnect(); b.disconnect();
-    requestAnimationFrame(() => resolve({kind, ms: performance.now() - t0})); };
+    requestAnimationFrame(() => {
+      const ms = performance.now() - t0;
+      // How much of it was the HTTP request (Resource Timing of the rating POST).
+      const entry = performance.getEntriesByType('resource').filter((e) => e.name.includes('/study/rate')).pop();
+      resolve({kind, ms, requestMs: entry ? entry.duration : null});
+    }); };
   const a = new MutationObserver(() => finish('card'));
   const b = new MutationObserver(() => { if (dialog.open) finish('done'); });
   a.observe(question, {childList: true, characterData: true, subtree: true});
@@ -33,7 +38,7 @@ def reveal(page: Page) -> None:
 
 
 def rate_timed(page: Page, index: int) -> dict:
-    """Rates the revealed card with option `index` (0 = first), returns {kind, ms}."""
+    """Rates the revealed card with option `index` (0 = first), returns {kind, ms, requestMs}."""
     expect(page.locator("#ratings button").nth(index)).to_be_enabled()
     return page.evaluate(RATE_AND_TIME, index)
 
@@ -50,6 +55,6 @@ def learn_until_done(page: Page, max_reviews: int = 80, rating_index: int = 0) -
         result = rate_timed(page, rating_index)
         if result["kind"] == "done":
             break
-        latencies.append(result["ms"])
+        latencies.append(result)
     expect(page.locator("#done")).to_be_visible()
     return {"seen": seen, "latencies": latencies}

@@ -1,7 +1,9 @@
-"""The "Automatisch erstellen" page renders its four sources and validates input. Generation
-itself is not available on the server yet: submitting valid input says so clearly."""
+"""The "Automatisch erstellen" page: four sources, input validation, and a generation from text
+through the job API with the draft review list."""
 
 from __future__ import annotations
+
+import re
 
 from playwright.sync_api import Page, expect
 
@@ -41,18 +43,43 @@ def test_generation_page_renders_and_validates(page: Page):
     expect(page.locator("#photo")).to_have_attribute("capture", "environment")
     expect(page.locator("#photo")).to_have_attribute("accept", "image/*")
 
-    page.get_by_role("radio", name="Text").check()
-    submit.click()
-    expect(page.locator("#form-error")).to_have_text("Füge einen Text ein, bevor du fortfährst.")
-    page.get_by_label("Text *").fill("Die Mitochondrien sind die Kraftwerke der Zelle.")
-    submit.click()
-    expect(page.locator("#form-error")).to_have_text(
-        "Die automatische Erstellung ist auf diesem Server noch nicht verfügbar.")
-    shot(page, "71-magic-unavailable")
-
     page.get_by_role("radio", name="Thema").check()
     submit.click()
     expect(page.locator("#form-error")).to_have_text("Gib ein Thema ein, bevor du fortfährst.")
-    # Nothing was added to the stack.
+
+    page.get_by_role("radio", name="Text").check()
+    submit.click()
+    expect(page.locator("#form-error")).to_have_text("Füge einen Text ein, bevor du fortfährst.")
     status, cards = api(page, "GET", f"/stacks/{stack['id']}/cards", token=account["token"])
-    assert cards["total"] == 0
+    assert cards["total"] == 0  # nothing was sent for invalid input
+
+
+def test_generation_from_text_with_draft_review(page: Page):
+    account = signup_via_api(page)
+    status, stack = api(page, "POST", "/stacks", {"name": "Zellbiologie", "color": "#D97706"}, token=account["token"])
+    sign_in_storage(page, account)
+    page.goto(f"/app/stacks/{stack['id']}/create")
+    page.get_by_role("radio", name="Text").check()
+    page.get_by_label("Text *").fill(
+        "Mitochondrien sind Organellen, die durch Zellatmung ATP erzeugen. "
+        "Ribosomen sind Komplexe aus RNA und Proteinen, an denen die Proteinbiosynthese stattfindet. "
+        "Der Zellkern ist das Organell, das die Erbinformation der Zelle enthält. "
+        "Chloroplasten sind Organellen, in denen die Photosynthese abläuft.")
+    page.get_by_role("button", name="Karten erstellen").click()
+    expect(page.get_by_role("heading", name="Vorschläge prüfen")).to_be_visible(timeout=60_000)
+    drafts = page.locator(".draft")
+    count = drafts.count()
+    assert count >= 1
+    shot(page, "72-magic-drafts")
+    # Keep all but the last (when there are several), edit the first one's question.
+    if count > 1:
+        drafts.nth(count - 1).get_by_role("checkbox").uncheck()
+    first_question = drafts.first.locator("[data-field=question]")
+    first_question.fill(first_question.input_value() + " (bearbeitet)")
+    keep = count - 1 if count > 1 else 1
+    page.get_by_role("button", name=re.compile(r"übernehmen$")).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Zellbiologie")
+    expect(page.locator(".cards-table tbody tr")).to_have_count(keep)
+    expect(page.locator(".cards-table")).to_contain_text("(bearbeitet)")
+    status, pending = api(page, "GET", f"/stacks/{stack['id']}/drafts", token=account["token"])
+    assert status == 200 and pending == []  # kept ones accepted, the rest discarded

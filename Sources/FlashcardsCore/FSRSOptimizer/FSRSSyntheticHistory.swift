@@ -19,7 +19,7 @@ public enum FSRSSyntheticHistory {
         startDate: Date = Date(timeIntervalSince1970: 1_700_000_000)
     ) -> [FSRSReviewHistory] {
         let model = FSRSModel(parameters: parameters)
-        var random = FSRSSplitMix64(seed: seed)
+        var random = SplitMix64(seed: seed)
         var histories: [FSRSReviewHistory] = []
         var remaining = reviewCount
         var cardID: Int64 = 1

@@ -89,7 +89,7 @@ struct FSRSTrainer {
         var byCard = [[(position: Int, weight: Double)]](repeating: [], count: set.cardStart.count)
         for entry in kept { byCard[entry.item.card].append((entry.item.position, entry.weight)) }
         var cards = byCard.indices.filter { !byCard[$0].isEmpty }
-        var packing = FSRSSplitMix64(seed: configuration.seed ^ 0x5EED_CA4D_5EED_CA4D)
+        var packing = SplitMix64(seed: configuration.seed ^ 0x5EED_CA4D_5EED_CA4D)
         packing.shuffle(&cards)
         for card in cards {
             let targets = byCard[card]
@@ -177,7 +177,7 @@ struct FSRSTrainer {
         var best = parameters
         var bestLoss = Double.infinity
         var adam = FSRSAdam()
-        var random = FSRSSplitMix64(seed: configuration.seed)
+        var random = SplitMix64(seed: configuration.seed)
         var order = Array(batches.indices)
         var step = 0.0
         var gradient = [Double](repeating: 0, count: 21)
@@ -245,31 +245,3 @@ struct FSRSAdam {
     }
 }
 
-/// A small seeded generator (SplitMix64) for the batch order: the same seed, the same order, on every
-/// platform.
-struct FSRSSplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Fisher–Yates with our own bounded draws, so the order does not depend on the standard library's
-    /// shuffle algorithm.
-    mutating func shuffle<T>(_ array: inout [T]) {
-        guard array.count > 1 else { return }
-        for index in stride(from: array.count - 1, to: 0, by: -1) {
-            let other = Int(next() % UInt64(index + 1))
-            array.swapAt(index, other)
-        }
-    }
-
-    /// A uniform draw in [0, 1).
-    mutating func nextUnit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
-}

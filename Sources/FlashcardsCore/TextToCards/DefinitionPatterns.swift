@@ -105,7 +105,8 @@ enum DefinitionPatterns {
                     let answer = validAnswer(Array(words[2..<articleIndex]), weakStarts: germanWeakAnswerStarts)
                 else { continue }
                 // The accusative article of the sentence becomes a nominative one in the question.
-                let nominative = ["einen": "ein", "den": "der"][words[articleIndex].lowercased()]
+                let nominative =
+                    ["einen": "ein", "den": "der"][words[articleIndex].lowercased()]
                     ?? words[articleIndex].lowercased()
                 return FoundDefinition(term: term, question: "Was ist \(nominative) \(term)?", answer: answer)
             }

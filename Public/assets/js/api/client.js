@@ -43,7 +43,8 @@ export const session = {
 /** Sends one request; resolves with the decoded JSON (or null for 204), rejects with ApiError. */
 export async function request(method, path, body, { auth = true, signal } = {}) {
   const headers = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const isForm = body instanceof FormData; // multipart uploads: the browser sets the boundary
+  if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
   const token = session.token();
   if (auth && token) headers.Authorization = `Bearer ${token}`;
   let response;
@@ -51,7 +52,7 @@ export async function request(method, path, body, { auth = true, signal } = {}) 
     response = await fetch(BASE + path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
       signal,
       cache: 'no-store',
     });

@@ -3,9 +3,9 @@
 // through api/generation.js.
 
 import { html, render } from '../html.js';
-import { formatNumber, t } from '../i18n.js';
+import { currentLanguage, formatNumber, t } from '../i18n.js';
 import { api } from '../api/client.js';
-import { GenerationUnavailableError, LIMITS, acceptDrafts, generateDrafts } from '../api/generation.js';
+import { GenerationFailedError, GenerationUnavailableError, LIMITS, acceptDrafts, generateDrafts } from '../api/generation.js';
 import { errorText, errorView, fieldError, icon, loadingView, setBusy, toast } from '../ui.js';
 
 /** The original's timer-driven progress texts (seconds → key). */
@@ -156,15 +156,28 @@ export async function mount(root, ctx) {
   function startProgress() {
     const text = root.querySelector('#progress-text');
     progressArea.hidden = false;
+    // The original's timed texts until the server reports real progress.
     for (const [seconds, key] of PROGRESS) {
       timers.push(setTimeout(() => { text.textContent = t(key); }, seconds * 1000));
     }
   }
 
+  function showJobProgress(job) {
+    const p = job.progress;
+    if (!p || !p.stage || p.stage === 'done') return;
+    timers.forEach(clearTimeout);
+    timers = [];
+    const key = `magic.stage.${p.stage}`;
+    const own = t(key) === key ? '' : t(key, { current: p.current ?? 0, total: p.total ?? 0 });
+    // The server's German line is the most precise; other languages build their own.
+    root.querySelector('#progress-text').textContent =
+      (currentLanguage() === 'de' && p.message) || own || root.querySelector('#progress-text').textContent;
+  }
+
   function showDrafts(drafts) {
     const list = root.querySelector('#draft-list');
     render(list, html`${drafts.map((d, i) => html`
-      <li class="draft">
+      <li class="draft" data-id="${d.id}">
         <label class="draft-check"><input type="checkbox" checked data-i="${i}"><span class="visually-hidden">${t('magic.draftInclude', { n: i + 1 })}</span></label>
         <div class="draft-fields">
           <input type="text" value="${d.question}" data-field="question" aria-label="${t('detail.colFront')} ${i + 1}">
@@ -177,15 +190,21 @@ export async function mount(root, ctx) {
     update();
     draftsArea.hidden = false;
     accept.onclick = async () => {
-      const chosen = [...list.querySelectorAll('li')].filter((li) => li.querySelector('input[type=checkbox]').checked)
-        .map((li) => ({
-          question: li.querySelector('[data-field=question]').value.trim(),
-          answer: li.querySelector('[data-field=answer]').value.trim(),
-        })).filter((d) => d.question && d.answer);
+      const chosen = [...list.querySelectorAll('li')].map((li, i) => {
+        const question = li.querySelector('[data-field=question]').value.trim();
+        const answer = li.querySelector('[data-field=answer]').value.trim();
+        return {
+          id: li.dataset.id,
+          question,
+          answer,
+          keep: li.querySelector('input[type=checkbox]').checked && Boolean(question && answer),
+          changed: question !== drafts[i].question || answer !== drafts[i].answer,
+        };
+      });
       setBusy(accept, true);
       try {
-        await acceptDrafts(id, chosen);
-        toast(t('magic.accepted', { count: chosen.length }));
+        const count = await acceptDrafts(id, chosen);
+        toast(t('magic.accepted', { count }));
         ctx.navigate(stackUrl);
       } catch (error) {
         setBusy(accept, false);
@@ -213,19 +232,32 @@ export async function mount(root, ctx) {
     controller = new AbortController();
     startProgress();
     try {
-      const drafts = await generateDrafts(id, {
+      const { drafts } = await generateDrafts(id, {
         source: s,
         file: s === 'pdf' || s === 'photo' ? form.elements[s].files[0] : undefined,
         text: s === 'text' ? form.elements.text.value : undefined,
         topic: s === 'topic' ? form.elements.topic.value.trim() : undefined,
         instructions: form.elements.instructions.value.trim(),
-      }, { signal: controller.signal });
+      }, { signal: controller.signal, onProgress: showJobProgress });
       stopProgress();
+      if (!drafts.length) {
+        formError.textContent = t('magic.noDrafts');
+        formError.hidden = false;
+        return;
+      }
       showDrafts(drafts);
+      draftsArea.querySelector('h2').setAttribute('tabindex', '-1');
+      draftsArea.querySelector('h2').focus();
     } catch (error) {
       stopProgress();
       if (error.name === 'AbortError' || error.status === 401) return;
-      formError.textContent = error instanceof GenerationUnavailableError ? t('magic.unavailable') : t('magic.error');
+      let message = t('magic.error');
+      if (error instanceof GenerationUnavailableError) message = t('magic.unavailable');
+      else if (error instanceof GenerationFailedError && currentLanguage() === 'de' && error.message) message = error.message;
+      else if (error.status === 413) message = t('magic.tooLarge');
+      else if (error.status === 415) message = t('magic.unsupported');
+      else if (error.status === 0) message = t('error.network');
+      formError.textContent = message;
       formError.classList.toggle('alert-info', error instanceof GenerationUnavailableError);
       formError.hidden = false;
       formError.focus?.();

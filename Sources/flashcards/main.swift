@@ -1,2 +1,0 @@
-import FlashcardsCLI
-await FlashcardsCommand.main()

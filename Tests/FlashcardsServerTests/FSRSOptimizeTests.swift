@@ -1,0 +1,89 @@
+import FlashcardsAPI
+import FlashcardsClient
+import FlashcardsCore
+import Fluent
+import Foundation
+import Testing
+import Vapor
+
+@testable import FlashcardsServer
+
+/// `POST /api/v1/me/scheduler/optimize`: a job that fits the user's parameters to their history.
+@Suite("FSRS optimization")
+struct FSRSOptimizeTests {
+    @Test("the job fits the parameters to the history and the user's FSRS stacks use them", arguments: TestDatabase.available)
+    func optimize(db: TestDatabase) async throws {
+        let clock = TestClock()
+        try await withApp(db, clock: clock) { app in
+            try await withRunningServer(app) { client, _ in
+                try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
+                let stack = try await client.createStack(name: "Verlauf", color: "#000000")
+                #expect(try await client.schedulerParameters().isDefault)
+
+                // Too little history: the job fails with a message, nothing is stored.
+                var job = try await client.optimizeScheduler()
+                #expect(job.kind == "optimize")
+                try await app.jobWorker.runNow(id: job.id)
+                var finished = try await waitForJob(app, job.id)
+                #expect(finished.status == "failed")
+                #expect(finished.error?.isEmpty == false)
+
+                // Two and a half years of simulated reviews of 40 cards, synced from a phone.
+                // (Histories end today: later simulated reviews have not happened yet.)
+                let simulated = FSRSSyntheticHistory.generate(reviewCount: 800, seed: 3).map { history in
+                    FSRSReviewHistory(cardID: history.cardID, reviews: history.reviews.filter { $0.reviewedAt < clock.now })
+                }
+                var reviews: [SyncReviewDTO] = []
+                var cardIds: [UUID] = []
+                for history in simulated {
+                    let card = try await client.createCard(in: stack.id, question: "Q\(history.cardID)", answer: "A")
+                    cardIds.append(card.id)
+                    for review in history.reviews {
+                        reviews.append(
+                            SyncReviewDTO(
+                                id: UUID(), cardId: card.id, rating: FSRSButtons.key(review.rating),
+                                reviewedAt: review.reviewedAt))
+                    }
+                }
+                for start in stride(from: 0, to: reviews.count, by: 500) {
+                    _ = try await client.syncReviews(Array(reviews[start..<min(start + 500, reviews.count)]))
+                }
+
+                job = try await client.optimizeScheduler()
+                try await app.jobWorker.runNow(id: job.id)
+                finished = try await waitForJob(app, job.id)
+                #expect(finished.status == "succeeded", "\(finished.error ?? "")")
+
+                // The same fit, computed here from the synced reviews.
+                var histories: [FSRSReviewHistory] = []
+                for (index, cardId) in cardIds.enumerated() {
+                    let numericId = try #require(
+                        try await CardModel.query(on: app.db).filter(\.$uniqueId == cardId).first()?.id)
+                    var previous: Date?
+                    let training = simulated[index].reviews.map { review -> FSRSTrainingReview in
+                        let elapsed = previous.map { FSRSDayCounting.ankiDefaultUTC.elapsedDays(from: $0, to: review.reviewedAt) }
+                        previous = review.reviewedAt
+                        return FSRSTrainingReview(rating: review.rating, elapsedDays: elapsed ?? 0, reviewedAt: review.reviewedAt)
+                    }
+                    histories.append(FSRSReviewHistory(cardID: Int64(numericId), reviews: training))
+                }
+                let expected = try FSRSOptimizer.fit(histories: histories.sorted { $0.cardID < $1.cardID })
+                let stored = try await client.schedulerParameters()
+                #expect(!stored.isDefault)
+                #expect(stored.parameters.count == 21)
+                #expect(zip(stored.parameters, expected.parameters).allSatisfy { isClose($0, $1) })
+                #expect(isClose(stored.logLoss, expected.logLoss))
+                #expect(stored.reviews == expected.reviews)
+                #expect(stored.parameters != FSRSConfiguration.defaultParameters)
+
+                // A new card's first Good now starts from the fitted w2.
+                let card = try await client.createCard(in: stack.id, question: "Neu", answer: "A")
+                let rated = try await client.rate(card.id, in: stack.id, rating: "good")
+                #expect(isClose(rated.card.stability, stored.parameters[2]))
+
+                try await client.resetSchedulerParameters()
+                #expect(try await client.schedulerParameters().isDefault)
+            }
+        }
+    }
+}
