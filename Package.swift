@@ -33,6 +33,8 @@ let package = Package(
             dependencies: [
                 "FlashcardsCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // The Vapor application as a library.

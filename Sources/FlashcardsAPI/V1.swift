@@ -430,3 +430,38 @@ public struct RateResponse: Codable, Sendable, Hashable {
         self.next = next
     }
 }
+
+// Absent values are sent as explicit `null`s (JavaScript clients test `=== null`), not left out
+// as the synthesized encoders do.
+
+extension CardDTO {
+    /// Writes every field, `null` for absent ones.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id.uuidString.lowercased(), forKey: .id)
+        try container.encode(stackId.uuidString.lowercased(), forKey: .stackId)
+        try container.encode(question, forKey: .question)
+        try container.encode(answer, forKey: .answer)
+        try container.encode(hint, forKey: .hint)
+        try container.encode(dueAt, forKey: .dueAt)
+        try container.encode(level, forKey: .level)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encode(state, forKey: .state)
+        try container.encode(stability, forKey: .stability)
+        try container.encode(difficulty, forKey: .difficulty)
+        try container.encode(lastReviewedAt, forKey: .lastReviewedAt)
+        try container.encode(reviewCount, forKey: .reviewCount)
+    }
+}
+
+extension StudyNextResponse {
+    /// Writes every field, `null` for absent ones.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(card, forKey: .card)
+        try container.encode(options, forKey: .options)
+        try container.encode(dueCount, forKey: .dueCount)
+        try container.encode(nextDueAt, forKey: .nextDueAt)
+    }
+}

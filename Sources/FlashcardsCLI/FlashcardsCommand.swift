@@ -6,7 +6,9 @@ public struct FlashcardsCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "flashcards",
         abstract: "Smart Flashcards: spaced-repetition server and tools.",
-        subcommands: [ServeCommand.self, MigrateCommand.self, FSRSCommand.self, BenchCommand.self],
+        subcommands: [
+            ServeCommand.self, MigrateCommand.self, FSRSCommand.self, GenerateCommand.self, BenchCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self
     )
 

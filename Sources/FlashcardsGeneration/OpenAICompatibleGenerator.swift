@@ -126,31 +126,35 @@ public enum ModelCardParser {
 
 /// The JSON schema the model must follow, sent in the prompt and as `response_format`.
 public enum ModelCardSchema {
-    /// The schema as a JSON-serialisable dictionary.
-    public static let schema: [String: any Sendable] = [
-        "type": "object",
-        "properties": [
-            "cards": [
-                "type": "array",
-                // Bounds grammar-constrained decoding (llama.cpp), which otherwise may never close the array.
-                "maxItems": 30,
-                "items": [
-                    "type": "object",
-                    "properties": [
-                        "question": ["type": "string", "maxLength": 300] as [String: any Sendable],
-                        "answer": ["type": "string", "maxLength": 400] as [String: any Sendable],
-                        "page": ["type": "integer"] as [String: any Sendable],
+    /// The schema as a JSON-serialisable dictionary, with at most `maximumCards` cards. The bounds
+    /// matter for grammar-constrained decoding (llama.cpp), which otherwise may never close the array.
+    public static func schema(maximumCards: Int = 15) -> [String: any Sendable] {
+        [
+            "type": "object",
+            "properties": [
+                "cards": [
+                    "type": "array",
+                    "maxItems": maximumCards,
+                    "items": [
+                        "type": "object",
+                        "properties": [
+                            "question": ["type": "string", "maxLength": 200] as [String: any Sendable],
+                            "answer": ["type": "string", "maxLength": 300] as [String: any Sendable],
+                            "page": ["type": "integer"] as [String: any Sendable],
+                        ] as [String: any Sendable],
+                        "required": ["question", "answer"],
                     ] as [String: any Sendable],
-                    "required": ["question", "answer"],
-                ] as [String: any Sendable],
-            ] as [String: any Sendable]
-        ] as [String: any Sendable],
-        "required": ["cards"],
-    ]
+                ] as [String: any Sendable]
+            ] as [String: any Sendable],
+            "required": ["cards"],
+        ]
+    }
 
     /// The schema as compact JSON text, for the prompt.
-    public static var text: String {
-        let data = (try? JSONSerialization.data(withJSONObject: schema, options: [.sortedKeys])) ?? Data()
+    public static func text(maximumCards: Int = 15) -> String {
+        let data =
+            (try? JSONSerialization.data(withJSONObject: schema(maximumCards: maximumCards), options: [.sortedKeys]))
+            ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 }
@@ -207,7 +211,9 @@ public struct OpenAICompatibleGenerator: CardGenerator {
             try Task.checkCancellation()
             progress(.chunkStarted(index: index + 1, total: jobs.count))
             let messages = [
-                ChatMessage(role: "system", content: Self.systemPrompt(language: language)),
+                ChatMessage(
+                    role: "system",
+                    content: Self.systemPrompt(language: language, maximumCards: configuration.cardsPerChunk)),
                 ChatMessage(role: "user", content: Self.withInstructions(job.prompt, instructions)),
             ]
             guard let raw = try await cards(for: messages) else {
@@ -240,7 +246,8 @@ public struct OpenAICompatibleGenerator: CardGenerator {
     private func cards(for messages: [ChatMessage]) async throws -> (
         cards: [ModelCardParser.RawCard], invalidItems: Int
     )? {
-        let first = try await client.complete(messages: messages, jsonSchema: ModelCardSchema.schema)
+        let first = try await client.complete(
+            messages: messages, jsonSchema: ModelCardSchema.schema(maximumCards: configuration.cardsPerChunk))
         switch ModelCardParser.parse(first.content) {
         case .success(let parsed):
             return parsed
@@ -257,10 +264,11 @@ public struct OpenAICompatibleGenerator: CardGenerator {
                         role: "user",
                         content: """
                             \(reason) Antworte jetzt nur mit einem JSON-Objekt nach diesem Schema, ohne weiteren Text \
-                            und mit höchstens \(configuration.cardsPerChunk) kurzen Karten: \(ModelCardSchema.text)
+                            und mit höchstens \(configuration.cardsPerChunk) kurzen Karten: \(ModelCardSchema.text(maximumCards: configuration.cardsPerChunk))
                             """),
                 ]
-            let second = try await client.complete(messages: repair, jsonSchema: ModelCardSchema.schema)
+            let second = try await client.complete(
+                messages: repair, jsonSchema: ModelCardSchema.schema(maximumCards: configuration.cardsPerChunk))
             if case .success(let parsed) = ModelCardParser.parse(second.content) { return parsed }
             return nil
         }
@@ -273,11 +281,11 @@ public struct OpenAICompatibleGenerator: CardGenerator {
         CardQuality.cleanUntrusted(String(text.prefix(1_000)), maximumLength: 1_000) ?? ""
     }
 
-    static func systemPrompt(language: DocumentLanguage) -> String {
+    static func systemPrompt(language: DocumentLanguage, maximumCards: Int) -> String {
         let languageName = language == .de ? "Deutsch" : "Englisch (English)"
         return """
             Du erstellst Karteikarten für Studierende aus Vorlesungsunterlagen. Antworte ausschließlich mit einem \
-            JSON-Objekt nach diesem JSON-Schema: \(ModelCardSchema.text)
+            JSON-Objekt nach diesem JSON-Schema: \(ModelCardSchema.text(maximumCards: maximumCards))
             Regeln: Jede Karte hat eine klare Frage und eine kurze, vollständige Antwort (höchstens zwei Sätze). \
             Frag nach Definitionen, Aufzählungen und wichtigen Fakten. Gib bei Texten mit Seitenmarkierungen \
             "[Seite n]" die Seite im Feld "page" an. Schreibe die Karten auf \(languageName). Erfinde nichts. \

@@ -12,12 +12,15 @@ import Vapor
 /// Daily limits and "no pressure after a break" on FSRS stacks.
 @Suite("FSRS backlog and daily limits")
 struct FSRSBacklogTests {
-    @Test("after a break the backlog is spread over the next days, most forgotten first", arguments: TestDatabase.available)
+    @Test(
+        "after a break the backlog is spread over the next days, most forgotten first",
+        arguments: TestDatabase.available)
     func backlogSpread(db: TestDatabase) async throws {
         let clock = TestClock()  // 2026-06-13 10:00 UTC
         try await withApp(db, clock: clock) { app in
             try await withRunningServer(app) { client, _ in
-                try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
+                try await client.signup(
+                    name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
                 let stack = try await client.createStack(
                     CreateStackRequest(name: "Pause", color: "#000000", newCardsPerDay: 50, reviewsPerDay: 5))
                 var cards: [CardDTO] = []
@@ -78,7 +81,8 @@ struct FSRSBacklogTests {
         let clock = TestClock()
         try await withApp(db, clock: clock) { app in
             try await withRunningServer(app) { client, _ in
-                try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
+                try await client.signup(
+                    name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
                 let stack = try await client.createStack(
                     CreateStackRequest(name: "Neu", color: "#000000", newCardsPerDay: 3))
                 for index in 0..<5 {

@@ -11,12 +11,15 @@ import Vapor
 /// `POST /api/v1/me/scheduler/optimize`: a job that fits the user's parameters to their history.
 @Suite("FSRS optimization")
 struct FSRSOptimizeTests {
-    @Test("the job fits the parameters to the history and the user's FSRS stacks use them", arguments: TestDatabase.available)
+    @Test(
+        "the job fits the parameters to the history and the user's FSRS stacks use them",
+        arguments: TestDatabase.available)
     func optimize(db: TestDatabase) async throws {
         let clock = TestClock()
         try await withApp(db, clock: clock) { app in
             try await withRunningServer(app) { client, _ in
-                try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
+                try await client.signup(
+                    name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
                 let stack = try await client.createStack(name: "Verlauf", color: "#000000")
                 #expect(try await client.schedulerParameters().isDefault)
 
@@ -31,7 +34,8 @@ struct FSRSOptimizeTests {
                 // Two and a half years of simulated reviews of 40 cards, synced from a phone.
                 // (Histories end today: later simulated reviews have not happened yet.)
                 let simulated = FSRSSyntheticHistory.generate(reviewCount: 800, seed: 3).map { history in
-                    FSRSReviewHistory(cardID: history.cardID, reviews: history.reviews.filter { $0.reviewedAt < clock.now })
+                    FSRSReviewHistory(
+                        cardID: history.cardID, reviews: history.reviews.filter { $0.reviewedAt < clock.now })
                 }
                 var reviews: [SyncReviewDTO] = []
                 var cardIds: [UUID] = []
@@ -61,9 +65,12 @@ struct FSRSOptimizeTests {
                         try await CardModel.query(on: app.db).filter(\.$uniqueId == cardId).first()?.id)
                     var previous: Date?
                     let training = simulated[index].reviews.map { review -> FSRSTrainingReview in
-                        let elapsed = previous.map { FSRSDayCounting.ankiDefaultUTC.elapsedDays(from: $0, to: review.reviewedAt) }
+                        let elapsed = previous.map {
+                            FSRSDayCounting.ankiDefaultUTC.elapsedDays(from: $0, to: review.reviewedAt)
+                        }
                         previous = review.reviewedAt
-                        return FSRSTrainingReview(rating: review.rating, elapsedDays: elapsed ?? 0, reviewedAt: review.reviewedAt)
+                        return FSRSTrainingReview(
+                            rating: review.rating, elapsedDays: elapsed ?? 0, reviewedAt: review.reviewedAt)
                     }
                     histories.append(FSRSReviewHistory(cardID: Int64(numericId), reviews: training))
                 }

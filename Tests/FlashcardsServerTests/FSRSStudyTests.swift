@@ -167,7 +167,9 @@ struct FSRSStudyTests {
         }
     }
 
-    @Test("compatibility routes show an FSRS stack's four options and accept their ids", arguments: TestDatabase.available)
+    @Test(
+        "compatibility routes show an FSRS stack's four options and accept their ids", arguments: TestDatabase.available
+    )
     func compatOnFSRS(db: TestDatabase) async throws {
         let clock = TestClock()
         try await withApp(db, clock: clock) { app in
@@ -179,7 +181,8 @@ struct FSRSStudyTests {
             }
             var stackId = ""
             try await app.testing().test(
-                .POST, "api/v1/stacks", headers: bearerHeaders(token), body: rawJSON(##"{"name":"FSRS","color":"#000000"}"##)
+                .POST, "api/v1/stacks", headers: bearerHeaders(token),
+                body: rawJSON(##"{"name":"FSRS","color":"#000000"}"##)
             ) { res in
                 #expect(res.status == .created)
                 stackId = (try? res.decoded(StackDTO.self))?.id.path ?? ""
@@ -233,7 +236,8 @@ struct FSRSStudyTests {
         let clock = TestClock()
         try await withApp(db, clock: clock) { app in
             try await withRunningServer(app) { client, _ in
-                try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
+                try await client.signup(
+                    name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
                 let stack = try await client.createStack(name: "S", color: "#000000", scheduler: "ladder")
                 let card = try await client.createCard(in: stack.id, question: "Q", answer: "A")
                 let untouched = try await client.createCard(in: stack.id, question: "Q2", answer: "A2")
@@ -253,8 +257,10 @@ struct FSRSStudyTests {
                 let scheduler = try FSRSScheduler(configuration: FSRSConfiguration(dayCounting: .ankiDefaultUTC))
                 // Einfach → Good, Mittel → Hard.
                 let expected = try #require(
-                    scheduler.replay(zip([FSRSRating.good, .good, .hard], times).map { ($0, $1) }, cardID: Int64(numericId))
-                        .last)
+                    scheduler.replay(
+                        zip([FSRSRating.good, .good, .hard], times).map { ($0, $1) }, cardID: Int64(numericId)
+                    )
+                    .last)
                 let fsrsCard = try await client.card(card.id, in: stack.id)
                 #expect(fsrsCard.state == expected.state.rawValue)
                 #expect(abs(fsrsCard.dueAt.timeIntervalSince(expected.due)) < 0.001)

@@ -48,13 +48,14 @@ func multipart(file: Data?, fileField: String = "file", fields: [String: String]
 struct GenerationRoutesTests {
     @Test("pasted text becomes drafts the user edits, discards and accepts", arguments: TestDatabase.available)
     func textToDrafts(db: TestDatabase) async throws {
-        try await withApp(db, adjust: { $0.jobWorkers = 1 }) { app in
+        try await withApp(db, adjust: workers(1)) { app in
             let token = try await app.compatSignup()
             let stackId = try await createStack(app, token: token)
             let body = try JSONEncoder().encode(GenerationRequestDTO(text: lectureText, customInstructions: ""))
             var jobId: UUID?
             try await app.testing().test(
-                .POST, "api/v1/stacks/\(stackId)/generations", headers: bearerHeaders(token), body: ByteBuffer(data: body)
+                .POST, "api/v1/stacks/\(stackId)/generations", headers: bearerHeaders(token),
+                body: ByteBuffer(data: body)
             ) { res in
                 #expect(res.status == .accepted)
                 jobId = try res.decoded(JobDTO.self).id
@@ -62,7 +63,8 @@ struct GenerationRoutesTests {
             let job = try await waitForJob(app, try #require(jobId))
             #expect(job.status == "succeeded", "\(job.error ?? "")")
             var drafts: [DraftDTO] = []
-            try await app.testing().test(.GET, "api/v1/stacks/\(stackId)/drafts", headers: bearerHeaders(token)) { res in
+            try await app.testing().test(.GET, "api/v1/stacks/\(stackId)/drafts", headers: bearerHeaders(token)) {
+                res in
                 drafts = try res.decoded([DraftDTO].self)
             }
             #expect(drafts.count >= 3)
@@ -104,8 +106,9 @@ struct GenerationRoutesTests {
         }
     }
 
-    @Test("compatibility route 13 turns a PDF into cards and answers 200 once they exist",
-          arguments: TestDatabase.available)
+    @Test(
+        "compatibility route 13 turns a PDF into cards and answers 200 once they exist",
+        arguments: TestDatabase.available)
     func createFromFile(db: TestDatabase) async throws {
         try await withApp(db) { app in
             let token = try await app.compatSignup()
@@ -130,7 +133,8 @@ struct GenerationRoutesTests {
         try await withApp(.sqlite) { app in
             let token = try await app.compatSignup()
             let stackId = try await createStack(app, token: token)
-            func post(_ file: Data?, stack: String? = nil, field: String = "file") async throws -> (HTTPStatus, String?) {
+            func post(_ file: Data?, stack: String? = nil, field: String = "file") async throws -> (HTTPStatus, String?)
+            {
                 var (headers, body) = multipart(file: file, fileField: field)
                 headers.add(name: .authorization, value: token)
                 var result: (HTTPStatus, String?) = (.ok, nil)
@@ -163,13 +167,15 @@ struct GenerationRoutesTests {
         }
     }
 
-    @Test("every new card gets a hint from a hint job that never gives the answer away; user hints stay",
-          arguments: TestDatabase.available)
+    @Test(
+        "every new card gets a hint from a hint job that never gives the answer away; user hints stay",
+        arguments: TestDatabase.available)
     func hints(db: TestDatabase) async throws {
-        try await withApp(db, adjust: { $0.jobWorkers = 1 }) { app in
+        try await withApp(db, adjust: workers(1)) { app in
             let token = try await app.compatSignup()
             let stackId = try await createStack(app, token: token)
-            let first = try await createCard(app, token: token, stackId: stackId, question: "Hauptstadt von Frankreich?")
+            let first = try await createCard(
+                app, token: token, stackId: stackId, question: "Hauptstadt von Frankreich?")
             let deadline = Date().addingTimeInterval(15)
             var card = try await CardModel.query(on: app.db).first()
             while card?.hint == nil, Date() < deadline {

@@ -28,7 +28,8 @@ struct EchoHandler: JobHandler {
         counter.hit(job.id)
         let input = try job.payload(Input.self)
         for step in 1...3 {
-            try await job.report(JobProgressDTO(stage: "working", current: step, total: 3, message: "Schritt \(step) von 3"))
+            try await job.report(
+                JobProgressDTO(stage: "working", current: step, total: 3, message: "Schritt \(step) von 3"))
         }
         if input.text == "fail" { throw JobFailure("Absichtlich fehlgeschlagen.") }
         return #"{"echo":"\#(input.text)"}"#
@@ -62,17 +63,20 @@ func waitForJob(_ app: Application, _ id: UUID, timeout: TimeInterval = 20) asyn
 
 @Suite("Background jobs")
 struct JobTests {
-    @Test("a queued job runs once, reports progress, and its result and failures are kept",
-          arguments: TestDatabase.available)
+    @Test(
+        "a queued job runs once, reports progress, and its result and failures are kept",
+        arguments: TestDatabase.available)
     func runs(db: TestDatabase) async throws {
-        try await withApp(db, adjust: { $0.jobWorkers = 2 }) { app in
+        try await withApp(db, adjust: workers(2)) { app in
             let counter = RunCounter()
             app.jobs.register(EchoHandler(counter: counter))
             let token = try await app.compatSignup()
             let user = try #require(try await UserModel.query(on: app.db).first())
             let queue = JobQueue(db: app.db, now: Date())
-            let ok = try await queue.enqueue(kind: EchoHandler.kind, userId: user.id!, payload: EchoHandler.Input(text: "hallo"))
-            let bad = try await queue.enqueue(kind: EchoHandler.kind, userId: user.id!, payload: EchoHandler.Input(text: "fail"))
+            let ok = try await queue.enqueue(
+                kind: EchoHandler.kind, userId: user.id!, payload: EchoHandler.Input(text: "hallo"))
+            let bad = try await queue.enqueue(
+                kind: EchoHandler.kind, userId: user.id!, payload: EchoHandler.Input(text: "fail"))
             let done = try await waitForJob(app, ok.id!)
             #expect(done.status == "succeeded")
             #expect(done.result == #"{"echo":"hallo"}"#)
@@ -108,7 +112,7 @@ struct JobTests {
 
     @Test("cancelling stops a running job and a queued one at once", arguments: TestDatabase.available)
     func cancel(db: TestDatabase) async throws {
-        try await withApp(db, adjust: { $0.jobWorkers = 2 }) { app in
+        try await withApp(db, adjust: workers(2)) { app in
             app.jobs.register(EndlessHandler())
             let token = try await app.compatSignup()
             let user = try #require(try await UserModel.query(on: app.db).first())
@@ -129,7 +133,7 @@ struct JobTests {
 
     @Test("two workers on one database run every job exactly once", arguments: TestDatabase.available)
     func exclusiveClaims(db: TestDatabase) async throws {
-        try await withApp(db, adjust: { $0.jobWorkers = 0 }) { app in
+        try await withApp(db, adjust: workers(0)) { app in
             let counter = RunCounter()
             app.jobs.register(EchoHandler(counter: counter))
             _ = try await app.compatSignup()
@@ -158,7 +162,7 @@ struct JobTests {
 
     @Test("a job whose worker died is taken over when its lease runs out", arguments: TestDatabase.available)
     func expiredLease(db: TestDatabase) async throws {
-        try await withApp(db, adjust: { $0.jobWorkers = 0 }) { app in
+        try await withApp(db, adjust: workers(0)) { app in
             let counter = RunCounter()
             app.jobs.register(EchoHandler(counter: counter))
             _ = try await app.compatSignup()

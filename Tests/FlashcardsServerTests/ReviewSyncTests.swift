@@ -45,7 +45,9 @@ struct ReviewSyncTests {
                     var time = clock.now.addingTimeInterval(-40 * 86_400)
                     for _ in 0..<6 {
                         let key = keys[Int(generator.next() % 4)]
-                        reviews.append(SyncReviewDTO(id: UUID(), cardId: card.id, rating: key, reviewedAt: time, durationMs: 3_000))
+                        reviews.append(
+                            SyncReviewDTO(id: UUID(), cardId: card.id, rating: key, reviewedAt: time, durationMs: 3_000)
+                        )
                         time = time.addingTimeInterval(Double(generator.next() % (6 * 86_400)) + 300)
                     }
                 }
@@ -102,16 +104,19 @@ struct ReviewSyncTests {
         let clock = TestClock()
         try await withApp(db, clock: clock) { app in
             try await withRunningServer(app) { client, _ in
-                try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
+                try await client.signup(
+                    name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
                 let stack = try await client.createStack(name: "S", color: "#000000")
                 let card = try await client.createCard(in: stack.id, question: "Q", answer: "A")
                 let t0 = clock.now.addingTimeInterval(-10 * 86_400)
                 let first = SyncReviewDTO(id: UUID(), cardId: card.id, rating: "good", reviewedAt: t0)
-                let third = SyncReviewDTO(id: UUID(), cardId: card.id, rating: "good", reviewedAt: t0.addingTimeInterval(5 * 86_400))
+                let third = SyncReviewDTO(
+                    id: UUID(), cardId: card.id, rating: "good", reviewedAt: t0.addingTimeInterval(5 * 86_400))
                 _ = try await client.syncReviews([first, third])
                 // Rated online now, then the phone's review from between the two arrives.
                 _ = try await client.rate(card.id, in: stack.id, rating: "again")
-                let second = SyncReviewDTO(id: UUID(), cardId: card.id, rating: "easy", reviewedAt: t0.addingTimeInterval(600))
+                let second = SyncReviewDTO(
+                    id: UUID(), cardId: card.id, rating: "easy", reviewedAt: t0.addingTimeInterval(600))
                 _ = try await client.syncReviews([second])
                 // Undo the online "again" (the last by time), then sync a duplicate: still undone.
                 let undone = try await client.undoLastReview(of: card.id, in: stack.id)
@@ -167,7 +172,8 @@ struct ReviewSyncTests {
                 for bad in [
                     SyncReviewDTO(id: UUID(), cardId: card.id, rating: "medium", reviewedAt: Date()),
                     SyncReviewDTO(id: UUID(), cardId: card.id, rating: "good", reviewedAt: Date(), durationMs: -1),
-                    SyncReviewDTO(id: UUID(), cardId: card.id, rating: "good", reviewedAt: Date().addingTimeInterval(9 * 86_400)),
+                    SyncReviewDTO(
+                        id: UUID(), cardId: card.id, rating: "good", reviewedAt: Date().addingTimeInterval(9 * 86_400)),
                 ] {
                     do {
                         _ = try await ada.syncReviews([mine, bad])

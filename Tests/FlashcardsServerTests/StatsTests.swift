@@ -11,12 +11,15 @@ import Vapor
 /// Statistics computed from a known review history.
 @Suite("Statistics")
 struct StatsTests {
-    @Test("heatmap, true retention, states, forecast and retrievability of a known history", arguments: TestDatabase.available)
+    @Test(
+        "heatmap, true retention, states, forecast and retrievability of a known history",
+        arguments: TestDatabase.available)
     func knownHistory(db: TestDatabase) async throws {
         let clock = TestClock()  // Saturday 2026-06-13 10:00 UTC
         try await withApp(db, clock: clock) { app in
             try await withRunningServer(app) { client, _ in
-                try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
+                try await client.signup(
+                    name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
                 let stack = try await client.createStack(name: "Statistik", color: "#000000")
                 var cards: [CardDTO] = []
                 for index in 0..<4 {
@@ -43,7 +46,8 @@ struct StatsTests {
                 #expect(stats.dayStartHour == 4)
                 #expect(stats.reviewsPerDay.count == 365)
                 #expect(stats.reviewsPerDay.last?.date == "2026-06-13")
-                let busy = Dictionary(uniqueKeysWithValues: stats.reviewsPerDay.filter { $0.count > 0 }.map { ($0.date, $0.count) })
+                let busy = Dictionary(
+                    uniqueKeysWithValues: stats.reviewsPerDay.filter { $0.count > 0 }.map { ($0.date, $0.count) })
                 #expect(busy == ["2026-06-01": 2, "2026-06-03": 1, "2026-06-07": 1, "2026-06-10": 1, "2026-06-12": 2])
 
                 #expect(stats.retentionPerWeek.count == 52)
@@ -90,7 +94,8 @@ struct StatsTests {
 
                 // Per user: a ladder stack of the original API adds its review.
                 let ladder = try await client.compat.createStack(name: "Alt", color: "#059669")
-                let ladderCard = try await client.compat.createCard(stackId: ladder.uniqueId, question: "Q", answer: "A")
+                let ladderCard = try await client.compat.createCard(
+                    stackId: ladder.uniqueId, question: "Q", answer: "A")
                 try await client.compat.rate(stackId: ladder.uniqueId, cardId: ladderCard.uniqueId, difficulty: 0)
                 let mine = try await client.stats()
                 #expect(mine.reviewsPerDay.last?.count == 1)

@@ -196,4 +196,3 @@ extension FSRSReplay {
         return log
     }
 }
-

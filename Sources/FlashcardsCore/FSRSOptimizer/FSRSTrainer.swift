@@ -244,4 +244,3 @@ struct FSRSAdam {
         }
     }
 }
-

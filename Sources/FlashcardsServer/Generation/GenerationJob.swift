@@ -51,7 +51,8 @@ struct GenerationJobHandler: JobHandler {
                     topic: payload.text ?? "", customInstructions: payload.customInstructions,
                     existingQuestions: existing)
             default:
-                let data = payload.source == "text" ? Data((payload.text ?? "").utf8) : (try await job.input() ?? Data())
+                let data =
+                    payload.source == "text" ? Data((payload.text ?? "").utf8) : (try await job.input() ?? Data())
                 var finished: GenerationResult?
                 for try await event in pipeline.events(
                     data: data, customInstructions: payload.customInstructions, existingQuestions: existing)
@@ -70,7 +71,8 @@ struct GenerationJobHandler: JobHandler {
             throw JobFailure(error.germanMessage, code: error.code, userError: error.isUserError)
         }
         guard !result.cards.isEmpty else {
-            throw JobFailure(GenerationError.nothingGenerated.germanMessage, code: GenerationError.nothingGenerated.code)
+            throw JobFailure(
+                GenerationError.nothingGenerated.germanMessage, code: GenerationError.nothingGenerated.code)
         }
 
         try await job.report(
@@ -106,7 +108,9 @@ struct GenerationJobHandler: JobHandler {
             try await JobInputModel.query(on: db).filter(\.$id == jobId).delete()
             return created
         }
-        if created > 0 { try await HintJobs.enqueueMissing(stackId: payload.stackId, userId: userId, db: job.db, now: now) }
+        if created > 0 {
+            try await HintJobs.enqueueMissing(stackId: payload.stackId, userId: userId, db: job.db, now: now)
+        }
         let outcome = GenerationOutcome(
             drafts: result.cards.count, cardsCreated: created, language: result.language.rawValue,
             warnings: result.warnings.map(\.germanText))

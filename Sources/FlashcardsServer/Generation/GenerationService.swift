@@ -47,7 +47,8 @@ struct GenerationService {
             throw AppError.validation("Bitte wähle eine Datei aus, bevor du fortfährst.")
         }
         guard file.body.readableBytes <= maximumUpload else { throw AppError.uploadTooLarge }
-        let instructions = instructionsFields.lazy.compactMap { field($0) }.first
+        let instructions =
+            instructionsFields.lazy.compactMap { field($0) }.first
             .map { String(buffer: $0.body) } ?? ""
         return Upload(data: Data(file.body.readableBytesView), customInstructions: instructions)
     }
@@ -130,7 +131,9 @@ struct GenerationService {
     }
 
     func update(_ draft: CardDraftModel, question: String?, answer: String?) async throws -> CardDraftModel {
-        if let question { draft.question = try Validate.text(question, field: "Die Vorderseite", max: TextLimits.question) }
+        if let question {
+            draft.question = try Validate.text(question, field: "Die Vorderseite", max: TextLimits.question)
+        }
         if let answer { draft.answer = try Validate.text(answer, field: "Die Rückseite", max: TextLimits.answer) }
         try await draft.save(on: context.db)
         return draft

@@ -52,7 +52,10 @@ struct HintJobHandler: JobHandler {
                 try await (job.db as! any SQLDatabase).update("cards")
                     .set("hint", to: clipped)
                     .set("hint_source", to: "generated")
-                    .set("search_text", to: CardModel.searchText(question: card.question, answer: card.answer, hint: clipped))
+                    .set(
+                        "search_text",
+                        to: CardModel.searchText(question: card.question, answer: card.answer, hint: clipped)
+                    )
                     .where("id", .equal, card.id!)
                     .where(SQLColumn("hint"), .is, SQLLiteral.null)
                     .where(SQLColumn("hint_source"), .is, SQLLiteral.null)

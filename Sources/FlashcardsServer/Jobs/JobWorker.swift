@@ -123,7 +123,8 @@ final class JobWorker: @unchecked Sendable {
     private func run(_ claimed: Claimed) async {
         let logger = application.logger
         guard claimed.attempts <= maxAttempts else {
-            await finish(claimed.id, status: .failed, error: "Der Auftrag ist mehrfach abgebrochen und wurde aufgegeben.")
+            await finish(
+                claimed.id, status: .failed, error: "Der Auftrag ist mehrfach abgebrochen und wurde aufgegeben.")
             return
         }
         guard let handler = application.jobs.handler(for: claimed.kind) else {
@@ -140,7 +141,9 @@ final class JobWorker: @unchecked Sendable {
         } catch is CancellationError {
             // Cancelled by the user (the flag is set) or by shutdown / a lost lease (it is not).
             if (try? await JobModel.find(claimed.id, on: application.db))?.cancelRequested == true {
-                await finish(claimed.id, status: .cancelled, progress: JobProgressDTO(stage: "cancelled", message: "Abgebrochen."))
+                await finish(
+                    claimed.id, status: .cancelled,
+                    progress: JobProgressDTO(stage: "cancelled", message: "Abgebrochen."))
             }
         } catch let failure as JobFailure {
             await finish(
@@ -148,7 +151,8 @@ final class JobWorker: @unchecked Sendable {
                 errorCode: (failure.userError ? "user:" : "") + failure.code)
         } catch {
             logger.error("job \(claimed.id) (\(claimed.kind)) failed: \(String(reflecting: error))")
-            await finish(claimed.id, status: .failed, error: "Der Auftrag ist fehlgeschlagen. Bitte versuche es erneut.")
+            await finish(
+                claimed.id, status: .failed, error: "Der Auftrag ist fehlgeschlagen. Bitte versuche es erneut.")
         }
     }
 

@@ -15,8 +15,9 @@ final class SchedulerParametersModel: Model, @unchecked Sendable {
 
     init() {}
 
-    init(userId: UUID, parameters: [Double], optimizedAt: Date, logLoss: Double?, defaultLogLoss: Double?, reviews: Int?)
-    {
+    init(
+        userId: UUID, parameters: [Double], optimizedAt: Date, logLoss: Double?, defaultLogLoss: Double?, reviews: Int?
+    ) {
         self.id = userId
         self.parameters = "[" + parameters.map { "\($0)" }.joined(separator: ",") + "]"
         self.optimizedAt = optimizedAt

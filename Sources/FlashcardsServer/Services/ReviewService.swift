@@ -117,7 +117,8 @@ struct ReviewService {
             var stacksById: [Int: StackModel] = [:]
             for stack in stacks {
                 stacksById[stack.id!] = stack
-                schedulings[stack.id!] = StackScheduling(stack: stack, timeZone: loadedUser.zone, parameters: parameters)
+                schedulings[stack.id!] = StackScheduling(
+                    stack: stack, timeZone: loadedUser.zone, parameters: parameters)
             }
             let stored = try await Self.chunked(unique.map(\.id)) { chunk in
                 try await ReviewLogModel.query(on: db).filter(\.$id ~~ chunk).all()

@@ -73,7 +73,8 @@ struct StackScheduling: Sendable {
                 return StoredRating(scheduler: .fsrs, value: rating.rawValue)
             }
             return LadderRating(rawValue: id).map {
-                StoredRating(scheduler: .fsrs, value: StoredRating(scheduler: .ladder, value: $0.rawValue).fsrs.rawValue)
+                StoredRating(
+                    scheduler: .fsrs, value: StoredRating(scheduler: .ladder, value: $0.rawValue).fsrs.rawValue)
             }
         }
     }
@@ -158,7 +159,8 @@ struct StackScheduling: Sendable {
             var state = LadderState.new(createdAt: card.createdAt)
             for review in reviews {
                 let before = state
-                let rating = StoredRating(scheduler: SchedulerKind(rawValue: review.scheduler) ?? .ladder, value: review.rating)
+                let rating = StoredRating(
+                    scheduler: SchedulerKind(rawValue: review.scheduler) ?? .ladder, value: review.rating)
                 state = LadderScheduler.review(state, rating: rating.ladder, at: review.reviewedAt)
                 steps[review.id!]?.before = Self.json(before)
                 steps[review.id!]?.after = Self.json(state)
@@ -181,7 +183,8 @@ struct StackScheduling: Sendable {
             var state = FSRSCard.new(due: card.createdAt)
             for (n, review) in reviews.enumerated() {
                 let before = state
-                let rating = StoredRating(scheduler: SchedulerKind(rawValue: review.scheduler) ?? .ladder, value: review.rating)
+                let rating = StoredRating(
+                    scheduler: SchedulerKind(rawValue: review.scheduler) ?? .ladder, value: review.rating)
                 state = fsrs.review(
                     state, rating: rating.fsrs, at: review.reviewedAt,
                     fuzzSeed: FSRSScheduler.fuzzSeed(cardID: Int64(card.id ?? 0), reviewCount: n))

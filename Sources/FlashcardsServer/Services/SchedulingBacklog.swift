@@ -94,7 +94,8 @@ struct BacklogSpreader {
         var load: [Int: Int] = [:]
         for (instant, count) in try await SQLTime.countsPerBucket(
             table: "cards", column: "due_at",
-            filter: "stack_id = \(bind: stackId) AND queue = 2 AND due_at >= \(bind: endOfToday) AND due_at < \(bind: horizonEnd)",
+            filter:
+                "stack_id = \(bind: stackId) AND queue = 2 AND due_at >= \(bind: endOfToday) AND due_at < \(bind: horizonEnd)",
             sql: sql)
         {
             load[scheduling.day(of: instant), default: 0] += count

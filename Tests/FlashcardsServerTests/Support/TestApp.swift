@@ -171,3 +171,8 @@ extension Application {
         return try #require(token)
     }
 }
+
+/// A configuration change that runs `count` background job workers.
+func workers(_ count: Int) -> (inout AppConfiguration) -> Void {
+    { $0.jobWorkers = count }
+}

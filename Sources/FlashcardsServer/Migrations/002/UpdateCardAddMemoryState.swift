@@ -20,7 +20,9 @@ struct UpdateCardAddMemoryState: AsyncMigration {
             ("last_reviewed_at", .datetime, []),
         ]
         for (name, type, constraints) in columns {
-            try await database.schema("cards").field(.definition(name: .key(.string(name)), dataType: type, constraints: constraints)).update()
+            try await database.schema("cards").field(
+                .definition(name: .key(.string(name)), dataType: type, constraints: constraints)
+            ).update()
         }
         let sql = database as! any SQLDatabase
         // Ladder cards: reviewed ones count as learning below level 4 (intervals under a day), else review.

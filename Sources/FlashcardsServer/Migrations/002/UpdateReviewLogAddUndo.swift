@@ -18,7 +18,9 @@ struct UpdateReviewLogAddUndo: AsyncMigration {
             ("seq", .int, [.required, .sql(.default(0))]),
         ]
         for (name, type, constraints) in columns {
-            try await database.schema("review_logs").field(.definition(name: .key(.string(name)), dataType: type, constraints: constraints)).update()
+            try await database.schema("review_logs").field(
+                .definition(name: .key(.string(name)), dataType: type, constraints: constraints)
+            ).update()
         }
         let sql = database as! any SQLDatabase
         try await sql.create(index: "review_logs_undoes").on("review_logs").column("undoes").run()

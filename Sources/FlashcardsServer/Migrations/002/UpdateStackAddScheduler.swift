@@ -19,7 +19,9 @@ struct UpdateStackAddScheduler: AsyncMigration {
             ("spread_day", .int, []),
         ]
         for (name, type, constraints) in columns {
-            try await database.schema("stacks").field(.definition(name: .key(.string(name)), dataType: type, constraints: constraints)).update()
+            try await database.schema("stacks").field(
+                .definition(name: .key(.string(name)), dataType: type, constraints: constraints)
+            ).update()
         }
     }
 

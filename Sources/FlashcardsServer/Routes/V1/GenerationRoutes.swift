@@ -71,7 +71,8 @@ struct GenerationRoutes: RouteCollection {
     func accept(_ req: Request) async throws -> Response {
         let service = try await service(req)
         let body = req.hasBody ? try req.decodeBody(AcceptDraftsRequest.self) : AcceptDraftsRequest()
-        return try jsonResponse(AcceptDraftsResponse(accepted: try await service.accept(ids: body.ids, jobId: body.jobId)))
+        return try jsonResponse(
+            AcceptDraftsResponse(accepted: try await service.accept(ids: body.ids, jobId: body.jobId)))
     }
 }
 
@@ -108,6 +109,9 @@ struct CreateFromFileRoute: RouteCollection {
         let outcome = try? FlashcardsJSON.makeDecoder().decode(
             GenerationOutcome.self, from: Data((finished.result ?? "{}").utf8))
         return try jsonResponse(
-            ["message": "\(outcome?.cardsCreated ?? 0) Karten erstellt", "cardsCreated": "\(outcome?.cardsCreated ?? 0)"])
+            [
+                "message": "\(outcome?.cardsCreated ?? 0) Karten erstellt",
+                "cardsCreated": "\(outcome?.cardsCreated ?? 0)",
+            ])
     }
 }
