@@ -19,8 +19,8 @@ struct GenerationService {
         let customInstructions: String
     }
 
-    /// Reads a multipart upload while it streams in, refusing it (413) as soon as it grows past the
-    /// limit, so an oversized upload is never held in memory. The file name is never used.
+    /// Reads a multipart upload while it streams in (413 as soon as it is too large). The file name
+    /// is never used.
     static func readUpload(_ req: Request, fileField: String = "file", instructionsFields: [String]) async throws
         -> Upload
     {
@@ -29,14 +29,8 @@ struct GenerationService {
         else {
             throw AppError.validation("Bitte lade eine Datei als multipart/form-data im Feld '\(fileField)' hoch.")
         }
-        var collected = ByteBuffer()
         // Multipart framing adds a little to the file; the file itself is checked exactly below.
-        let limit = maximumUpload + 256 * 1_024
-        for try await chunk in req.body {
-            var chunk = chunk
-            guard collected.readableBytes + chunk.readableBytes <= limit else { throw AppError.uploadTooLarge }
-            collected.writeBuffer(&chunk)
-        }
+        let collected = try await req.collectBody(limit: maximumUpload + 256 * 1_024)
         // A form without any part (no file chosen) is not valid multipart to the parser; say what is missing.
         let parts = (try? parseMultipart(collected, boundary: boundary)) ?? []
         if parts.isEmpty, String(buffer: collected).contains("name=\"\(fileField)\"") {

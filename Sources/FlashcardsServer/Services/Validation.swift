@@ -75,21 +75,21 @@ enum Validate {
     }
 
     /// Learn-ahead days: 0…3650.
-    static func daysAhead(_ value: Int?) throws -> Int {
+    static func daysAhead(_ value: Int?, name: String = "daysAhead") throws -> Int {
         guard let value else { return 0 }
         guard (0...3_650).contains(value) else {
-            throw AppError.validation("days-ahead muss eine ganze Zahl von 0 bis 3650 sein.")
+            throw AppError.validation("\(name) muss eine ganze Zahl von 0 bis 3650 sein.")
         }
         return value
     }
 
     /// Learn-ahead days from a query string, where anything but a whole number is an error.
-    static func daysAhead(query: String?) throws -> Int {
+    static func daysAhead(query: String?, name: String) throws -> Int {
         guard let query, !query.isEmpty else { return 0 }
         guard let value = Int(query) else {
-            throw AppError.validation("days-ahead muss eine ganze Zahl von 0 bis 3650 sein.")
+            throw AppError.validation("\(name) muss eine ganze Zahl von 0 bis 3650 sein.")
         }
-        return try daysAhead(value)
+        return try daysAhead(value, name: name)
     }
 
     /// A UUID path segment; anything else behaves like an unknown id.

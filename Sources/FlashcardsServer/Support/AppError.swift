@@ -167,14 +167,29 @@ struct ErrorRenderingMiddleware: AsyncMiddleware {
 extension Request {
     /// Decodes a JSON body, turning an empty or malformed body into a clear 400.
     func decodeBody<T: Decodable>(_ type: T.Type) throws -> T {
-        guard let buffer = body.data, buffer.readableBytes > 0 else {
-            throw AppError.malformedBody("Der Inhalt der Anfrage fehlt.")
-        }
+        try Self.decodeJSON(T.self, from: body.data ?? ByteBuffer())
+    }
+
+    /// Decodes JSON bytes with the shared conventions; empty or malformed input is a clear 400.
+    static func decodeJSON<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
+        guard buffer.readableBytes > 0 else { throw AppError.malformedBody("Der Inhalt der Anfrage fehlt.") }
         do {
             return try FlashcardsJSON.makeDecoder().decode(T.self, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {
             throw AppError.malformedBody(ErrorRenderingMiddleware.describe(error))
         }
+    }
+
+    /// Collects a streamed body, refusing it with 413 as soon as it grows past `limit` bytes, so an
+    /// oversized upload is never held in memory.
+    func collectBody(limit: Int) async throws -> ByteBuffer {
+        var collected = ByteBuffer()
+        for try await chunk in body {
+            var chunk = chunk
+            guard collected.readableBytes + chunk.readableBytes <= limit else { throw AppError.uploadTooLarge }
+            collected.writeBuffer(&chunk)
+        }
+        return collected
     }
 
     /// Whether the request carries a non-empty body.

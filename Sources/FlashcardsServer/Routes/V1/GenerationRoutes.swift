@@ -29,22 +29,8 @@ struct GenerationRoutes: RouteCollection {
                 req, instructionsFields: ["customInstructions", "custom-instructions"])
             job = try await service.start(upload: upload, allowed: [.pdf, .png, .jpeg, .text], acceptAll: false)
         } else {
-            var collected = ByteBuffer()
-            for try await chunk in req.body {
-                var chunk = chunk
-                guard collected.readableBytes + chunk.readableBytes <= 4 * 1_024 * 1_024 else {
-                    throw AppError.uploadTooLarge
-                }
-                collected.writeBuffer(&chunk)
-            }
-            guard collected.readableBytes > 0 else { throw AppError.malformedBody("Der Inhalt der Anfrage fehlt.") }
-            let body: GenerationRequestDTO
-            do {
-                body = try FlashcardsJSON.makeDecoder().decode(
-                    GenerationRequestDTO.self, from: Data(collected.readableBytesView))
-            } catch let error as DecodingError {
-                throw AppError.malformedBody(ErrorRenderingMiddleware.describe(error))
-            }
+            let body = try Request.decodeJSON(
+                GenerationRequestDTO.self, from: try await req.collectBody(limit: 4 * 1_024 * 1_024))
             job = try await service.start(request: body)
         }
         return try jsonResponse(job.dto, status: .accepted)

@@ -186,7 +186,7 @@ struct StackRoutes: RouteCollection {
 
     func next(_ req: Request) async throws -> Response {
         let study = try await study(req)
-        let daysAhead = try Validate.daysAhead(query: req.query[String.self, at: "daysAhead"])
+        let daysAhead = try Validate.daysAhead(query: req.query[String.self, at: "daysAhead"], name: "daysAhead")
         return try jsonResponse(try await nextResponse(study, daysAhead: daysAhead))
     }
 
