@@ -120,3 +120,15 @@ const PATHS = {
 export function icon(name) {
   return html`<svg class="icon" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false"><path d="${PATHS[name] || ''}"/></svg>`;
 }
+
+/** The breadcrumb of the pages inside a stack: Stapel / <stack> [/ <current page>]. */
+export function stackBreadcrumb(stack, stackUrl, current) {
+  return html`
+      <nav class="breadcrumb" aria-label="Breadcrumb">
+        <a href="/app/stacks" class="hide-sm">${t('detail.crumbStacks')}</a>
+        <span class="crumb-sep hide-sm" aria-hidden="true">/</span>
+        <a href="${stackUrl}" class="crumb-back">${icon('back')}<span>${stack.name}</span></a>
+        ${current ? html`<span class="crumb-sep hide-sm" aria-hidden="true">/</span>
+        <span class="hide-sm" aria-current="page">${current}</span>` : ''}
+      </nav>`;
+}

@@ -3,7 +3,7 @@
 import { html, render } from '../html.js';
 import { formatDateTime, t } from '../i18n.js';
 import { api } from '../api/client.js';
-import { confirmDialog, errorText, errorView, fieldError, icon, loadingView, setBusy, toast } from '../ui.js';
+import { confirmDialog, errorText, errorView, fieldError, icon, loadingView, setBusy, toast, stackBreadcrumb } from '../ui.js';
 
 export async function mount(root, ctx) {
   const { params, navigate } = ctx;
@@ -26,11 +26,7 @@ export async function mount(root, ctx) {
 
   render(root, html`
     <section class="page page-narrow">
-      <nav class="breadcrumb" aria-label="Breadcrumb">
-        <a href="/app/stacks" class="hide-sm">${t('detail.crumbStacks')}</a>
-        <span class="crumb-sep hide-sm" aria-hidden="true">/</span>
-        <a href="${stackUrl}" class="crumb-back">${icon('back')}<span>${stack.name}</span></a>
-      </nav>
+      ${stackBreadcrumb(stack, stackUrl)}
       <div class="panel success-panel" id="saved" role="status" hidden>
         <span class="success-icon" aria-hidden="true">${icon('check')}</span>
         <div>

@@ -5,7 +5,7 @@ import { html, render } from '../html.js';
 import { formatInterval, formatRelativeDay, t } from '../i18n.js';
 import { api } from '../api/client.js';
 import { registerFlipCard } from '../../components/flip-card/flip-card.js';
-import { errorText, errorView, icon, loadingView } from '../ui.js';
+import { errorText, errorView, icon, loadingView, stackBreadcrumb } from '../ui.js';
 
 /** A random UUID, also outside secure contexts (LAN access over plain HTTP). */
 function uuid() {
@@ -47,13 +47,7 @@ export async function mount(root, ctx) {
 
   render(root, html`
     <section class="page learn">
-      <nav class="breadcrumb" aria-label="Breadcrumb">
-        <a href="/app/stacks" class="hide-sm">${t('detail.crumbStacks')}</a>
-        <span class="crumb-sep hide-sm" aria-hidden="true">/</span>
-        <a href="${stackUrl}" class="crumb-back">${icon('back')}<span>${stack.name}</span></a>
-        <span class="crumb-sep hide-sm" aria-hidden="true">/</span>
-        <span class="hide-sm" aria-current="page">${t('learn.crumb')}</span>
-      </nav>
+      ${stackBreadcrumb(stack, stackUrl, t('learn.crumb'))}
       <h1 class="visually-hidden">${t('learn.crumb')}: ${stack.name}</h1>
       <div class="learn-status">
         <span class="counter" id="counter" role="status"></span>

@@ -6,7 +6,7 @@ import { html, render } from '../html.js';
 import { currentLanguage, formatNumber, t } from '../i18n.js';
 import { api } from '../api/client.js';
 import { GenerationFailedError, GenerationUnavailableError, LIMITS, acceptDrafts, generateDrafts } from '../api/generation.js';
-import { errorText, errorView, fieldError, icon, loadingView, setBusy, toast } from '../ui.js';
+import { errorText, errorView, fieldError, icon, loadingView, setBusy, toast, stackBreadcrumb } from '../ui.js';
 
 /** The original's timer-driven progress texts (seconds → key). */
 const PROGRESS = [[0, 'magic.p0'], [5, 'magic.p1'], [12, 'magic.p2'], [19, 'magic.p3'], [35, 'magic.p4'],
@@ -34,13 +34,7 @@ export async function mount(root, ctx) {
 
   render(root, html`
     <section class="page page-narrow">
-      <nav class="breadcrumb" aria-label="Breadcrumb">
-        <a href="/app/stacks" class="hide-sm">${t('detail.crumbStacks')}</a>
-        <span class="crumb-sep hide-sm" aria-hidden="true">/</span>
-        <a href="${stackUrl}" class="crumb-back">${icon('back')}<span>${stack.name}</span></a>
-        <span class="crumb-sep hide-sm" aria-hidden="true">/</span>
-        <span class="hide-sm" aria-current="page">${t('magic.crumb')}</span>
-      </nav>
+      ${stackBreadcrumb(stack, stackUrl, t('magic.crumb'))}
       <div class="panel">
         <h1>${t('magic.title')}</h1>
         <p class="muted">${t('magic.lead')}</p>
