@@ -141,12 +141,15 @@ public struct StackDTO: Codable, Sendable, Hashable {
     public var newCardsPerDay: Int
     /// FSRS: review cards shown per day at most; a larger backlog is spread over the next days.
     public var reviewsPerDay: Int
+    /// Whether hints are made for the stack's cards and shown while learning (default true). While
+    /// off, stored hints are kept but the study routes send `hint: null`.
+    public var hintsEnabled: Bool
 
     /// Creates the DTO; the scheduler settings default to a ladder stack with FSRS defaults.
     public init(
         id: UUID, name: String, color: String, cardCount: Int, dueCount: Int, createdAt: Date, updatedAt: Date,
         scheduler: String = "ladder", desiredRetention: Double = 0.9, learningSteps: [Int] = [60, 600],
-        relearningSteps: [Int] = [600], newCardsPerDay: Int = 20, reviewsPerDay: Int = 200
+        relearningSteps: [Int] = [600], newCardsPerDay: Int = 20, reviewsPerDay: Int = 200, hintsEnabled: Bool = true
     ) {
         self.id = id
         self.name = name
@@ -161,6 +164,7 @@ public struct StackDTO: Codable, Sendable, Hashable {
         self.relearningSteps = relearningSteps
         self.newCardsPerDay = newCardsPerDay
         self.reviewsPerDay = reviewsPerDay
+        self.hintsEnabled = hintsEnabled
     }
 }
 
@@ -182,12 +186,14 @@ public struct CreateStackRequest: Codable, Sendable, Hashable {
     public var newCardsPerDay: Int?
     /// Reviews per day, 1 … 99999 (default 200).
     public var reviewsPerDay: Int?
+    /// Whether hints are made and shown for the stack's cards (default true).
+    public var hintsEnabled: Bool?
 
     /// Creates the request.
     public init(
         name: String, color: String, scheduler: String? = nil, desiredRetention: Double? = nil,
         learningSteps: [Int]? = nil, relearningSteps: [Int]? = nil, newCardsPerDay: Int? = nil,
-        reviewsPerDay: Int? = nil
+        reviewsPerDay: Int? = nil, hintsEnabled: Bool? = nil
     ) {
         self.name = name
         self.color = color
@@ -197,6 +203,7 @@ public struct CreateStackRequest: Codable, Sendable, Hashable {
         self.relearningSteps = relearningSteps
         self.newCardsPerDay = newCardsPerDay
         self.reviewsPerDay = reviewsPerDay
+        self.hintsEnabled = hintsEnabled
     }
 }
 
@@ -219,12 +226,15 @@ public struct UpdateStackRequest: Codable, Sendable, Hashable {
     public var newCardsPerDay: Int?
     /// Reviews per day.
     public var reviewsPerDay: Int?
+    /// Hints on or off. Switching them on queues hints for the cards that have none; switching them
+    /// off keeps the stored hints (they come back when switched on again).
+    public var hintsEnabled: Bool?
 
     /// Creates the request.
     public init(
         name: String? = nil, color: String? = nil, scheduler: String? = nil, desiredRetention: Double? = nil,
         learningSteps: [Int]? = nil, relearningSteps: [Int]? = nil, newCardsPerDay: Int? = nil,
-        reviewsPerDay: Int? = nil
+        reviewsPerDay: Int? = nil, hintsEnabled: Bool? = nil
     ) {
         self.name = name
         self.color = color
@@ -234,6 +244,7 @@ public struct UpdateStackRequest: Codable, Sendable, Hashable {
         self.relearningSteps = relearningSteps
         self.newCardsPerDay = newCardsPerDay
         self.reviewsPerDay = reviewsPerDay
+        self.hintsEnabled = hintsEnabled
     }
 }
 

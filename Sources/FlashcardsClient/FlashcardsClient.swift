@@ -90,9 +90,13 @@ public struct FlashcardsClient: Sendable {
         try await transport.send([StackDTO].self, "GET", "api/v1/stacks")
     }
 
-    /// Creates a stack; `color` as `#RRGGBB`. It uses FSRS unless `scheduler` is `"ladder"`.
-    public func createStack(name: String, color: String, scheduler: String? = nil) async throws -> StackDTO {
-        try await createStack(CreateStackRequest(name: name, color: color, scheduler: scheduler))
+    /// Creates a stack; `color` as `#RRGGBB`. It uses FSRS unless `scheduler` is `"ladder"`; hints
+    /// are on unless `hintsEnabled` is false.
+    public func createStack(name: String, color: String, scheduler: String? = nil, hintsEnabled: Bool? = nil)
+        async throws -> StackDTO
+    {
+        try await createStack(
+            CreateStackRequest(name: name, color: color, scheduler: scheduler, hintsEnabled: hintsEnabled))
     }
 
     /// Creates a stack with scheduler settings.
@@ -105,13 +109,16 @@ public struct FlashcardsClient: Sendable {
         try await transport.send(StackDTO.self, "GET", "api/v1/stacks/\(id.path)")
     }
 
-    /// Renames and/or recolours a stack.
-    public func updateStack(_ id: UUID, name: String? = nil, color: String? = nil) async throws -> StackDTO {
-        try await updateStack(id, UpdateStackRequest(name: name, color: color))
+    /// Renames and/or recolours a stack, or switches its hints on or off (switching them on queues
+    /// hints for the cards that have none).
+    public func updateStack(_ id: UUID, name: String? = nil, color: String? = nil, hintsEnabled: Bool? = nil)
+        async throws -> StackDTO
+    {
+        try await updateStack(id, UpdateStackRequest(name: name, color: color, hintsEnabled: hintsEnabled))
     }
 
-    /// Changes a stack's name, colour or scheduler settings; a new `scheduler` recomputes every card
-    /// from its review history.
+    /// Changes a stack's name, colour, hints or scheduler settings; a new `scheduler` recomputes every
+    /// card from its review history.
     public func updateStack(_ id: UUID, _ request: UpdateStackRequest) async throws -> StackDTO {
         try await transport.send(StackDTO.self, "PATCH", "api/v1/stacks/\(id.path)", body: .json(request))
     }

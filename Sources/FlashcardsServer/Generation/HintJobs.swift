@@ -7,7 +7,7 @@ import SQLKit
 
 /// Hints for new and edited cards. Creating or editing a card queues one hint job for its stack
 /// (unless one is already waiting); the job fills every card of the stack that has no hint yet.
-/// No periodic scan of all cards.
+/// Switching a stack's hints on queues one as well. No periodic scan of all cards.
 enum HintJobs {
     struct Payload: Codable, Sendable {
         var stackId: Int
@@ -24,6 +24,16 @@ enum HintJobs {
         guard !waiting.contains(encoded) else { return }
         _ = try await JobQueue(db: db, now: now).enqueue(kind: HintJobHandler.kind, userId: userId, payload: payload)
     }
+
+    /// Queues a hint job for the stack when at least one of its cards still waits for a hint (no
+    /// hint, and not one the user removed). One query, whatever the size of the stack.
+    static func enqueueIfAnyMissing(stack: StackModel, db: any Database, now: Date) async throws {
+        let waiting = try await CardModel.query(on: db)
+            .filter(\.$stackId == stack.id!).filter(\.$hint == nil).filter(\.$hintSource == nil)
+            .field(\.$id).first()
+        guard waiting != nil else { return }
+        try await enqueueMissing(stackId: stack.id!, userId: stack.userId, db: db, now: now)
+    }
 }
 
 /// Makes the missing hints of one stack, a batch at a time, each card at most once per job.
@@ -36,6 +46,8 @@ struct HintJobHandler: JobHandler {
         var done = Set<Int>()
         var made = 0
         while true {
+            // Hints switched off after the job was queued (or while it runs): stop, keep what exists.
+            guard let stack = try await StackModel.find(payload.stackId, on: job.db), stack.hintsEnabled else { break }
             let cards = try await CardModel.query(on: job.db)
                 .filter(\.$stackId == payload.stackId).filter(\.$userId == job.userId)
                 .filter(\.$hint == nil).filter(\.$hintSource == nil)

@@ -440,7 +440,7 @@ extension StackModel {
             updatedAt: updatedAt, scheduler: scheduler, desiredRetention: desiredRetention,
             learningSteps: StackSettings.stepSeconds(learningSteps),
             relearningSteps: StackSettings.stepSeconds(relearningSteps), newCardsPerDay: newCardsPerDay,
-            reviewsPerDay: reviewsPerDay)
+            reviewsPerDay: reviewsPerDay, hintsEnabled: hintsEnabled)
     }
 }
 

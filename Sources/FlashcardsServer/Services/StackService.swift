@@ -26,21 +26,34 @@ struct StackService {
     }
 
     /// Creates a stack. `lenientColor` keeps the original API's acceptance of any colour text.
-    func create(name: String, color: String, lenientColor: Bool = false) async throws -> StackModel {
+    /// Hints are on unless `hintsEnabled` is false.
+    func create(name: String, color: String, lenientColor: Bool = false, hintsEnabled: Bool? = nil) async throws
+        -> StackModel
+    {
         let stack = StackModel(
             uniqueId: context.uuid(), userId: userId,
             name: try Validate.text(name, field: "Der Name", max: TextLimits.stackName),
             color: try Validate.color(color, lenient: lenientColor), now: context.now)
+        if let hintsEnabled { stack.hintsEnabled = hintsEnabled }
         try await stack.create(on: context.db)
         return stack
     }
 
-    /// Renames and/or recolours a stack.
-    func update(_ stack: StackModel, name: String?, color: String?) async throws -> StackModel {
+    /// Renames and/or recolours a stack, and switches its hints. Switching hints on queues one hint
+    /// job for the stack when any of its cards lacks a hint (the job fills all of them); switching
+    /// them off keeps the stored hints, so they are back at once when switched on again.
+    func update(_ stack: StackModel, name: String?, color: String?, hintsEnabled: Bool? = nil) async throws
+        -> StackModel
+    {
         if let name { stack.name = try Validate.text(name, field: "Der Name", max: TextLimits.stackName) }
         if let color { stack.color = try Validate.color(color) }
+        let hintsSwitchedOn = hintsEnabled == true && !stack.hintsEnabled
+        if let hintsEnabled { stack.hintsEnabled = hintsEnabled }
         stack.updatedAt = context.now
         try await stack.save(on: context.db)
+        if hintsSwitchedOn {
+            try await HintJobs.enqueueIfAnyMissing(stack: stack, db: context.db, now: context.now)
+        }
         return stack
     }
 

@@ -1,4 +1,5 @@
 // <flip-card>: the learning card. Front: question (and an optional hint); back: the answer.
+// `hintsEnabled = false` (a stack with hints switched off) never offers the hint button.
 // `show(card)` puts a new card face up without animation; `reveal()` flips it (animated unless
 // the user prefers reduced motion, see the CSS). The answer is written into an aria-live region
 // at reveal time, so screen readers announce it.
@@ -13,6 +14,8 @@ const cleanHint = (hint) => (hint || '').replace(/^\s*(Hinweis|Hint)\s*:\s*/i, '
 class FlipCard extends HTMLElement {
   #card = null;
   #revealed = false;
+  /** Whether the stack shows hints; set before `show()`. */
+  hintsEnabled = true;
 
   connectedCallback() {
     if (this.firstChild) return;
@@ -59,7 +62,7 @@ class FlipCard extends HTMLElement {
     const hintText = this.querySelector('[data-hint-text]');
     hintText.textContent = '';
     hintText.classList.remove('is-visible');
-    this.querySelector('[data-hint]').hidden = !cleanHint(card.hint);
+    this.querySelector('[data-hint]').hidden = !this.hintsEnabled || !cleanHint(card.hint);
     this.querySelector('[data-face=front]').removeAttribute('aria-hidden');
     this.querySelector('[data-face=back]').setAttribute('aria-hidden', 'true');
     // Re-enable transitions after this frame so the next reveal animates again.

@@ -93,7 +93,8 @@ export const api = {
 
   stacks: (opts) => request('GET', '/stacks', undefined, opts),
   stack: (id, opts) => request('GET', `/stacks/${enc(id)}`, undefined, opts),
-  createStack: (name, color, scheduler) => request('POST', '/stacks', { name, color, scheduler }),
+  createStack: (name, color, scheduler, hintsEnabled) =>
+    request('POST', '/stacks', { name, color, scheduler, hintsEnabled }),
   updateStack: (id, changes) => request('PATCH', `/stacks/${enc(id)}`, changes),
   deleteStack: (id) => request('DELETE', `/stacks/${enc(id)}`),
 

@@ -61,7 +61,7 @@ export async function mount(root, ctx) {
             <label for="hint">${t('card.hint')}</label>
             <input id="hint" name="hint" type="text" maxlength="2000" autocomplete="off"
               aria-describedby="hint-help" data-describedby="hint-help" value="${card?.hint ?? ''}">
-            <p class="help" id="hint-help">${t('card.hintHelp')}</p>
+            <p class="help" id="hint-help">${t('card.hintHelp')}${stack.hintsEnabled === false ? html` <span data-hints-off>${t('card.hintsOff')}</span>` : ''}</p>
           </div>
           <div class="form-actions">
             ${editing ? html`<button type="button" class="btn btn-danger-ghost" id="delete-card">${icon('trash')}<span>${t('delete')}</span></button>` : ''}
@@ -98,7 +98,11 @@ export async function mount(root, ctx) {
     try {
       const h = hint.value.trim();
       if (editing) {
-        card = await api.updateCard(params.stackId, params.cardId, { question: q, answer: a, hint: h });
+        // The hint only when the user changed it: an unchanged generated hint stays generated, so
+        // the server remakes it for a new question or answer (a sent hint becomes the user's).
+        const changes = { question: q, answer: a };
+        if (h !== (card.hint ?? '')) changes.hint = h;
+        card = await api.updateCard(params.stackId, params.cardId, changes);
       } else {
         await api.createCard(params.stackId, { question: q, answer: a, ...(h ? { hint: h } : {}) });
         form.reset();

@@ -90,6 +90,8 @@ export async function mount(root, ctx) {
     </dialog>`);
 
   const card = root.querySelector('#card');
+  // A stack with hints switched off shows no hint button (the server sends no hint then either).
+  card.hintsEnabled = stack.hintsEnabled !== false;
   const revealButton = root.querySelector('#reveal');
   const ratings = root.querySelector('#ratings');
   const rateError = root.querySelector('#rate-error');

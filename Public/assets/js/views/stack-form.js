@@ -1,4 +1,5 @@
-// Create a stack (/app/stacks/new) or rename/recolour one (/app/stacks/{id}/edit).
+// Create a stack (/app/stacks/new) or change one (/app/stacks/{id}/edit): name, colour, learning
+// method and whether hints are shown.
 
 import { html, readableOn, render } from '../html.js';
 import { t } from '../i18n.js';
@@ -47,6 +48,14 @@ export async function mount(root, { params, navigate }) {
                 <span><strong>${t(`stack.${kind}`)}</strong><span class="small muted">${t(`stack.${kind}Help`)}</span></span>
               </label>`)}
           </fieldset>
+          <label class="switch-row" for="stack-hints">
+            <span class="switch-text">
+              <strong id="stack-hints-label">${t('stack.hints')}</strong>
+              <span class="small muted" id="stack-hints-help">${t('stack.hintsHelp')}</span>
+            </span>
+            <input id="stack-hints" name="hintsEnabled" type="checkbox" role="switch" class="switch"
+              aria-labelledby="stack-hints-label" aria-describedby="stack-hints-help" ${stack?.hintsEnabled === false ? '' : 'checked'}>
+          </label>
           <div class="preview" aria-hidden="true">
             <span class="muted small">${t('stack.preview')}</span>
             <span class="stack-card stack-card-static" id="preview" data-color="${stack?.color ?? '#059669'}">
@@ -65,6 +74,7 @@ export async function mount(root, { params, navigate }) {
   const form = root.querySelector('#stack-form');
   const name = form.elements.name;
   const picker = form.querySelector('color-picker');
+  const hints = form.elements.hintsEnabled;
   const preview = root.querySelector('#preview');
   const formError = root.querySelector('#form-error');
   const updatePreview = () => {
@@ -96,11 +106,12 @@ export async function mount(root, { params, navigate }) {
       if (editing) {
         const changes = { name: value, color: picker.value };
         if (form.elements.scheduler.value !== stack.scheduler) changes.scheduler = form.elements.scheduler.value;
+        if (hints.checked !== (stack.hintsEnabled !== false)) changes.hintsEnabled = hints.checked;
         await api.updateStack(params.stackId, changes);
         toast(t('stack.updated'));
         navigate(`/app/stacks/${params.stackId}`);
       } else {
-        const created = await api.createStack(value, picker.value, form.elements.scheduler.value);
+        const created = await api.createStack(value, picker.value, form.elements.scheduler.value, hints.checked);
         toast(t('stack.created', { name: created.name }));
         navigate('/app/stacks');
       }

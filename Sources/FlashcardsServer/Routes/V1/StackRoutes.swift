@@ -57,7 +57,7 @@ struct StackRoutes: RouteCollection {
             relearningSteps: body.relearningSteps, newCardsPerDay: body.newCardsPerDay,
             reviewsPerDay: body.reviewsPerDay)
         let stack = try await StackService(context: ServiceContext(req), user: user)
-            .create(name: body.name, color: body.color)
+            .create(name: body.name, color: body.color, hintsEnabled: body.hintsEnabled)
         stack.scheduler = draft.scheduler
         stack.desiredRetention = draft.desiredRetention
         stack.learningSteps = draft.learningSteps
@@ -85,7 +85,8 @@ struct StackRoutes: RouteCollection {
             to: draft, scheduler: body.scheduler, desiredRetention: body.desiredRetention,
             learningSteps: body.learningSteps, relearningSteps: body.relearningSteps,
             newCardsPerDay: body.newCardsPerDay, reviewsPerDay: body.reviewsPerDay)
-        let updated = try await service.update(stack, name: body.name, color: body.color)
+        let updated = try await service.update(
+            stack, name: body.name, color: body.color, hintsEnabled: body.hintsEnabled)
         let switched = draft.scheduler != updated.scheduler
         Self.copySettings(from: draft, to: updated)
         if switched {
@@ -203,8 +204,16 @@ struct StackRoutes: RouteCollection {
             scheduling: scheduling)
         return try jsonResponse(
             RateResponse(
-                card: card.dto(stack: study.stack),
+                card: Self.studyDTO(card, stack: study.stack),
                 next: try await nextResponse(study, daysAhead: daysAhead, scheduling: scheduling)))
+    }
+
+    /// A card as the study routes send it: without its hint while the stack's hints are off, so
+    /// that no client shows one (the card routes still return it, for editing).
+    private static func studyDTO(_ card: CardModel, stack: StackModel) -> CardDTO {
+        var dto = card.dto(stack: stack)
+        if !stack.hintsEnabled { dto.hint = nil }
+        return dto
     }
 
     private func nextResponse(_ study: StudyService, daysAhead: Int, scheduling: StackScheduling? = nil) async throws
@@ -218,7 +227,7 @@ struct StackRoutes: RouteCollection {
             options = study.options(for: card, scheduling: resolved).map(\.dto)
         }
         return StudyNextResponse(
-            card: next.card?.dto(stack: study.stack), options: options, dueCount: next.dueCount,
+            card: next.card.map { Self.studyDTO($0, stack: study.stack) }, options: options, dueCount: next.dueCount,
             nextDueAt: next.nextDueAt)
     }
 }
