@@ -37,6 +37,10 @@ public struct AppConfiguration: Sendable {
     public var jobWorkers: Int = 2
     /// Log level (`LOG_LEVEL`).
     public var logLevel: String = "info"
+    /// SQLite's `synchronous` setting for the database file (`FLASHCARDS_SQLITE_SYNCHRONOUS`):
+    /// `normal` (default; in WAL mode a commit survives a crash of the server, a power cut may undo
+    /// the last commits but never corrupts the file) or `full` (every commit waits for the disk).
+    public var sqliteSynchronous: String = "normal"
 
     /// The stores the server can use.
     public enum DatabaseChoice: Sendable, Equatable {
@@ -108,6 +112,12 @@ public struct AppConfiguration: Sendable {
         if let bytes = try int("FLASHCARDS_MAX_BODY_BYTES", 1_024...104_857_600) { self.maxBodyBytes = bytes }
         self.llm = LLMConfiguration(environment: values)
         if let workers = try int("FLASHCARDS_JOB_WORKERS", 0...16) { self.jobWorkers = workers }
+        if let mode = string("FLASHCARDS_SQLITE_SYNCHRONOUS") {
+            guard ["normal", "full"].contains(mode) else {
+                throw ConfigurationError("FLASHCARDS_SQLITE_SYNCHRONOUS must be normal or full")
+            }
+            self.sqliteSynchronous = mode
+        }
         if let level = string("LOG_LEVEL") {
             let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
             guard levels.contains(level) else {

@@ -87,6 +87,12 @@ private func configureDatabase(_ app: Application, configuration: AppConfigurati
         app.databases.use(.sqlite(.file(directory + "/flashcards.sqlite")), as: .sqlite)
         // Write-ahead logging lets readers proceed while a rating is written.
         _ = try await (app.db as! any SQLDatabase).raw("PRAGMA journal_mode=WAL").all()
+        // `synchronous` belongs to a connection, and the driver keeps exactly one per event loop.
+        let mode = configuration.sqliteSynchronous == "full" ? "FULL" : "NORMAL"
+        for eventLoop in app.eventLoopGroup.makeIterator() {
+            guard let db = app.databases.database(.sqlite, logger: app.logger, on: eventLoop) else { continue }
+            try await (db as! any SQLDatabase).raw("PRAGMA synchronous=\(unsafeRaw: mode)").run()
+        }
     case .postgres(let url, let schema):
         var postgres = try SQLPostgresConfiguration(url: url)
         if let schema { postgres.searchPath = [schema] }
