@@ -1,4 +1,5 @@
 import FlashcardsAPI
+import Fluent
 import Foundation
 import Testing
 import Vapor
@@ -306,6 +307,65 @@ struct CompatRoutesTests {
             state = try await cardMaturity(app, token: token, stackId: stackId, cardId: card)
             #expect(state.level == 3)
             #expect(state.maturity == FlashcardsJSON.string(from: clock.now.addingTimeInterval(600)))
+        }
+    }
+
+    @Test(
+        "stack documents written from rows decode equal to the Codable cards, whatever the text",
+        arguments: TestDatabase.available)
+    func stackDocumentsMatchCodable(db: TestDatabase) async throws {
+        try await withApp(db) { app in
+            let token = try await app.compatSignup()
+            let first = try await createStack(app, token: token, name: "Zeichen")
+            let second = try await createStack(app, token: token, name: "Leer")
+            let texts = [
+                "Anführungszeichen \" und Backslash \\ und /Schrägstrich/",
+                "Zeilen\nUmbruch\r\nund\tTab",
+                "Steuerzeichen \u{01}\u{1F} Ende", "Emoji 🧠🇩🇪 und Umlaute äöüß", String(repeating: "lang ", count: 400),
+            ]
+            var cardIds: [String] = []
+            for (index, text) in texts.enumerated() {
+                let body = try JSONEncoder().encode(
+                    CompatCardContext(stackId: first, question: text, answer: texts[(index + 1) % texts.count]))
+                try await app.testing().test(
+                    .POST, "card", headers: compatHeaders(token), body: ByteBuffer(data: body)
+                ) { res in
+                    #expect(res.status == .ok)
+                    cardIds.append(try res.decoded(CompatCard.self).uniqueId)
+                }
+            }
+            // A hint with the same characters, and one card rated so its maturity differs.
+            let hinted = try #require(
+                try await CardModel.query(on: app.db).filter(\.$uniqueId == UUID(uuidString: cardIds[1])!).first())
+            hinted.hint = texts[2]
+            try await hinted.save(on: app.db)
+            try await rate(
+                app, token: token,
+                body: #"{"stackId":"\#(first)","cardId":"\#(cardIds[0])","difficultyId":2}"#)
+
+            var expected: [CompatCard] = []
+            for id in cardIds {
+                try await app.testing().test(.GET, "stack/\(first)/card/\(id)", headers: compatHeaders(token)) { res in
+                    expected.append(try res.decoded(CompatCard.self))
+                }
+            }
+            var document: CompatStack?
+            try await app.testing().test(.GET, "stack/\(first)", headers: compatHeaders(token)) { res in
+                #expect(res.status == .ok)
+                #expect(res.headers.contentType == .json)
+                document = try res.decoded(CompatStack.self)
+            }
+            let stack = try #require(document)
+            #expect(stack.name == "Zeichen")
+            #expect(stack.cards == expected)
+            #expect(stack.cards[1].hint == texts[2])
+            #expect(stack.cards[2].hint == "")
+            try await app.testing().test(.GET, "stack", headers: compatHeaders(token)) { res in
+                let all = try res.decoded([CompatStack].self)
+                #expect(all.map(\.uniqueId) == [first, second])
+                #expect(all.first == stack)
+                #expect(all.last?.cards == [])
+            }
         }
     }
 

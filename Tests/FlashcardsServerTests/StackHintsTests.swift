@@ -160,6 +160,12 @@ struct StackHintsTests {
                 let next = try await client.nextCard(in: stack.id)
                 #expect(next.card?.id == hinted.id)
                 #expect(next.card?.hint == nil)
+                // The original clients' learning route: "" is their "no hint"; the stack document keeps it.
+                let stackId = stack.id.uuidString.lowercased()
+                let compatNext = try await client.compat.nextCard(stackId: stackId)
+                #expect(compatNext?.hint == "")
+                let document = try await client.compat.stack(stackId)
+                #expect(document.cards.first?.hint == "Eine Glocke")
                 let edited = try await client.updateCard(hinted.id, in: stack.id, hint: "Ein Klingeln")
                 #expect(edited.hint == "Ein Klingeln")
                 // Edits of cards without a hint queue nothing while hints are off.

@@ -50,21 +50,19 @@ struct CompatRoutes: RouteCollection {
         let body = try req.decodeBody(CompatStackContext.self)
         let stack = try await StackService(context: ServiceContext(req), user: try req.user)
             .create(name: body.name, color: body.color, lenientColor: true)
-        return try jsonResponse(CompatRendering.stack(stack, cards: []))
+        return try jsonResponse(CompatRendering.emptyStack(stack))
     }
 
     func listStacks(_ req: Request) async throws -> Response {
         let user = try req.user
         let stacks = try await StackService(context: ServiceContext(req), user: user).list()
-        let cards = try await CompatRendering.cards(ofUser: user.id!, on: req.db)
-        return try CompatRendering.response(stacks: stacks, cardsByStack: cards)
+        return try await CompatRendering.response(stacks: stacks, on: req.db)
     }
 
     func showStack(_ req: Request) async throws -> Response {
         let stack = try await StackService(context: ServiceContext(req), user: try req.user)
             .find(req.parameters.get("stackId"))
-        let cards = try await CompatRendering.cards(ofStack: stack.id!, on: req.db)
-        return try CompatRendering.response(stack: stack, cards: cards)
+        return try await CompatRendering.response(stack: stack, on: req.db)
     }
 
     func deleteStack(_ req: Request) async throws -> Response {
@@ -141,6 +139,7 @@ struct CompatRoutes: RouteCollection {
         }
         // Ladder stacks: the original three options; FSRS stacks: four, with ids 11 … 14.
         var compat = card.compat()
+        if !stack.hintsEnabled { compat.hint = "" }  // learning without hints, as in /api/v1
         compat.difficultyAndDurations = study.options(for: card, scheduling: try await study.scheduling()).map(\.compat)
         return try jsonResponse(compat)
     }
