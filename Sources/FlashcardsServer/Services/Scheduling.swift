@@ -40,8 +40,12 @@ struct StackScheduling: Sendable {
             ?? (try! FSRSScheduler(configuration: FSRSConfiguration(dayCounting: dayCounting)))
     }
 
-    /// Loads the user's parameters and builds the scheduling of `stack`.
+    /// Loads the user's parameters and builds the scheduling of `stack`. Ladder stacks never use
+    /// FSRS parameters (their cards carry no memory state), so they cost no query.
     static func load(stack: StackModel, user: UserModel, on db: any Database) async throws -> StackScheduling {
+        guard stack.scheduler == SchedulerKind.fsrs.rawValue else {
+            return StackScheduling(stack: stack, timeZone: user.zone, parameters: nil)
+        }
         let parameters = try await SchedulerParametersModel.find(try user.requireID(), on: db)?.weights
         return StackScheduling(stack: stack, timeZone: user.zone, parameters: parameters)
     }

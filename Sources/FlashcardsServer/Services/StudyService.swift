@@ -51,15 +51,15 @@ struct StudyService {
         try await next(daysAhead: daysAhead, counting: false).card
     }
 
-    /// The next card with the session's counts.
-    func next(daysAhead: Int) async throws -> Next {
-        try await next(daysAhead: daysAhead, counting: true)
+    /// The next card with the session's counts; `scheduling` when the caller has loaded it already.
+    func next(daysAhead: Int, scheduling: StackScheduling? = nil) async throws -> Next {
+        try await next(daysAhead: daysAhead, counting: true, scheduling: scheduling)
     }
 
-    private func next(daysAhead: Int, counting: Bool) async throws -> Next {
+    private func next(daysAhead: Int, counting: Bool, scheduling: StackScheduling? = nil) async throws -> Next {
         switch kind {
         case .ladder: try await ladderNext(daysAhead: daysAhead, counting: counting)
-        case .fsrs: try await fsrsNext(daysAhead: daysAhead, counting: counting)
+        case .fsrs: try await fsrsNext(daysAhead: daysAhead, counting: counting, scheduling: scheduling)
         }
     }
 
@@ -113,8 +113,9 @@ struct StudyService {
             newLeft: max(0, stack.newCardsPerDay - fresh), reviewsLeft: max(0, stack.reviewsPerDay - reviewed))
     }
 
-    private func fsrsNext(daysAhead: Int, counting: Bool) async throws -> Next {
-        let scheduling = try await scheduling()
+    private func fsrsNext(daysAhead: Int, counting: Bool, scheduling loaded: StackScheduling?) async throws -> Next {
+        let scheduling: StackScheduling
+        if let loaded { scheduling = loaded } else { scheduling = try await self.scheduling() }
         let cutoff = cutoff(daysAhead: daysAhead)
         let allowance = try await allowance(scheduling: scheduling)
         try await BacklogSpreader(

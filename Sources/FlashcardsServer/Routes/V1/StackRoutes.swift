@@ -219,11 +219,11 @@ struct StackRoutes: RouteCollection {
     private func nextResponse(_ study: StudyService, daysAhead: Int, scheduling: StackScheduling? = nil) async throws
         -> StudyNextResponse
     {
-        let next = try await study.next(daysAhead: daysAhead)
+        let resolved: StackScheduling
+        if let scheduling { resolved = scheduling } else { resolved = try await study.scheduling() }
+        let next = try await study.next(daysAhead: daysAhead, scheduling: resolved)
         var options: [StudyOptionDTO] = []
         if let card = next.card {
-            let resolved: StackScheduling
-            if let scheduling { resolved = scheduling } else { resolved = try await study.scheduling() }
             options = study.options(for: card, scheduling: resolved).map(\.dto)
         }
         return StudyNextResponse(
