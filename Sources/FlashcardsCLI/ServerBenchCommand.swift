@@ -7,10 +7,11 @@ import NIOCore
 import NIOHTTP1
 import Vapor
 
-/// `flashcards bench server`: seeds a 1,000-card and a 100,000-card stack (with review history),
-/// starts the real server as a separate process and measures over loopback HTTP: p50/p99 of a
-/// next-card + rate round trip, throughput with 32 concurrent clients, the time to serve the
-/// original API's `GET /stack/{id}`, and the server's peak memory.
+/// `flashcards bench server`: seeds a 1,000-card and a 100,000-card stack (with review history)
+/// for each scheduler (the original's ladder and FSRS), starts the real server as a separate
+/// process and measures over loopback HTTP: p50/p99 of a next-card + rate round trip and the
+/// throughput with 32 concurrent clients per scheduler, the time to serve the original API's
+/// `GET /stack/{id}` (ladder stack), and the server's peak memory.
 struct ServerBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server", abstract: "Benchmark the learning loop and large stacks over HTTP.")
@@ -30,9 +31,17 @@ struct ServerBenchCommand: AsyncParsableCommand {
     @ArgumentParser.Option(help: "PostgreSQL URL; SQLite in a temporary folder when absent.")
     var databaseURL: String?
 
+    @ArgumentParser.Option(help: "Schedulers to measure, comma-separated: ladder, fsrs.")
+    var schedulers: String = "ladder,fsrs"
+
     func run() async throws {
         let sizes = cards.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard !sizes.isEmpty, roundTrips > 0, clients > 0 else { throw ValidationError("nothing to measure") }
+        guard !sizes.isEmpty, roundTrips > 0, clients > 0, !schedulerList.isEmpty else {
+            throw ValidationError("nothing to measure")
+        }
+        guard schedulerList.allSatisfy({ ["ladder", "fsrs"].contains($0) }) else {
+            throw ValidationError("--schedulers takes ladder and/or fsrs")
+        }
         let store = databaseURL == nil ? "SQLite" : "PostgreSQL"
         print("Smart Flashcards server benchmark (\(store), \(ProcessInfo.processInfo.activeProcessorCount) cores)")
         var results: [Result] = []
@@ -40,28 +49,45 @@ struct ServerBenchCommand: AsyncParsableCommand {
             results.append(try await measure(size: size))
         }
         if let small = results.first, let large = results.last, results.count > 1 {
-            print(String(format: "p99 latency ratio %d/%d cards: %.2f", large.size, small.size, large.p99 / small.p99))
+            for (smallLoop, largeLoop) in zip(small.loops, large.loops) {
+                print(
+                    "\(largeLoop.scheduler): p99 latency ratio \(large.size)/\(small.size) cards: "
+                        + String(format: "%.2f", largeLoop.p99 / smallLoop.p99))
+            }
         }
         let json = try JSONSerialization.data(
             withJSONObject: results.map(\.dictionary), options: [.prettyPrinted, .sortedKeys])
         print(String(decoding: json, as: UTF8.self))
     }
 
-    struct Result {
-        let size: Int
-        let seedSeconds: Double
+    private var schedulerList: [String] {
+        schedulers.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// The learning loop of one stack.
+    struct LoopResult {
+        let scheduler: String
         let p50: Double
         let p99: Double
         let throughput: Double
+
+        var dictionary: [String: Any] {
+            ["scheduler": scheduler, "nextRateP50ms": p50, "nextRateP99ms": p99, "roundTripsPerSecond": throughput]
+        }
+    }
+
+    struct Result {
+        let size: Int
+        let seedSeconds: Double
+        let loops: [LoopResult]
         let stackSeconds: Double
         let stackBytes: Int
         let peakMB: Double
 
         var dictionary: [String: Any] {
             [
-                "cards": size, "seedSeconds": seedSeconds, "nextRateP50ms": p50, "nextRateP99ms": p99,
-                "roundTripsPerSecond32Clients": throughput, "compatStackSeconds": stackSeconds,
-                "compatStackBytes": stackBytes, "serverPeakMB": peakMB,
+                "cards": size, "seedSeconds": seedSeconds, "loops": loops.map(\.dictionary),
+                "compatStackSeconds": stackSeconds, "compatStackBytes": stackBytes, "serverPeakMB": peakMB,
             ]
         }
     }
@@ -87,10 +113,12 @@ struct ServerBenchCommand: AsyncParsableCommand {
         let configuration = try AppConfiguration(values: environment)
         LoggingBootstrap.once(level: "error")
         let app = try await Application.make(Environment(name: "production", arguments: ["flashcards"]))
-        let seeded: BenchmarkSeeder.Seeded
+        var seeded: [(scheduler: String, stack: BenchmarkSeeder.Seeded)] = []
         do {
             try await FlashcardsServer.configure(app, configuration: configuration)
-            seeded = try await BenchmarkSeeder.seed(app, cardCount: size)
+            for scheduler in schedulerList {
+                seeded.append((scheduler, try await BenchmarkSeeder.seed(app, cardCount: size, scheduler: scheduler)))
+            }
         } catch {
             try? await app.asyncShutdown()
             throw error
@@ -128,10 +156,53 @@ struct ServerBenchCommand: AsyncParsableCommand {
     }
 
     private func drive(
-        _ http: HTTPClient, base: String, seeded: BenchmarkSeeder.Seeded, size: Int, seedSeconds: Double, pid: Int32
+        _ http: HTTPClient, base: String, seeded: [(scheduler: String, stack: BenchmarkSeeder.Seeded)], size: Int,
+        seedSeconds: Double, pid: Int32
     ) async throws -> Result {
         try await Self.waitForHealth(http, base: base)
+        var loops: [LoopResult] = []
+        var stackTimes: [Double] = []
+        var stackBytes = 0
+        for (scheduler, stack) in seeded {
+            let (loop, token) = try await learningLoop(http, base: base, seeded: stack, scheduler: scheduler)
+            loops.append(loop)
+            // The original API's full stack document (ladder, as the original clients see it),
+            // three times; the median counts.
+            guard scheduler == "ladder" else { continue }
+            for _ in 0..<3 {
+                let start = Date()
+                let body = try await Self.call(
+                    http, .GET, base + "/stack/\(stack.stackId.uuidString.lowercased())", token: token, raw: true)
+                stackTimes.append(Date().timeIntervalSince(start))
+                stackBytes = body.count
+            }
+        }
+        stackTimes.sort()
+        let stackSeconds = stackTimes.isEmpty ? 0 : stackTimes[stackTimes.count / 2]
+        let peak = peakMemoryMB(of: pid)
+        for loop in loops {
+            print(
+                String(format: "%7d cards, ", size) + loop.scheduler
+                    + String(
+                        format: ": next+rate p50 %.2f ms, p99 %.2f ms | %d clients: %.0f round trips/s", loop.p50,
+                        loop.p99, clients, loop.throughput))
+        }
+        print(
+            String(
+                format: "%7d cards: seed %.1f s | GET /stack/{id}: %.3f s (%.1f MB) | server peak %.0f MB", size,
+                seedSeconds, stackSeconds, Double(stackBytes) / 1e6, peak))
+        return Result(
+            size: size, seedSeconds: seedSeconds, loops: loops, stackSeconds: stackSeconds, stackBytes: stackBytes,
+            peakMB: peak)
+    }
 
+    /// Sequential round trips for the latency figures, then `clients` concurrent loops for the
+    /// throughput, on one seeded stack. Ladder stacks are rated Schwer and FSRS stacks Nochmal, so
+    /// the rated card comes back within minutes and even a 1,000-card stack never runs dry.
+    private func learningLoop(
+        _ http: HTTPClient, base: String, seeded: BenchmarkSeeder.Seeded, scheduler: String
+    ) async throws -> (LoopResult, String) {
+        let rating = scheduler == "fsrs" ? "again" : "hard"
         let login = try await Self.call(
             http, .POST, base + "/api/v1/auth/login",
             body: try JSONEncoder().encode(LoginRequest(mail: seeded.mail, password: seeded.password)))
@@ -143,7 +214,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
         latencies.reserveCapacity(roundTrips)
         for index in 0..<(roundTrips + 50) {
             let start = DispatchTime.now().uptimeNanoseconds
-            try await Self.nextAndRate(http, stackPath: stackPath, token: token)
+            try await Self.nextAndRate(http, stackPath: stackPath, token: token, rating: rating)
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
             if index >= 50 { latencies.append(elapsed) }
         }
@@ -159,7 +230,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
                 group.addTask {
                     var done = 0
                     while DispatchTime.now().uptimeNanoseconds < deadline {
-                        try await Self.nextAndRate(http, stackPath: stackPath, token: token)
+                        try await Self.nextAndRate(http, stackPath: stackPath, token: token, rating: rating)
                         done += 1
                     }
                     return done
@@ -168,38 +239,16 @@ struct ServerBenchCommand: AsyncParsableCommand {
             return try await group.reduce(0, +)
         }
         let throughput = Double(completed) / Date().timeIntervalSince(throughputStart)
-
-        // The original API's full stack document, three times; the median counts.
-        var stackTimes: [Double] = []
-        var stackBytes = 0
-        for _ in 0..<3 {
-            let start = Date()
-            let body = try await Self.call(
-                http, .GET, base + "/stack/\(seeded.stackId.uuidString.lowercased())", token: token, raw: true)
-            stackTimes.append(Date().timeIntervalSince(start))
-            stackBytes = body.count
-        }
-        stackTimes.sort()
-        let peak = peakMemoryMB(of: pid)
-
-        let result = Result(
-            size: size, seedSeconds: seedSeconds, p50: p50, p99: p99, throughput: throughput,
-            stackSeconds: stackTimes[1], stackBytes: stackBytes, peakMB: peak)
-        print(
-            String(
-                format:
-                    "%7d cards: seed %.1f s | next+rate p50 %.2f ms, p99 %.2f ms | %d clients: %.0f round trips/s | GET /stack/{id}: %.3f s (%.1f MB) | server peak %.0f MB",
-                size, seedSeconds, p50, p99, clients, throughput, stackTimes[1], Double(stackBytes) / 1e6, peak))
-        return result
+        return (LoopResult(scheduler: scheduler, p50: p50, p99: p99, throughput: throughput), token)
     }
 
-    private static func nextAndRate(_ http: HTTPClient, stackPath: String, token: String) async throws {
+    private static func nextAndRate(_ http: HTTPClient, stackPath: String, token: String, rating: String) async throws {
         let next = try FlashcardsJSON.makeDecoder().decode(
             StudyNextResponse.self, from: try await Self.call(http, .GET, stackPath + "/study/next", token: token))
         guard let card = next.card else { throw ValidationError("no due card left to rate") }
         _ = try await Self.call(
             http, .POST, stackPath + "/study/rate", token: token,
-            body: try JSONEncoder().encode(RateRequest(cardId: card.id, rating: "hard")))
+            body: try JSONEncoder().encode(RateRequest(cardId: card.id, rating: rating)))
     }
 
     private static func call(

@@ -20,19 +20,26 @@ public enum BenchmarkSeeder {
         public let stackId: UUID
     }
 
-    /// Seeds the database of `app` (already configured and migrated).
-    public static func seed(_ app: Application, cardCount: Int, reviewsPerCard: Int = 3, now: Date = Date())
-        async throws
-        -> Seeded
-    {
+    /// Seeds the database of `app` (already configured and migrated). A `ladder` stack is what the
+    /// original API makes; an `fsrs` stack gets cards in review with an FSRS memory state, FSRS
+    /// ratings in their history and a daily review cap above the benchmark's load, so next-card
+    /// runs its full path (allowance, three queue seeks, counts) on every request.
+    public static func seed(
+        _ app: Application, cardCount: Int, scheduler: String = "ladder", reviewsPerCard: Int = 3, now: Date = Date()
+    ) async throws -> Seeded {
+        let fsrs = scheduler == "fsrs"
         let sql = app.db as! any SQLDatabase
         let password = "benchmark-password"
-        let mail = "bench-\(cardCount)-\(UUID().uuidString.prefix(8).lowercased())@example.org"
+        let mail = "bench-\(scheduler)-\(cardCount)-\(UUID().uuidString.prefix(8).lowercased())@example.org"
         let user = UserModel(
             id: UUID(), name: "Benchmark \(cardCount)", mail: mail,
             passwordHash: try await app.password.async.hash(password), timeZone: "Europe/Berlin", createdAt: now)
         try await user.create(on: app.db)
         let stack = StackModel(uniqueId: UUID(), userId: user.id!, name: "Benchmark", color: "#059669", now: now)
+        if fsrs {
+            stack.scheduler = scheduler
+            stack.reviewsPerDay = 99_999
+        }
         try await stack.create(on: app.db)
         let stackId = stack.id!
 
@@ -47,18 +54,27 @@ public enum BenchmarkSeeder {
                 let question = "Frage \(index): Was bezeichnet der Begriff Nummer \(index) in Kapitel \(index % 40)?"
                 let answer = "Antwort \(index): eine kurze, vollständige Erklärung mit Umlauten (ä, ö, ü) und Zahlen."
                 let due = now.addingTimeInterval(Double(generator.next() % (67 * 86_400)) - 7 * 86_400)
+                let level = Int(generator.next() % 8)
+                // In review for FSRS; for the ladder the state the memory-state migration derives.
+                let inReview = fsrs || level >= 4
                 rows.append([
                     SQLBind(UUID()), SQLBind(stackId), SQLBind(user.id!), SQLBind(question), SQLBind(answer),
                     SQLBind(Optional<String>.none),
                     SQLBind(CardModel.searchText(question: question, answer: answer, hint: nil)),
-                    SQLBind(due), SQLBind(Int(generator.next() % 8)), SQLBind(reviewsPerCard),
+                    SQLBind(due), SQLBind(level), SQLBind(reviewsPerCard),
                     SQLBind(now.addingTimeInterval(-90 * 86_400)), SQLBind(now.addingTimeInterval(-90 * 86_400)),
+                    SQLBind(inReview ? 2 : 1), SQLBind(inReview ? "review" : "learning"),
+                    SQLBind(fsrs ? Optional(1 + Double(generator.next() % 6_000) / 100) : nil),
+                    SQLBind(fsrs ? Optional(2 + Double(generator.next() % 700) / 100) : nil),
+                    SQLBind(now.addingTimeInterval(-80 * 86_400)),
+                    SQLBind(now.addingTimeInterval(Double(-80 + (reviewsPerCard - 1) * 20) * 86_400)),
                 ])
             }
             try await sql.insert(into: "cards")
                 .columns(
                     "unique_id", "stack_id", "user_id", "question", "answer", "hint", "search_text", "due_at", "level",
-                    "review_count", "created_at", "updated_at"
+                    "review_count", "created_at", "updated_at", "queue", "state", "stability", "difficulty",
+                    "first_reviewed_at", "last_reviewed_at"
                 )
                 .rows(rows)
                 .run()
@@ -75,7 +91,8 @@ public enum BenchmarkSeeder {
                     rows.append([
                         SQLBind(UUID()), SQLBind(user.id!), SQLBind(id), SQLBind(stackId),
                         SQLBind(now.addingTimeInterval(Double(-80 + review * 20) * 86_400)),
-                        SQLBind(Int(generator.next() % 3)), SQLBind("ladder"), SQLBind(state), SQLBind(state),
+                        SQLBind(fsrs ? Int(generator.next() % 4) + 1 : Int(generator.next() % 3)), SQLBind(scheduler),
+                        SQLBind(state), SQLBind(state),
                         SQLBind(Optional<Int>.none),
                     ])
                 }
