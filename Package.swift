@@ -68,7 +68,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "flashcards",
-            dependencies: ["FlashcardsCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "FlashcardsCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         .testTarget(name: "FlashcardsCoreTests", dependencies: ["FlashcardsCore"], exclude: ["Fixtures"]),
         .testTarget(

@@ -74,8 +74,11 @@ struct StudyService {
             .sort(\.$dueAt).sort(\.$id)
             .first()
         guard counting else { return Next(card: card, dueCount: 0, nextDueAt: nil) }
-        let due = try await CardModel.query(on: context.db)
-            .filter(\.$stackId == stack.id!).filter(\.$dueAt < cutoff).count()
+        struct Row: Decodable { let n: Int }
+        let due =
+            try await (context.db as! any SQLDatabase).raw(
+                "SELECT COUNT(*) AS n FROM cards WHERE stack_id = \(bind: stack.id!) AND due_at < \(bind: cutoff)"
+            ).first(decoding: Row.self)?.n ?? 0
         var nextDueAt: Date?
         if card == nil {
             nextDueAt = try await CardModel.query(on: context.db)
