@@ -3,9 +3,16 @@ import Foundation
 /// The JSON conventions every Smart Flashcards client and the server share: ISO-8601 dates with
 /// fractional seconds and `Z`.
 public enum FlashcardsJSON {
-    /// Formats a date as ISO-8601 UTC with milliseconds, e.g. `2026-06-13T15:51:05.123Z`.
+    /// Formats a date as ISO-8601 UTC with milliseconds, e.g. `2026-06-13T15:51:05.123Z`, rounded to
+    /// the nearest millisecond. (The format style truncates, and a parsed `.063` is the double just
+    /// below it, which it would write as `.062`: a date sent in must come back as it was.)
     public static func string(from date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
+        let milliseconds = (date.timeIntervalSince1970 * 1_000).rounded()
+        let seconds = (milliseconds / 1_000).rounded(.down)
+        let fraction = Int(milliseconds - seconds * 1_000)
+        let whole = Date(timeIntervalSince1970: seconds).formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
+        let digits = String(fraction)
+        return whole.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
 
     /// Parses ISO-8601 with or without fractional seconds.

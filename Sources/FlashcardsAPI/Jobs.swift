@@ -146,3 +146,46 @@ public struct AcceptDraftsResponse: Codable, Sendable, Hashable {
     /// Creates the response.
     public init(accepted: Int) { self.accepted = accepted }
 }
+
+// Absent values are sent as explicit `null`s, as everywhere in `/api/v1` (see `CardDTO`).
+
+extension JobDTO {
+    /// Writes every field, `null` for absent ones.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id.uuidString.lowercased(), forKey: .id)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(status, forKey: .status)
+        try container.encode(progress, forKey: .progress)
+        try container.encode(result, forKey: .result)
+        try container.encode(error, forKey: .error)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
+    }
+}
+
+extension JobProgressDTO {
+    /// Writes every field, `null` for absent ones.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(stage, forKey: .stage)
+        try container.encode(current, forKey: .current)
+        try container.encode(total, forKey: .total)
+        try container.encode(cardsCreated, forKey: .cardsCreated)
+        try container.encode(message, forKey: .message)
+    }
+}
+
+extension DraftDTO {
+    /// Writes every field, `null` for absent ones.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id.uuidString.lowercased(), forKey: .id)
+        try container.encode(jobId.uuidString.lowercased(), forKey: .jobId)
+        try container.encode(question, forKey: .question)
+        try container.encode(answer, forKey: .answer)
+        try container.encode(sourcePage, forKey: .sourcePage)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(status, forKey: .status)
+    }
+}

@@ -216,3 +216,42 @@ public struct SchedulerParametersDTO: Codable, Sendable, Hashable {
         self.reviews = reviews
     }
 }
+
+// Absent values are sent as explicit `null`s, as everywhere in `/api/v1` (see `CardDTO`).
+
+extension WeekRetentionDTO {
+    /// Writes every field, `null` for absent ones.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(weekStart, forKey: .weekStart)
+        try container.encode(reviews, forKey: .reviews)
+        try container.encode(recalled, forKey: .recalled)
+        try container.encode(retention, forKey: .retention)
+    }
+}
+
+extension CardRetrievabilityDTO {
+    /// Writes every field, `null` for absent ones.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(cardId.uuidString.lowercased(), forKey: .cardId)
+        try container.encode(stackId.uuidString.lowercased(), forKey: .stackId)
+        try container.encode(state, forKey: .state)
+        try container.encode(stability, forKey: .stability)
+        try container.encode(retrievability, forKey: .retrievability)
+        try container.encode(dueAt, forKey: .dueAt)
+    }
+}
+
+extension SchedulerParametersDTO {
+    /// Writes every field, `null` for absent ones.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(parameters, forKey: .parameters)
+        try container.encode(isDefault, forKey: .isDefault)
+        try container.encode(optimizedAt, forKey: .optimizedAt)
+        try container.encode(logLoss, forKey: .logLoss)
+        try container.encode(defaultLogLoss, forKey: .defaultLogLoss)
+        try container.encode(reviews, forKey: .reviews)
+    }
+}

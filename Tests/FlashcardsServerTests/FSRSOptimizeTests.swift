@@ -3,6 +3,7 @@ import FlashcardsClient
 import FlashcardsCore
 import Fluent
 import Foundation
+import SQLKit
 import Testing
 import Vapor
 
@@ -91,6 +92,33 @@ struct FSRSOptimizeTests {
                 try await client.resetSchedulerParameters()
                 #expect(try await client.schedulerParameters().isDefault)
             }
+        }
+    }
+
+    @Test("storing the fitted parameters survives another connection writing at the same time (SQLite)")
+    func storeWhileOthersWrite() async throws {
+        try await withApp(.sqlite) { app in
+            _ = try await app.compatSignup()
+            let userId = try #require(try await UserModel.query(on: app.db).first()?.requireID())
+            // Another connection commits writes all the time, as job progress reports and hint jobs do.
+            let writer = Task {
+                let sql = app.db as! any SQLDatabase
+                var round = 0
+                while !Task.isCancelled {
+                    try await sql.raw("UPDATE users SET name = \(bind: "Ada \(round)") WHERE id = \(bind: userId)")
+                        .run()
+                    round += 1
+                }
+            }
+            defer { writer.cancel() }
+            for round in 0..<50 {
+                let row = SchedulerParametersModel(
+                    userId: userId, parameters: FSRSConfiguration.defaultParameters, optimizedAt: Date(),
+                    logLoss: 0.4, defaultLogLoss: 0.5, reviews: round)
+                try await OptimizeJobHandler.store(row, on: app.db)
+            }
+            writer.cancel()
+            #expect(try await SchedulerParametersModel.find(userId, on: app.db)?.reviews == 49)
         }
     }
 }

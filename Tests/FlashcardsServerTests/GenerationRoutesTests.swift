@@ -59,6 +59,11 @@ struct GenerationRoutesTests {
             ) { res in
                 #expect(res.status == .accepted)
                 jobId = try res.decoded(JobDTO.self).id
+                // Absent values are explicit nulls, as everywhere in /api/v1.
+                let json = try #require(res.json as? [String: Any])
+                #expect(json["result"] is NSNull && json["error"] is NSNull)
+                let progress = try #require(json["progress"] as? [String: Any])
+                #expect(progress["current"] is NSNull && progress["total"] is NSNull)
             }
             let job = try await waitForJob(app, try #require(jobId))
             #expect(job.status == "succeeded", "\(job.error ?? "")")
@@ -69,6 +74,17 @@ struct GenerationRoutesTests {
             }
             #expect(drafts.count >= 3)
             #expect(drafts.contains { $0.answer.contains("Kraftwerk der Zelle") })
+            try await app.testing().test(
+                .GET, "api/v1/stacks/\(stackId)/drafts?jobId=\(try #require(jobId))", headers: bearerHeaders(token)
+            ) { res in
+                let listed = try res.decoded([DraftDTO].self)
+                #expect(listed == drafts)
+            }
+            try await app.testing().test(
+                .GET, "api/v1/stacks/\(stackId)/drafts?jobId=kein-auftrag", headers: bearerHeaders(token)
+            ) { res in
+                #expect(res.status == .badRequest, "a malformed jobId must not list every draft")
+            }
             #expect(job.dto.progress.cardsCreated == drafts.count)
             // Nothing is in the stack until the user accepts.
             #expect(try await CardModel.query(on: app.db).count() == 0)
@@ -118,12 +134,15 @@ struct GenerationRoutesTests {
                 file: pdf, fields: ["custom-instructions": "Formuliere alle Karteikarten in Stichpunkten."])
             var auth = headers
             auth.add(name: .authorization, value: token)
+            var cardsCreated: Int?
             try await app.testing().test(.POST, "stack/\(stackId)/createFromFile", headers: auth, body: body) { res in
                 #expect(res.status == .ok, "\(res.body.string)")
+                cardsCreated = (res.json as? [String: Any])?["cardsCreated"] as? Int
             }
             let stack = try await getStack(app, token: token, id: stackId)
             let cards = try #require(stack["cards"] as? [[String: Any]])
             #expect(cards.count >= 3)
+            #expect(cardsCreated == cards.count, "cardsCreated is the number of cards, as a JSON number")
             #expect(cards.contains { ($0["answer"] as? String)?.contains("Kraftwerk der Zelle") == true })
         }
     }

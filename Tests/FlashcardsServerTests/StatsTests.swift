@@ -110,4 +110,28 @@ struct StatsTests {
             }
         }
     }
+
+    @Test("absent statistics and parameter values are explicit nulls, as everywhere in /api/v1")
+    func explicitNulls() throws {
+        func json(_ value: some Encodable) throws -> [String: Any] {
+            let data = try FlashcardsJSON.makeEncoder().encode(value)
+            return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+        let week = try json(WeekRetentionDTO(weekStart: "2026-11-16", reviews: 0, recalled: 0, retention: nil))
+        #expect(week["retention"] is NSNull)
+        let card = try json(
+            CardRetrievabilityDTO(
+                cardId: UUID(), stackId: UUID(), state: "new", stability: nil, retrievability: nil, dueAt: Date()))
+        #expect(card["stability"] is NSNull && card["retrievability"] is NSNull)
+        let parameters = try json(
+            SchedulerParametersDTO(parameters: FSRSConfiguration.defaultParameters, isDefault: true))
+        for key in ["optimizedAt", "logLoss", "defaultLogLoss", "reviews"] {
+            #expect(parameters[key] is NSNull, "\(key)")
+        }
+        let draft = try json(
+            DraftDTO(
+                id: UUID(), jobId: UUID(), question: "Q", answer: "A", sourcePage: nil, kind: "fact", status: "pending")
+        )
+        #expect(draft["sourcePage"] is NSNull)
+    }
 }

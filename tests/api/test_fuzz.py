@@ -6,9 +6,14 @@ documented, the Content-Type is the documented one and the body matches the stat
 
 Bounded and deterministic: Hypothesis is derandomized (a fixed seed per test), the example count
 per operation is small and the whole module stops sending after FLASHCARDS_FUZZ_BUDGET_SECONDS (shared by the
-backends). Requests
-are authenticated with a token from a signup, and path/body ids are pointed at a real stack and
-card half of the time, so that the fuzzer gets past the 404s into the validation code.
+backends); each operation gets a fair share of what is left when it starts, so that every operation is
+fuzzed even when the budget is tight. Requests are authenticated with a token from a signup, and ids in
+paths, queries and bodies are pointed at a real stack, card, generation job and draft every other time,
+so that the fuzzer gets past the 404s into the validation code.
+
+Every operation is fuzzed, the upload routes and the event stream included: uploads of random bytes are
+refused by content (415) or make small jobs, and the event stream of the target's job ends at once, as
+the job has finished.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from conftest import BACKENDS, PASSWORD, Server, unique_mail
+from conftest import BACKENDS, PASSWORD, Server, load_document, operations, unique_mail
 
 MAX_EXAMPLES = int(os.environ.get("FLASHCARDS_FUZZ_EXAMPLES", "10"))
 # The budget is for the whole run, shared by the backends.
@@ -43,13 +48,20 @@ CHECKS = [
     response_schema_conformance,
 ]
 
-#: Per backend: when fuzzing started and how many requests were sent.
+#: Per backend: when fuzzing started, how many requests were sent, and the current operation's deadline.
 STATS: dict[str, dict] = {}
+OPERATION_COUNT = len(operations(load_document()))
+#: Definitions the offline generator turns into drafts (with new terms each time, as it leaves out
+#: questions the stack already has).
+DRAFT_TEXT = (
+    "Das Organell Typ{n} ist der Ort, an dem Proteine der Klasse {n} gefaltet werden.\n"
+    "Unter Zyklus{n} versteht man die Abfolge von Wachstum und Teilung der Zelle {n}.\n"
+)
 
 
 class Target:
-    """A signed-up account with one stack and one card that the fuzzer aims at; recreated when a
-    fuzzed DELETE removed them."""
+    """A signed-up account with one stack, one card, a finished generation job and its drafts that the
+    fuzzer aims at; recreated when a fuzzed request removed them."""
 
     def __init__(self, server: Server):
         self.base = server.base_url
@@ -64,18 +76,31 @@ class Target:
         self.token = answer.json()["token"]
         self.stack_id = ""
         self.card_id = ""
-        #: Set when a fuzzed DELETE succeeded: the stack or card may be gone.
+        self.job_id = ""
+        self.draft_ids: list[str] = []
+        #: Set when a fuzzed request may have removed the stack or card.
         self.dirty = True
-        self.ensure()
+        #: Set when a fuzzed request may have accepted or discarded the drafts.
+        self.drafts_dirty = True
+        #: How often each kind of id was seen; every other one is aimed (deterministic, as the cases are).
+        self.turns: dict[str, int] = {}
+        self.generations = 0
+        self.ensure("/drafts")
 
     def _headers(self) -> dict:
         return {"Authorization": f"Bearer {self.token}"}
 
-    def ensure(self) -> None:
-        """Makes sure the target stack and card exist (checked only after a successful DELETE)."""
-        if not self.dirty:
-            return
-        self.dirty = False
+    def ensure(self, path: str) -> None:
+        """Makes sure the target stack and card exist (checked only after a successful DELETE), and
+        before an operation on drafts or jobs that there are pending drafts (made by a generation)."""
+        if self.dirty:
+            self.dirty = False
+            self._ensure_stack_and_card()
+        if self.drafts_dirty and ("/drafts" in path or "/jobs/" in path):
+            self.drafts_dirty = False
+            self._ensure_drafts()
+
+    def _ensure_stack_and_card(self) -> None:
         stack = self.session.get(
             f"{self.base}/api/v1/stacks/{self.stack_id or 'none'}", headers=self._headers(), timeout=10
         )
@@ -89,6 +114,8 @@ class Target:
             assert created.status_code == 201, created.text
             self.stack_id = created.json()["id"]
             self.card_id = ""
+            self.draft_ids = []
+            self.drafts_dirty = True
         else:
             assert stack.status_code == 200, stack.text
         card = self.session.get(
@@ -108,28 +135,77 @@ class Target:
         else:
             assert card.status_code == 200, card.text
 
+    def _ensure_drafts(self) -> None:
+        drafts = self.session.get(
+            f"{self.base}/api/v1/stacks/{self.stack_id}/drafts", headers=self._headers(), timeout=10
+        )
+        assert drafts.status_code == 200, drafts.text
+        if not drafts.json():
+            self.job_id = self._generate()
+            drafts = self.session.get(
+                f"{self.base}/api/v1/stacks/{self.stack_id}/drafts", headers=self._headers(), timeout=10
+            )
+        self.draft_ids = [draft["id"] for draft in drafts.json()]
+        if self.draft_ids:
+            self.job_id = drafts.json()[0]["jobId"]
+
+    def _generate(self) -> str:
+        """Makes drafts from a short text and waits until the job has finished; returns the job's id."""
+        self.generations += 1
+        job = self.session.post(
+            f"{self.base}/api/v1/stacks/{self.stack_id}/generations",
+            json={"text": DRAFT_TEXT.format(n=self.generations)},
+            headers=self._headers(),
+            timeout=10,
+        )
+        assert job.status_code == 202, job.text
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            state = self.session.get(
+                f"{self.base}/api/v1/jobs/{job.json()['id']}", headers=self._headers(), timeout=10
+            ).json()
+            if state["status"] in ("succeeded", "failed", "cancelled"):
+                return state["id"]
+            time.sleep(0.05)
+        raise AssertionError("the target's generation job did not finish")
+
+    def _turn(self, kind: str) -> bool:
+        self.turns[kind] = self.turns.get(kind, 0) + 1
+        return self.turns[kind] % 2 == 1
+
     def aim(self, case) -> None:
-        """Points generated UUIDs at the real stack and card for about half of the cases (decided by
-        the generated value itself, so runs stay deterministic)."""
+        """Points ids at the real stack, card, job and drafts every other time each kind of id is seen
+        (the generated values themselves repeat too often to decide by them)."""
 
-        def real(value, replacement):
-            if isinstance(value, str) and UUID_PATTERN.match(value) and value[-1] in "02468ace":
-                return replacement
-            return value
+        def real(kind: str, value, replacement):
+            return replacement if replacement and self._turn(kind) else value
 
+        draft = self.draft_ids[0] if self.draft_ids else ""
         params = case.path_parameters or {}
-        if "stackId" in params:
-            params["stackId"] = real(params["stackId"], self.stack_id)
-        if "cardId" in params:
-            params["cardId"] = real(params["cardId"], self.card_id)
+        for name, replacement in (
+            ("stackId", self.stack_id),
+            ("cardId", self.card_id),
+            ("jobId", self.job_id),
+            ("draftId", draft),
+        ):
+            if name in params:
+                params[name] = real(name, params[name], replacement)
+        if isinstance(case.query, dict) and "jobId" in case.query:
+            case.query["jobId"] = real("query jobId", case.query["jobId"], self.job_id)
         if isinstance(case.body, dict):
             if isinstance(case.body.get("stackId"), str):
-                # The compatibility bodies name the stack by a plain string: aim at it half the time.
-                value = case.body["stackId"]
-                if not value or ord(value[-1]) % 2 == 0:
-                    case.body["stackId"] = self.stack_id
+                # The compatibility bodies name the stack by a plain string.
+                case.body["stackId"] = real("body stackId", case.body["stackId"], self.stack_id)
             if "cardId" in case.body:
-                case.body["cardId"] = real(case.body["cardId"], self.card_id)
+                case.body["cardId"] = real("body cardId", case.body["cardId"], self.card_id)
+            if "jobId" in case.body:
+                case.body["jobId"] = real("body jobId", case.body["jobId"], self.job_id)
+            if isinstance(case.body.get("ids"), list) and case.body["ids"]:
+                case.body["ids"][0] = real("body ids", case.body["ids"][0], draft)
+            reviews = case.body.get("reviews")
+            for review in reviews if isinstance(reviews, list) else []:
+                if isinstance(review, dict) and "cardId" in review:
+                    review["cardId"] = real("review cardId", review["cardId"], self.card_id)
 
 
 @pytest.fixture(scope="session")
@@ -158,19 +234,46 @@ schema = schemathesis.pytest.from_fixture("fuzz_schema")
     suppress_health_check=list(HealthCheck),
 )
 def test_fuzz_operation(case, fuzz_server: Server, fuzz_target: Target):
-    stats = STATS.setdefault(fuzz_server.backend, {"started": time.monotonic(), "requests": 0})
-    if time.monotonic() - stats["started"] > FUZZ_BUDGET_SECONDS:
-        return  # the time budget is spent; the remaining examples are not sent
-    fuzz_target.ensure()
-    fuzz_target.aim(case)
+    now = time.monotonic()
+    stats = STATS.setdefault(
+        fuzz_server.backend,
+        {"started": now, "requests": 0, "examples": 0, "sending": 0.0, "operation": None, "operations": 0},
+    )
+    operation = (case.method.upper(), case.operation.path)
+    if operation != stats["operation"]:
+        # Each operation still to come gets a fair share of the budget that is left, less what generating
+        # their examples will cost (measured so far: the time between calls), so that every operation is
+        # fuzzed and the whole run keeps to the budget.
+        stats["operation"] = operation
+        stats["operations"] += 1
+        operations_left = max(1, OPERATION_COUNT - stats["operations"] + 1)
+        examples = stats["examples"]
+        overhead = (now - stats["started"] - stats["sending"]) / examples if examples else 0.0
+        examples_per_operation = examples / (stats["operations"] - 1) if stats["operations"] > 1 else 0.0
+        left = stats["started"] + FUZZ_BUDGET_SECONDS - now - overhead * examples_per_operation * operations_left
+        stats["deadline"] = now + max(0.0, left) / operations_left
+    stats["examples"] += 1
+    if now > stats["deadline"]:
+        return  # this operation's share of the budget is spent; its remaining examples are not sent
+    try:
+        send(case, fuzz_server, fuzz_target, stats)
+    finally:
+        stats["sending"] += time.monotonic() - now
+
+
+def send(case, fuzz_server: Server, fuzz_target: Target, stats: dict) -> None:
     path = case.operation.path
+    fuzz_target.ensure(path)
+    fuzz_target.aim(case)
     compat = not path.startswith("/api/v1")
     token = fuzz_target.token
     headers = {"Authorization": token if compat else f"Bearer {token}"}
     response = case.call(headers=headers, timeout=30)
     stats["requests"] += 1
-    if case.method.upper() == "DELETE" and response.status_code < 300:
-        fuzz_target.dirty = True
+    if response.status_code < 300 and "/drafts" in path and case.method.upper() in ("DELETE", "POST"):
+        fuzz_target.drafts_dirty = True  # drafts may have been accepted or discarded
+    elif case.method.upper() == "DELETE" and response.status_code < 300 and "scheduler" not in path:
+        fuzz_target.dirty = True  # the stack or card may be gone
     case.validate_response(response, checks=CHECKS, headers=headers)
 
 

@@ -10,13 +10,15 @@ operation of the document was never exercised by the stories.
 from __future__ import annotations
 
 import json
+import threading
+import time
 import uuid
 from datetime import datetime, timedelta, timezone
 
 import requests
 from openapi_spec_validator import validate as validate_spec
 
-from conftest import PASSWORD, Api, load_document, operations, unique_mail
+from conftest import PASSWORD, ROOT, Api, load_document, operations, unique_mail
 
 V1 = "/api/v1"
 STACKS = V1 + "/stacks"
@@ -28,6 +30,23 @@ RATE = STACK + "/study/rate"
 C_STACK = "/stack/{stackId}"
 C_CARD = "/stack/{stackId}/card/{cardId}"
 C_NEXT = "/stack/{stackId}/card/next"
+C_CREATE = "/stack/{stackId}/createFromFile"
+GENERATIONS = STACK + "/generations"
+DRAFTS = STACK + "/drafts"
+ACCEPT = DRAFTS + "/accept"
+DRAFT = DRAFTS + "/{draftId}"
+JOB = V1 + "/jobs/{jobId}"
+JOB_EVENTS = JOB + "/events"
+JOB_CANCEL = JOB + "/cancel"
+REVIEWS = V1 + "/reviews"
+UNDO = CARD + "/undo"
+STATS = STACK + "/stats"
+RETRIEVABILITY = STATS + "/retrievability"
+ME_STATS = V1 + "/me/stats"
+ME_RETRIEVABILITY = ME_STATS + "/retrievability"
+SCHEDULER = V1 + "/me/scheduler"
+OPTIMIZE = SCHEDULER + "/optimize"
+FINISHED = ("succeeded", "failed", "cancelled")
 
 
 def parse_date(text: str) -> datetime:
@@ -54,7 +73,7 @@ def test_document_is_valid_openapi_3_1():
 
 def test_document_conventions():
     """Every operation has a unique id; every protected one documents 401; every v1 path and every
-    compatibility route 1-12 is present."""
+    compatibility route 1-13 is present."""
     document = load_document()
     ids = []
     for method, path in operations(document):
@@ -99,6 +118,24 @@ def test_document_conventions():
         ("DELETE", CARD),
         ("GET", NEXT),
         ("POST", RATE),
+        ("POST", C_CREATE),
+        ("POST", GENERATIONS),
+        ("GET", DRAFTS),
+        ("POST", ACCEPT),
+        ("PATCH", DRAFT),
+        ("DELETE", DRAFT),
+        ("GET", JOB),
+        ("GET", JOB_EVENTS),
+        ("POST", JOB_CANCEL),
+        ("POST", REVIEWS),
+        ("POST", UNDO),
+        ("GET", STATS),
+        ("GET", RETRIEVABILITY),
+        ("GET", ME_STATS),
+        ("GET", ME_RETRIEVABILITY),
+        ("GET", SCHEDULER),
+        ("DELETE", SCHEDULER),
+        ("POST", OPTIMIZE),
     }
     missing = expected - set(operations(document))
     assert not missing, f"routes missing from the document: {sorted(missing)}"
@@ -1043,6 +1080,655 @@ def test_compat_story(api: Api):
     assert code(body) == "payload_too_large"
 
 
+# --- /api/v1 card generation, drafts and jobs --------------------------------------------------------------
+
+FIXTURES = ROOT / "Tests" / "FlashcardsGenerationTests" / "Fixtures"
+LECTURE = (FIXTURES / "corpus" / "de_zellbiologie.md").read_text(encoding="utf-8")
+
+
+def fixture(name: str) -> bytes:
+    return (FIXTURES / name).read_bytes()
+
+
+def wait_for_job(api: Api, token: str, job_id: str, timeout: float = 60) -> dict:
+    """Polls the job (every answer checked against the document) until it has finished."""
+    deadline = time.monotonic() + timeout
+    while True:
+        _, job = api.call("GET", JOB, path={"jobId": job_id}, token=token, expect=200)
+        if job["status"] in FINISHED:
+            return job
+        assert time.monotonic() < deadline, f"job {job_id} did not finish within {timeout} s: {job}"
+        time.sleep(0.1)
+
+
+def test_v1_generation_story(api: Api):
+    owner = api.signup()
+    token = owner["token"]
+    other = api.signup("Jonas Fremd")["token"]
+    _, stack = api.call("POST", STACKS, token=token, json_body={"name": "Zellbiologie", "color": "#059669"}, expect=201)
+    at = {"stackId": stack["id"]}
+
+    # Pasted text: a job that is queued at once and makes drafts, not cards.
+    _, job = api.call(
+        "POST", GENERATIONS, path=at, token=token, json_body={"text": LECTURE, "customInstructions": ""}, expect=202
+    )
+    assert job["kind"] == "generation" and job["status"] in ("queued", "running")
+    assert job["result"] is None and job["error"] is None
+    done = wait_for_job(api, token, job["id"])
+    assert done["status"] == "succeeded" and done["progress"]["stage"] == "done", done
+    outcome = json.loads(done["result"])
+    assert outcome["drafts"] >= 3 and outcome["cardsCreated"] == 0 and outcome["language"] == "de"
+    assert done["progress"]["cardsCreated"] == outcome["drafts"]
+    _, got = api.call("GET", STACK, path=at, token=token, expect=200)
+    assert got["cardCount"] == 0, "drafts are not cards until accepted"
+
+    # The job: read, streamed, cancelled after it has finished (answered unchanged).
+    job_at = {"jobId": job["id"]}
+    for missing in (str(uuid.uuid4()), "kein-auftrag"):
+        _, body = api.call("GET", JOB, path={"jobId": missing}, token=token, expect=404)
+        assert code(body) == "job_not_found"
+    _, body = api.call("GET", JOB, path=job_at, token=other, expect=404)
+    assert code(body) == "job_not_found", "another user's job is nobody's"
+    api.call("GET", JOB, path=job_at, expect=401)
+    response, events = api.call("GET", JOB_EVENTS, path=job_at, token=token, expect=200)
+    assert response.headers["Cache-Control"] == "no-cache"
+    assert [event["event"] for event in events] == ["progress"], "a finished job is sent once, then the stream ends"
+    assert events[-1]["data"] == done
+    api.call("GET", JOB_EVENTS, path=job_at, token=other, expect=404)
+    api.call("GET", JOB_EVENTS, path={"jobId": str(uuid.uuid4())}, token=token, expect=404)
+    api.call("GET", JOB_EVENTS, path=job_at, expect=401)
+    _, unchanged = api.call("POST", JOB_CANCEL, path=job_at, token=token, expect=200)
+    assert unchanged == done, "cancelling a finished job changes nothing"
+    _, body = api.call("POST", JOB_CANCEL, path=job_at, token=other, expect=404)
+    assert code(body) == "job_not_found"
+    api.call("POST", JOB_CANCEL, path={"jobId": str(uuid.uuid4())}, token=token, expect=404)
+    api.call("POST", JOB_CANCEL, path=job_at, expect=401)
+
+    # Drafts: pending ones, in the order they were made; filtered by job.
+    _, drafts = api.call("GET", DRAFTS, path=at, token=token, expect=200)
+    assert len(drafts) == outcome["drafts"]
+    assert all(d["status"] == "pending" and d["jobId"] == job["id"] for d in drafts)
+    assert any("Einheit" in d["answer"] for d in drafts), drafts
+    _, same = api.call("GET", DRAFTS, path=at, token=token, params={"jobId": job["id"]}, expect=200)
+    assert same == drafts
+    _, none = api.call("GET", DRAFTS, path=at, token=token, params={"jobId": str(uuid.uuid4())}, expect=200)
+    assert none == []
+    _, body = api.call("GET", DRAFTS, path=at, token=token, params={"jobId": "kein-auftrag"}, expect=400)
+    assert code(body) == "validation_failed"
+    _, body = api.call("GET", DRAFTS, path=at, token=other, expect=404)
+    assert code(body) == "stack_not_found"
+    api.call("GET", DRAFTS, path={"stackId": str(uuid.uuid4())}, token=token, expect=404)
+    api.call("GET", DRAFTS, path=at, expect=401)
+
+    # Editing a draft.
+    first, second = drafts[0], drafts[1]
+    draft_at = {**at, "draftId": first["id"]}
+    _, edited = api.call(
+        "PATCH",
+        DRAFT,
+        path=draft_at,
+        token=token,
+        json_body={"question": "Was ist eine Zelle? (bearbeitet)"},
+        expect=200,
+    )
+    assert edited == {**first, "question": "Was ist eine Zelle? (bearbeitet)"}
+    _, same = api.call("PATCH", DRAFT, path=draft_at, token=token, json_body={}, expect=200)
+    assert same == edited
+    for bad in ({"question": "  "}, {"answer": ""}, {"answer": "A" * 20_001}):
+        _, body = api.call("PATCH", DRAFT, path=draft_at, token=token, json_body=bad, expect=400)
+        assert code(body) == "validation_failed", bad
+    for raw in (b"", b"{", b'{"question": 5}'):
+        _, body = api.call("PATCH", DRAFT, path=draft_at, token=token, data=raw, expect=400)
+        assert code(body) == "malformed_json", raw
+    _, body = api.call("PATCH", DRAFT, path=draft_at, token=token, json_body={"question": "Q" * 1_100_000}, expect=413)
+    assert code(body) == "payload_too_large"
+    for missing in (str(uuid.uuid4()), "kein-entwurf"):
+        _, body = api.call(
+            "PATCH", DRAFT, path={**at, "draftId": missing}, token=token, json_body={"question": "Q"}, expect=404
+        )
+        assert code(body) == "draft_not_found"
+    _, body = api.call("PATCH", DRAFT, path=draft_at, token=other, json_body={"question": "Meins"}, expect=404)
+    assert code(body) == "stack_not_found"
+    api.call("PATCH", DRAFT, path=draft_at, json_body={"question": "Q"}, expect=401)
+
+    # Discarding a draft: gone from the list, not editable, not acceptable.
+    second_at = {**at, "draftId": second["id"]}
+    api.call("DELETE", DRAFT, path=second_at, expect=401)
+    api.call("DELETE", DRAFT, path=second_at, token=other, expect=404)
+    _, body = api.call("DELETE", DRAFT, path=second_at, token=token, expect=204)
+    assert body is None
+    _, body = api.call("DELETE", DRAFT, path=second_at, token=token, expect=404)
+    assert code(body) == "draft_not_found"
+    api.call("PATCH", DRAFT, path=second_at, token=token, json_body={"question": "Q"}, expect=404)
+    _, remaining = api.call("GET", DRAFTS, path=at, token=token, expect=200)
+    assert [d["id"] for d in remaining] == [d["id"] for d in drafts if d["id"] != second["id"]]
+
+    # Accepting: unknown or discarded ids refuse the whole request; then one, then all the rest.
+    for ids in ([str(uuid.uuid4())], [second["id"]], [first["id"], str(uuid.uuid4())]):
+        _, body = api.call("POST", ACCEPT, path=at, token=token, json_body={"ids": ids}, expect=404)
+        assert code(body) == "draft_not_found", ids
+    for raw in (b"{", b'{"ids": "alle"}', b'{"ids": ["kein-entwurf"]}'):
+        _, body = api.call("POST", ACCEPT, path=at, token=token, data=raw, expect=400)
+        assert code(body) == "malformed_json", raw
+    _, body = api.call("POST", ACCEPT, path=at, token=other, json_body={}, expect=404)
+    assert code(body) == "stack_not_found"
+    api.call("POST", ACCEPT, path=at, json_body={}, expect=401)
+    _, body = api.call("POST", ACCEPT, path=at, token=token, json_body={"ids": ["x" * 40] * 30_000}, expect=413)
+    assert code(body) == "payload_too_large"
+    _, got = api.call("GET", STACK, path=at, token=token, expect=200)
+    assert got["cardCount"] == 0, "a refused accept makes no card"
+    _, accepted = api.call("POST", ACCEPT, path=at, token=token, json_body={"ids": [first["id"]]}, expect=200)
+    assert accepted == {"accepted": 1}
+    _, page = api.call("GET", CARDS, path=at, token=token, expect=200)
+    assert [c["question"] for c in page["items"]] == ["Was ist eine Zelle? (bearbeitet)"]
+    _, accepted = api.call("POST", ACCEPT, path=at, token=token, expect=200)
+    assert accepted == {"accepted": len(drafts) - 2}, "no body accepts every pending draft"
+    _, accepted = api.call("POST", ACCEPT, path=at, token=token, json_body={"jobId": job["id"]}, expect=200)
+    assert accepted == {"accepted": 0}
+    _, left = api.call("GET", DRAFTS, path=at, token=token, expect=200)
+    assert left == []
+    _, got = api.call("GET", STACK, path=at, token=token, expect=200)
+    assert got["cardCount"] == len(drafts) - 1
+
+    # Uploads: a PDF (with its pages) and a text file; the type comes from the content, not the name.
+    _, pdf_job = api.call(
+        "POST",
+        GENERATIONS,
+        path=at,
+        token=token,
+        files={"file": ("skript.txt", fixture("corpus/en_algorithms.pdf"), "text/plain")},
+        form={"customInstructions": "Kurze Antworten, bitte."},
+        expect=202,
+    )
+    pdf_job = wait_for_job(api, token, pdf_job["id"])
+    assert pdf_job["status"] == "succeeded", pdf_job
+    _, pdf_drafts = api.call("GET", DRAFTS, path=at, token=token, params={"jobId": pdf_job["id"]}, expect=200)
+    assert pdf_drafts and any(d["sourcePage"] is not None for d in pdf_drafts), "PDF drafts name their page"
+    _, text_job = api.call(
+        "POST",
+        GENERATIONS,
+        path=at,
+        token=token,
+        files={"file": ("notizen.pdf", (FIXTURES / "corpus" / "de_vwl.md").read_bytes())},
+        form={"custom-instructions": ""},
+        expect=202,
+    )
+    assert wait_for_job(api, token, text_job["id"])["status"] == "succeeded"
+
+    # Material the generator cannot use ends the job as failed, with a German message.
+    for source in ({"json_body": {"text": "hallo"}}, {"files": {"file": ("a.pdf", fixture("encrypted.pdf"))}}):
+        _, failing = api.call("POST", GENERATIONS, path=at, token=token, expect=202, **source)
+        failed = wait_for_job(api, token, failing["id"])
+        assert failed["status"] == "failed" and failed["result"] is None, failed
+        assert failed["error"] and failed["progress"]["stage"] == "failed"
+
+    # Request errors: 400, 413, 415, 404 and 401.
+    for bad in (
+        {},
+        {"text": "   "},
+        {"text": None, "topic": "  "},
+        {"topic": "Zellbiologie"},  # a topic needs a language model; the tests run offline
+        {"text": "Die Zelle ist eine Einheit.", "customInstructions": "x" * 2_001},
+    ):
+        _, body = api.call("POST", GENERATIONS, path=at, token=token, json_body=bad, expect=400)
+        assert code(body) == "validation_failed", bad
+    for raw in (b"", b"{", b'{"text": 5}', b"text=hallo"):
+        _, body = api.call("POST", GENERATIONS, path=at, token=token, data=raw, expect=400)
+        assert code(body) == "malformed_json", raw
+    _, body = api.call(
+        "POST", GENERATIONS, path=at, token=token, files={"other": ("a.txt", b"Die Zelle ist klein.")}, expect=400
+    )
+    assert code(body) == "validation_failed" and body["message"]
+    _, body = api.call("POST", GENERATIONS, path=at, token=token, files={"file": ("a.txt", b"")}, expect=400)
+    assert code(body) == "validation_failed"
+    _, body = api.call(
+        "POST", GENERATIONS, path=at, token=token, files={"file": ("a.pdf", bytes(range(256)) * 8)}, expect=415
+    )
+    assert code(body) == "unsupported_media_type" and body["message"]
+    _, body = api.call(
+        "POST", GENERATIONS, path=at, token=token, files={"file": ("a.txt", b"a" * (10 * 1024 * 1024 + 1))}, expect=413
+    )
+    assert code(body) == "payload_too_large"
+    # The oversized upload was read to its end: the same connection serves the next request.
+    api.call("GET", V1 + "/me", token=token, expect=200)
+    _, body = api.call(
+        "POST", GENERATIONS, path=at, token=token, json_body={"text": "a" * (4 * 1024 * 1024 + 1)}, expect=413
+    )
+    assert code(body) == "payload_too_large"
+    _, body = api.call("POST", GENERATIONS, path=at, token=other, json_body={"text": LECTURE}, expect=404)
+    assert code(body) == "stack_not_found"
+    api.call("POST", GENERATIONS, path={"stackId": "kaputt"}, token=token, json_body={"text": LECTURE}, expect=404)
+    api.call("POST", GENERATIONS, path=at, json_body={"text": LECTURE}, expect=401)
+    api.call("POST", GENERATIONS, path=at, files={"file": ("a.txt", b"Die Zelle ist klein.")}, expect=401)
+
+
+def test_v1_jobs_are_cancelled_and_streamed(idle_server, checker):
+    """Without workers, jobs stay queued: cancelling one ends it at once, and its event stream, open
+    while it waits, sends the change and then ends."""
+    api = Api(idle_server, checker)
+    token = api.signup()["token"]
+    _, stack = api.call(
+        "POST", STACKS, token=token, json_body={"name": "Warteschlange", "color": "#7C3AED"}, expect=201
+    )
+    # With a language model configured, a topic is accepted (offline it is a 400).
+    _, job = api.call(
+        "POST", GENERATIONS, path={"stackId": stack["id"]}, token=token, json_body={"topic": "Zellbiologie"}, expect=202
+    )
+    job_at = {"jobId": job["id"]}
+    time.sleep(0.5)
+    _, waiting = api.call("GET", JOB, path=job_at, token=token, expect=200)
+    assert waiting == job, "nothing runs it"
+
+    def cancel_soon():
+        time.sleep(1.0)
+        requests.post(
+            f"{idle_server.base_url}{V1}/jobs/{job['id']}/cancel",
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=10,
+        )
+
+    canceller = threading.Thread(target=cancel_soon)
+    canceller.start()
+    started = time.monotonic()
+    _, events = api.call("GET", JOB_EVENTS, path=job_at, token=token, expect=200)
+    canceller.join()
+    assert time.monotonic() - started < 15
+    assert [e["data"]["status"] for e in events] == ["queued", "cancelled"], events
+    assert events[-1]["data"]["progress"]["stage"] == "cancelled" and events[-1]["data"]["error"] is None
+
+    # Cancelling through the API: a queued optimization ends at once; a second cancel changes nothing.
+    _, optimize = api.call("POST", OPTIMIZE, token=token, expect=202)
+    assert optimize["kind"] == "optimize" and optimize["status"] == "queued"
+    _, cancelled = api.call("POST", JOB_CANCEL, path={"jobId": optimize["id"]}, token=token, expect=200)
+    assert cancelled["status"] == "cancelled" and cancelled["progress"]["stage"] == "cancelled"
+    _, again = api.call("POST", JOB_CANCEL, path={"jobId": optimize["id"]}, token=token, expect=200)
+    assert again == cancelled
+    _, got = api.call("GET", JOB, path={"jobId": optimize["id"]}, token=token, expect=200)
+    assert got == cancelled
+
+
+def test_compat_create_from_file_without_its_language_model(idle_server, checker):
+    """Route 13 runs its job in the request, also without workers; when the configured language model
+    does not answer it says so with 503, and nothing is written."""
+    api = Api(idle_server, checker)
+    _, login = api.call(
+        "POST",
+        "/signup",
+        json_body={"name": "Lena Alt", "mail": unique_mail("magic"), "password": PASSWORD},
+        expect=200,
+    )
+    token = login["token"]
+    _, stack = api.call("POST", "/stack", json_body={"name": "Zellen", "color": "red"}, token=token, expect=200)
+    _, body = api.call(
+        "POST",
+        C_CREATE,
+        path={"stackId": stack["uniqueId"]},
+        token=token,
+        raw_token=True,
+        files={"file": ("skript.pdf", fixture("corpus/de_zellbiologie.pdf"))},
+        form={"custom-instructions": "Nur Definitionen."},
+        expect=503,
+    )
+    assert code(body) == "model_unavailable" and body["message"]
+    _, got = api.call("GET", C_STACK, path={"stackId": stack["uniqueId"]}, token=token, raw_token=True, expect=200)
+    assert got["cards"] == []
+
+
+# --- compatibility route 13 ----------------------------------------------------------------------------
+
+
+def test_compat_create_from_file_story(api: Api):
+    _, login = api.call(
+        "POST",
+        "/signup",
+        json_body={"name": "Lena Alt", "mail": unique_mail("magic"), "password": PASSWORD},
+        expect=200,
+    )
+    token = login["token"]
+    other = api.signup("Jonas Fremd")["token"]
+    _, stack = api.call(
+        "POST",
+        "/stack",
+        json_body={"name": "Zellbiologie", "color": "#059669"},
+        token=token,
+        raw_token=True,
+        expect=200,
+    )
+    at = {"stackId": stack["uniqueId"]}
+    pdf = fixture("corpus/de_zellbiologie.pdf")
+
+    # The Vue app's upload: a PDF and (possibly empty) custom instructions; 200 once the cards exist.
+    _, result = api.call(
+        "POST",
+        C_CREATE,
+        path=at,
+        token=token,
+        raw_token=True,
+        files={"file": ("skript.pdf", pdf, "application/pdf")},
+        form={"custom-instructions": ""},
+        expect=200,
+    )
+    assert result["cardsCreated"] >= 3 and result["message"] == f"{result['cardsCreated']} Karten erstellt"
+    _, got = api.call("GET", C_STACK, path=at, token=token, raw_token=True, expect=200)
+    assert len(got["cards"]) == result["cardsCreated"]
+    assert all(card["question"] and card["answer"] for card in got["cards"])
+    # Without the instructions field, and with Bearer: works too.
+    _, more = api.call(
+        "POST", C_CREATE, path=at, token=token, files={"file": ("b.pdf", fixture("corpus/en_networks.pdf"))}, expect=200
+    )
+    assert more["cardsCreated"] >= 1
+
+    # Nothing new in the same script again: 400 with a message, nothing written.
+    _, body = api.call(
+        "POST", C_CREATE, path=at, token=token, raw_token=True, files={"file": ("skript.pdf", pdf)}, expect=400
+    )
+    assert code(body) == "validation_failed" and body["message"]
+    # Unusable PDFs: 400 with the reason.
+    for name in ("encrypted.pdf", "broken.pdf"):
+        _, body = api.call(
+            "POST", C_CREATE, path=at, token=token, raw_token=True, files={"file": (name, fixture(name))}, expect=400
+        )
+        assert code(body) == "validation_failed" and "PDF" in body["message"], body
+    # Only PDFs, judged by content.
+    for name, content in (("notizen.pdf", fixture("notes.png")), ("text.pdf", b"Die Zelle ist klein.")):
+        _, body = api.call(
+            "POST", C_CREATE, path=at, token=token, raw_token=True, files={"file": (name, content)}, expect=415
+        )
+        assert code(body) == "unsupported_media_type" and "PDF" in body["message"]
+    # No file, an empty one, no multipart at all.
+    for files in ({"other": ("a.pdf", pdf)}, {"file": ("a.pdf", b"")}):
+        _, body = api.call("POST", C_CREATE, path=at, token=token, raw_token=True, files=files, expect=400)
+        assert code(body) == "validation_failed" and body["message"]
+    _, body = api.call("POST", C_CREATE, path=at, token=token, raw_token=True, json_body={"file": "x"}, expect=400)
+    assert code(body) == "validation_failed"
+    # Over 10 MB: 413, and the connection goes on.
+    _, body = api.call(
+        "POST",
+        C_CREATE,
+        path=at,
+        token=token,
+        raw_token=True,
+        files={"file": ("gross.pdf", b"%PDF-1.4\n" + b" " * (10 * 1024 * 1024))},
+        expect=413,
+    )
+    assert code(body) == "payload_too_large"
+    _, got = api.call("GET", C_STACK, path=at, token=token, raw_token=True, expect=200)
+    assert len(got["cards"]) == result["cardsCreated"] + more["cardsCreated"], "refused uploads write nothing"
+    # Unknown and foreign stacks, no token.
+    for stack_id in (str(uuid.uuid4()), "kaputt"):
+        _, body = api.call(
+            "POST",
+            C_CREATE,
+            path={"stackId": stack_id},
+            token=token,
+            raw_token=True,
+            files={"file": ("a.pdf", pdf)},
+            expect=404,
+        )
+        assert body["message"] == "Stack not found"
+    _, body = api.call(
+        "POST", C_CREATE, path=at, token=other, raw_token=True, files={"file": ("a.pdf", pdf)}, expect=404
+    )
+    assert body["message"] == "Stack not found"
+    api.call("POST", C_CREATE, path=at, files={"file": ("a.pdf", pdf)}, expect=401)
+
+
+# --- /api/v1 review history, statistics and the scheduler ----------------------------------------------------
+
+
+def iso(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def history(card_ids: list[str], days_ago=(30, 27, 20, 10, 2), ratings=("good", "good", "again", "good", "easy")):
+    """Reviews of each card on the given days before now, as an offline client would upload them."""
+    now = datetime.now(timezone.utc)
+    return [
+        {
+            "id": str(uuid.uuid4()),
+            "cardId": card_id,
+            "rating": rating,
+            "reviewedAt": iso(now - timedelta(days=days)),
+            "durationMs": 4_000,
+        }
+        for card_id in card_ids
+        for days, rating in zip(days_ago, ratings)
+    ]
+
+
+def test_v1_reviews_undo_and_stats_story(api: Api):
+    owner = api.signup(time_zone="Europe/Berlin")
+    token = owner["token"]
+    other = api.signup("Jonas Fremd")["token"]
+    _, fsrs = api.call("POST", STACKS, token=token, json_body={"name": "FSRS", "color": "#0EA5E9"}, expect=201)
+    _, ladder = api.call(
+        "POST", STACKS, token=token, json_body={"name": "Leiter", "color": "#22C55E", "scheduler": "ladder"}, expect=201
+    )
+    at = {"stackId": fsrs["id"]}
+    cards = [
+        api.call(
+            "POST",
+            CARDS,
+            path=at,
+            token=token,
+            json_body={"question": f"Frage {i}", "answer": f"Antwort {i}"},
+            expect=201,
+        )[1]
+        for i in range(4)
+    ]
+    _, ladder_card = api.call(
+        "POST",
+        CARDS,
+        path={"stackId": ladder["id"]},
+        token=token,
+        json_body={"question": "Hund", "answer": "dog"},
+        expect=201,
+    )
+    _, foreign_stack = api.call(
+        "POST", STACKS, token=other, json_body={"name": "Fremd", "color": "#000000"}, expect=201
+    )
+    _, foreign_card = api.call(
+        "POST",
+        CARDS,
+        path={"stackId": foreign_stack["id"]},
+        token=other,
+        json_body={"question": "Q", "answer": "A"},
+        expect=201,
+    )
+
+    # Offline sync: three FSRS cards with a month of history, one ladder review; the fourth card stays new.
+    reviews = history([c["id"] for c in cards[:3]]) + history([ladder_card["id"]], days_ago=(3,), ratings=("medium",))
+    shuffled = reviews[::-1]
+    _, synced = api.call("POST", REVIEWS, token=token, json_body={"reviews": shuffled}, expect=200)
+    assert synced["inserted"] == 16 and synced["duplicates"] == 0
+    by_id = {c["id"]: c for c in synced["cards"]}
+    assert sorted(by_id) == sorted([c["id"] for c in cards[:3]] + [ladder_card["id"]]), "each named card once"
+    for card in cards[:3]:
+        state = by_id[card["id"]]
+        assert state["reviewCount"] == 5 and state["state"] == "review" and state["stability"] > 0
+        assert state["lastReviewedAt"] == max(r["reviewedAt"] for r in reviews if r["cardId"] == card["id"])
+    assert by_id[ladder_card["id"]]["reviewCount"] == 1 and by_id[ladder_card["id"]]["stability"] is None
+    # The same batch again, and repeats inside a batch, change nothing.
+    _, again = api.call("POST", REVIEWS, token=token, json_body={"reviews": reviews + reviews[:2]}, expect=200)
+    assert again["inserted"] == 0 and again["duplicates"] == 18
+    assert [without_hint(c) for c in again["cards"]] == [without_hint(c) for c in synced["cards"]]
+    _, empty = api.call("POST", REVIEWS, token=token, json_body={"reviews": []}, expect=200)
+    assert empty == {"inserted": 0, "duplicates": 0, "cards": []}
+
+    # All or nothing: one bad review refuses the batch.
+    fresh = history([cards[3]["id"]], days_ago=(1,), ratings=("good",))[0]
+    for bad in (
+        {**fresh, "rating": "medium"},  # a ladder rating on an FSRS card
+        {**fresh, "durationMs": -1},
+        {**fresh, "durationMs": 86_400_001},
+        {**fresh, "reviewedAt": iso(datetime.now(timezone.utc) + timedelta(days=2))},
+    ):
+        _, body = api.call(
+            "POST", REVIEWS, token=token, json_body={"reviews": [fresh, bad | {"id": str(uuid.uuid4())}]}, expect=400
+        )
+        assert code(body) == "validation_failed", bad
+    _, body = api.call(
+        "POST", REVIEWS, token=token, json_body={"reviews": [{**fresh, "id": str(uuid.uuid4())}] * 1_001}, expect=400
+    )
+    assert code(body) == "validation_failed"
+    unknown = str(uuid.uuid4())
+    _, body = api.call(
+        "POST",
+        REVIEWS,
+        token=token,
+        json_body={"reviews": [fresh, {**fresh, "id": str(uuid.uuid4()), "cardId": unknown}]},
+        expect=404,
+    )
+    assert code(body) == "card_not_found" and unknown in body["message"]
+    _, body = api.call(
+        "POST", REVIEWS, token=token, json_body={"reviews": [{**fresh, "cardId": foreign_card["id"]}]}, expect=404
+    )
+    assert code(body) == "card_not_found", "another user's card is nobody's"
+    _, body = api.call(
+        "POST",
+        REVIEWS,
+        token=token,
+        json_body={"reviews": [fresh, {**reviews[0], "cardId": cards[3]["id"]}]},
+        expect=409,
+    )
+    assert code(body) == "conflict", "a review id of another card"
+    for raw in (b"", b"{}", b'{"reviews": "x"}', b'{"reviews": [{"id": "kaputt"}]}'):
+        _, body = api.call("POST", REVIEWS, token=token, data=raw, expect=400)
+        assert code(body) == "malformed_json", raw
+    _, body = api.call(
+        "POST", REVIEWS, token=token, json_body={"reviews": [{**fresh, "reviewedAt": "gestern"}]}, expect=400
+    )
+    assert code(body) == "malformed_json"
+    _, body = api.call(
+        "POST", REVIEWS, token=token, json_body={"reviews": [{**fresh, "rating": "x" * 1_100_000}]}, expect=413
+    )
+    assert code(body) == "payload_too_large"
+    api.call("POST", REVIEWS, json_body={"reviews": [fresh]}, expect=401)
+    _, untouched = api.call("GET", CARD, path={**at, "cardId": cards[3]["id"]}, token=token, expect=200)
+    assert untouched["reviewCount"] == 0 and untouched["state"] == "new", "refused batches stored nothing"
+
+    # Undo: appends an entry for the last counted review; an id makes a retry harmless.
+    undo_at = {**at, "cardId": cards[0]["id"]}
+    _, undone = api.call("POST", UNDO, path=undo_at, token=token, expect=200)
+    assert undone["undoneReviewId"] == reviews[4]["id"] and undone["card"]["reviewCount"] == 4
+    undo_id = str(uuid.uuid4())
+    _, undone = api.call("POST", UNDO, path=undo_at, token=token, json_body={"id": undo_id}, expect=200)
+    assert undone["undoneReviewId"] == reviews[3]["id"] and undone["card"]["reviewCount"] == 3
+    _, retried = api.call("POST", UNDO, path=undo_at, token=token, json_body={"id": undo_id}, expect=200)
+    assert retried["undoneReviewId"] == undone["undoneReviewId"] and retried["card"]["reviewCount"] == 3
+    _, body = api.call("POST", UNDO, path=undo_at, token=token, json_body={"id": reviews[0]["id"]}, expect=409)
+    assert code(body) == "conflict", "an id that belongs to a review"
+    _, body = api.call("POST", UNDO, path={**at, "cardId": cards[3]["id"]}, token=token, json_body={}, expect=409)
+    assert code(body) == "conflict", "a new card has nothing to undo"
+    _, body = api.call("POST", UNDO, path=undo_at, token=token, data=b'{"id": "kaputt"}', expect=400)
+    assert code(body) == "malformed_json"
+    _, body = api.call("POST", UNDO, path=undo_at, token=token, data=b"{", expect=400)
+    assert code(body) == "malformed_json"
+    _, body = api.call("POST", UNDO, path=undo_at, token=token, json_body={"pad": "x" * 1_100_000}, expect=413)
+    assert code(body) == "payload_too_large"
+    for path, expected in (
+        ({**at, "cardId": str(uuid.uuid4())}, "card_not_found"),
+        ({**at, "cardId": "kaputt"}, "card_not_found"),
+        ({"stackId": ladder["id"], "cardId": cards[0]["id"]}, "card_not_found"),
+        ({"stackId": str(uuid.uuid4()), "cardId": cards[0]["id"]}, "stack_not_found"),
+    ):
+        _, body = api.call("POST", UNDO, path=path, token=token, expect=404)
+        assert code(body) == expected, path
+    api.call("POST", UNDO, path=undo_at, token=other, expect=404)
+    api.call("POST", UNDO, path=undo_at, expect=401)
+
+    # Statistics of the stack: 365 days, 52 weeks, 30 forecast days; undone reviews count nowhere.
+    _, stats = api.call("GET", STATS, path=at, token=token, expect=200)
+    assert stats["timeZone"] == "Europe/Berlin" and stats["dayStartHour"] == 4
+    assert sum(day["count"] for day in stats["reviewsPerDay"]) == 15 - 2
+    weeks = stats["retentionPerWeek"]
+    assert all(w["retention"] is None for w in weeks if w["reviews"] == 0)
+    assert all(w["retention"] == w["recalled"] / w["reviews"] for w in weeks if w["reviews"])
+    assert sum(w["reviews"] for w in weeks) > 0
+    assert stats["forecast"][0]["count"] >= 1, "the card whose reviews were undone is overdue: it counts today"
+    _, body = api.call("GET", STATS, path=at, token=other, expect=404)
+    assert code(body) == "stack_not_found"
+    api.call("GET", STATS, path={"stackId": "kaputt"}, token=token, expect=404)
+    api.call("GET", STATS, path=at, expect=401)
+    _, mine = api.call("GET", ME_STATS, token=token, expect=200)
+    assert sum(day["count"] for day in mine["reviewsPerDay"]) == 15 - 2 + 1
+    assert sum(mine["cardsByState"].values()) == 5
+    api.call("GET", ME_STATS, expect=401)
+
+    # Retrievability, paged in creation order.
+    _, page = api.call("GET", RETRIEVABILITY, path=at, token=token, expect=200)
+    assert page["page"] == 1 and page["perPage"] == 50 and page["total"] == 4
+    assert [item["cardId"] for item in page["items"]] == [c["id"] for c in cards]
+    assert all(0 < item["retrievability"] <= 1 for item in page["items"][:3])
+    assert page["items"][3]["state"] == "new" and page["items"][3]["retrievability"] is None
+    states = [item["state"] for item in page["items"]]
+    assert stats["cardsByState"] == {
+        state: states.count(state) for state in ("new", "learning", "review", "relearning")
+    }
+    _, second = api.call("GET", RETRIEVABILITY, path=at, token=token, params={"page": 2, "perPage": 3}, expect=200)
+    assert [item["cardId"] for item in second["items"]] == [cards[3]["id"]] and second["total"] == 4
+    for bad in ({"perPage": 0}, {"perPage": 201}, {"page": 0}, {"page": "x"}):
+        _, body = api.call("GET", RETRIEVABILITY, path=at, token=token, params=bad, expect=400)
+        assert code(body) == "validation_failed", bad
+    api.call("GET", RETRIEVABILITY, path=at, token=other, expect=404)
+    api.call("GET", RETRIEVABILITY, path=at, expect=401)
+    _, everything = api.call("GET", ME_RETRIEVABILITY, token=token, params={"perPage": 200}, expect=200)
+    assert everything["total"] == 5
+    ladder_item = next(item for item in everything["items"] if item["cardId"] == ladder_card["id"])
+    assert ladder_item["stackId"] == ladder["id"] and ladder_item["retrievability"] is None
+    _, body = api.call("GET", ME_RETRIEVABILITY, token=token, params={"perPage": "viele"}, expect=400)
+    assert code(body) == "validation_failed"
+    api.call("GET", ME_RETRIEVABILITY, expect=401)
+
+
+def test_v1_scheduler_story(api: Api):
+    token = api.signup()["token"]
+    _, params = api.call("GET", SCHEDULER, token=token, expect=200)
+    assert params["isDefault"] is True and len(params["parameters"]) == 21 and params["optimizedAt"] is None
+    api.call("GET", SCHEDULER, expect=401)
+
+    # Without a history the optimization fails, saying why.
+    _, job = api.call("POST", OPTIMIZE, token=token, expect=202)
+    assert job["kind"] == "optimize" and job["status"] in ("queued", "running")
+    failed = wait_for_job(api, token, job["id"])
+    assert failed["status"] == "failed" and "Wiederholungen" in failed["error"], failed
+    api.call("POST", OPTIMIZE, expect=401)
+
+    # With a month of reviews it fits and stores the parameters; they are the user's from then on.
+    _, stack = api.call("POST", STACKS, token=token, json_body={"name": "Verlauf", "color": "#0EA5E9"}, expect=201)
+    card_ids = [
+        api.call(
+            "POST",
+            CARDS,
+            path={"stackId": stack["id"]},
+            token=token,
+            json_body={"question": f"F{i}", "answer": f"A{i}"},
+            expect=201,
+        )[1]["id"]
+        for i in range(4)
+    ]
+    api.call("POST", REVIEWS, token=token, json_body={"reviews": history(card_ids)}, expect=200)
+    _, job = api.call("POST", OPTIMIZE, token=token, expect=202)
+    done = wait_for_job(api, token, job["id"])
+    assert done["status"] == "succeeded", done
+    fitted = json.loads(done["result"])
+    checker = api.checker
+    checker.validate_instance("/components/schemas/SchedulerParameters", fitted, "the optimize job's result")
+    _, params = api.call("GET", SCHEDULER, token=token, expect=200)
+    assert params == fitted and params["isDefault"] is False and 0 < params["reviews"] <= 20
+    # Cancelling the finished job changes nothing.
+    _, unchanged = api.call("POST", JOB_CANCEL, path={"jobId": job["id"]}, token=token, expect=200)
+    assert unchanged == done
+
+    # Reset: back to the defaults (also when already there).
+    api.call("DELETE", SCHEDULER, expect=401)
+    _, body = api.call("DELETE", SCHEDULER, token=token, expect=204)
+    assert body is None
+    _, params = api.call("GET", SCHEDULER, token=token, expect=200)
+    assert params["isDefault"] is True and params["logLoss"] is None
+    api.call("DELETE", SCHEDULER, token=token, expect=204)
+
+
 # --- login limit -----------------------------------------------------------------------------------------
 
 
@@ -1071,13 +1757,14 @@ def test_login_limit_answers_429_with_retry_after(limited_server, checker):
 # --- coverage of the document by the stories ------------------------------------------------------------
 
 
-def test_every_operation_was_exercised(server, limited_server):
+def test_every_operation_was_exercised(server, limited_server, idle_server):
     """Runs last: fails when a documented operation was never called by the stories above."""
     document = load_document()
-    seen = {(method, path) for method, path, _ in server.exercised | limited_server.exercised}
+    exercised = server.exercised | limited_server.exercised | idle_server.exercised
+    seen = {(method, path) for method, path, _ in exercised}
     missing = sorted(set(operations(document)) - seen)
     assert not missing, f"operations never exercised: {missing}"
-    statuses = {(m, p, str(s)) for m, p, s in server.exercised | limited_server.exercised}
+    statuses = {(m, p, str(s)) for m, p, s in exercised}
     untested = sorted(
         f"{method} {path} {status}"
         for method, path in operations(document)

@@ -39,15 +39,21 @@ struct OptimizeJobHandler: JobHandler {
         let row = SchedulerParametersModel(
             userId: job.userId, parameters: result.parameters, optimizedAt: now, logLoss: result.logLoss,
             defaultLogLoss: result.defaultLogLoss, reviews: result.reviews)
-        try await job.db.transaction { db in
-            try await SchedulerParametersModel.find(job.userId, on: db)?.delete(on: db)
-            try await row.create(on: db)
-        }
+        try await Self.store(row, on: job.db)
         try await job.report(JobProgressDTO(stage: "done", message: "Fertig."))
         let dto = SchedulerParametersDTO(
             parameters: result.parameters, isDefault: false, optimizedAt: now, logLoss: result.logLoss,
             defaultLogLoss: result.defaultLogLoss, reviews: result.reviews)
         return String(decoding: try FlashcardsJSON.makeEncoder().encode(dto), as: UTF8.self)
+    }
+
+    /// Replaces the user's stored parameters with `row`. A write transaction: this one reads first,
+    /// and a deferred one fails with SQLITE_BUSY when another connection writes in between.
+    static func store(_ row: SchedulerParametersModel, on db: any Database) async throws {
+        try await db.writeTransaction { db in
+            try await SchedulerParametersModel.find(row.id, on: db)?.delete(on: db)
+            try await row.create(on: db)
+        }
     }
 
     /// The user's counted reviews as per-card histories, elapsed days counted across the 04:00

@@ -180,15 +180,24 @@ extension Request {
         }
     }
 
-    /// Collects a streamed body, refusing it with 413 as soon as it grows past `limit` bytes, so an
-    /// oversized upload is never held in memory.
-    func collectBody(limit: Int) async throws -> ByteBuffer {
+    /// Collects a streamed body of at most `limit` bytes; a longer one is refused with `tooLarge`
+    /// (413) and never held in memory. The rest of an oversized body is still read (and dropped)
+    /// before the answer: a handler that stops reading leaves the body in the connection, so the
+    /// client can neither finish sending nor use the connection for its next request.
+    func collectBody(limit: Int, tooLarge: any Error = AppError.uploadTooLarge) async throws -> ByteBuffer {
         var collected = ByteBuffer()
+        var oversized = false
         for try await chunk in body {
             var chunk = chunk
-            guard collected.readableBytes + chunk.readableBytes <= limit else { throw AppError.uploadTooLarge }
+            if oversized { continue }
+            guard collected.readableBytes + chunk.readableBytes <= limit else {
+                oversized = true
+                collected = ByteBuffer()
+                continue
+            }
             collected.writeBuffer(&chunk)
         }
+        if oversized { throw tooLarge }
         return collected
     }
 

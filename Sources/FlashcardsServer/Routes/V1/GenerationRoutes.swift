@@ -30,15 +30,21 @@ struct GenerationRoutes: RouteCollection {
             job = try await service.start(upload: upload, allowed: [.pdf, .png, .jpeg, .text], acceptAll: false)
         } else {
             let body = try Request.decodeJSON(
-                GenerationRequestDTO.self, from: try await req.collectBody(limit: 4 * 1_024 * 1_024))
+                GenerationRequestDTO.self,
+                from: try await req.collectBody(limit: 4 * 1_024 * 1_024, tooLarge: Abort(.payloadTooLarge)))
             job = try await service.start(request: body)
         }
         return try jsonResponse(job.dto, status: .accepted)
     }
 
     func drafts(_ req: Request) async throws -> Response {
-        let jobId = req.query[String.self, at: "jobId"].flatMap(UUID.init(uuidString:))
-        return try jsonResponse(try await service(req).drafts(jobId: jobId).map(\.dto))
+        let service = try await service(req)
+        var jobId: UUID?
+        if let text = req.query[String.self, at: "jobId"], !text.isEmpty {
+            guard let id = UUID(uuidString: text) else { throw AppError.validation("jobId muss eine UUID sein.") }
+            jobId = id
+        }
+        return try jsonResponse(try await service.drafts(jobId: jobId).map(\.dto))
     }
 
     func update(_ req: Request) async throws -> Response {
@@ -94,10 +100,14 @@ struct CreateFromFileRoute: RouteCollection {
         }
         let outcome = try? FlashcardsJSON.makeDecoder().decode(
             GenerationOutcome.self, from: Data((finished.result ?? "{}").utf8))
+        let cardsCreated = outcome?.cardsCreated ?? 0
         return try jsonResponse(
-            [
-                "message": "\(outcome?.cardsCreated ?? 0) Karten erstellt",
-                "cardsCreated": "\(outcome?.cardsCreated ?? 0)",
-            ])
+            CreateFromFileResult(message: "\(cardsCreated) Karten erstellt", cardsCreated: cardsCreated))
+    }
+
+    /// The answer of route 13: the original clients only look at the status.
+    struct CreateFromFileResult: Encodable {
+        let message: String
+        let cardsCreated: Int
     }
 }
