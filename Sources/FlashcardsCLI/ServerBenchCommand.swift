@@ -69,10 +69,15 @@ struct ServerBenchCommand: AsyncParsableCommand {
         let scheduler: String
         let p50: Double
         let p99: Double
+        let nextP50: Double
+        let nextP99: Double
         let throughput: Double
 
         var dictionary: [String: Any] {
-            ["scheduler": scheduler, "nextRateP50ms": p50, "nextRateP99ms": p99, "roundTripsPerSecond": throughput]
+            [
+                "scheduler": scheduler, "nextRateP50ms": p50, "nextRateP99ms": p99, "nextP50ms": nextP50,
+                "nextP99ms": nextP99, "roundTripsPerSecond": throughput,
+            ]
         }
     }
 
@@ -184,8 +189,9 @@ struct ServerBenchCommand: AsyncParsableCommand {
             print(
                 String(format: "%7d cards, ", size) + loop.scheduler
                     + String(
-                        format: ": next+rate p50 %.2f ms, p99 %.2f ms | %d clients: %.0f round trips/s", loop.p50,
-                        loop.p99, clients, loop.throughput))
+                        format:
+                            ": next+rate p50 %.2f ms, p99 %.2f ms | next alone p50 %.2f ms, p99 %.2f ms | %d clients: %.0f round trips/s",
+                        loop.p50, loop.p99, loop.nextP50, loop.nextP99, clients, loop.throughput))
         }
         print(
             String(
@@ -218,9 +224,16 @@ struct ServerBenchCommand: AsyncParsableCommand {
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
             if index >= 50 { latencies.append(elapsed) }
         }
-        latencies.sort()
-        let p50 = latencies[latencies.count / 2]
-        let p99 = latencies[min(latencies.count - 1, Int(Double(latencies.count) * 0.99))]
+        let (p50, p99) = Self.percentiles(latencies)
+
+        // Next-card alone (what a client asks when a session opens), read-only.
+        var nextLatencies: [Double] = []
+        for _ in 0..<roundTrips {
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = try await Self.call(http, .GET, stackPath + "/study/next", token: token)
+            nextLatencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        let (nextP50, nextP99) = Self.percentiles(nextLatencies)
 
         // Throughput: concurrent clients looping for a fixed time.
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
@@ -239,7 +252,17 @@ struct ServerBenchCommand: AsyncParsableCommand {
             return try await group.reduce(0, +)
         }
         let throughput = Double(completed) / Date().timeIntervalSince(throughputStart)
-        return (LoopResult(scheduler: scheduler, p50: p50, p99: p99, throughput: throughput), token)
+        return (
+            LoopResult(
+                scheduler: scheduler, p50: p50, p99: p99, nextP50: nextP50, nextP99: nextP99, throughput: throughput),
+            token
+        )
+    }
+
+    /// p50 and p99 of `values`.
+    private static func percentiles(_ values: [Double]) -> (Double, Double) {
+        let sorted = values.sorted()
+        return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))])
     }
 
     private static func nextAndRate(_ http: HTTPClient, stackPath: String, token: String, rating: String) async throws {

@@ -5,6 +5,7 @@ import FluentPostgresDriver
 import FluentSQLiteDriver
 import Foundation
 import NIOCore
+import NIOPosix
 import SQLKit
 import Vapor
 
@@ -82,16 +83,25 @@ private func configureDatabase(_ app: Application, configuration: AppConfigurati
     case .sqliteMemory:
         app.databases.use(.sqlite(.memory), as: .sqlite)
     case .sqliteFile:
+        // SQLite's blocking calls run on the application's thread pool. It gets its own, larger than
+        // the event loop count (one connection each), so a statement that waits for the write lock
+        // can never take the last thread the lock's holder needs; the process-wide default pool is
+        // shared by every application in a test process.
+        app.threadPool = NIOThreadPool(numberOfThreads: System.coreCount + 4)
         let directory = absolutePath(configuration.dataDirectory)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         app.databases.use(.sqlite(.file(directory + "/flashcards.sqlite")), as: .sqlite)
         // Write-ahead logging lets readers proceed while a rating is written.
         _ = try await (app.db as! any SQLDatabase).raw("PRAGMA journal_mode=WAL").all()
-        // `synchronous` belongs to a connection, and the driver keeps exactly one per event loop.
+        // `synchronous` and the busy handler belong to a connection, and the driver keeps exactly one
+        // per event loop. `busy_timeout` replaces the driver's busy handler, which retries without
+        // pause and so burns a core while another connection writes, with SQLite's sleeping one
+        // (1, 2, 5, 10 … ms, giving up after 10 s with an error instead of spinning forever).
         let mode = configuration.sqliteSynchronous == "full" ? "FULL" : "NORMAL"
         for eventLoop in app.eventLoopGroup.makeIterator() {
             guard let db = app.databases.database(.sqlite, logger: app.logger, on: eventLoop) else { continue }
             try await (db as! any SQLDatabase).raw("PRAGMA synchronous=\(unsafeRaw: mode)").run()
+            try await (db as! any SQLDatabase).raw("PRAGMA busy_timeout=10000").run()
         }
     case .postgres(let url, let schema):
         var postgres = try SQLPostgresConfiguration(url: url)

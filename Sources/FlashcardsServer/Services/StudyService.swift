@@ -124,9 +124,13 @@ struct StudyService {
         try await BacklogSpreader(
             context: context, stack: stack, scheduling: scheduling, reviewsLeft: allowance.reviewsLeft
         ).spreadIfNeeded()
-        let learning = try await first(queue: 1, before: cutoff)
-        let review = allowance.reviewsLeft > 0 ? try await first(queue: 2, before: cutoff) : nil
-        let new = allowance.newLeft > 0 ? try await first(queue: 0, before: cutoff) : nil
+        var queues = [1]
+        if allowance.reviewsLeft > 0 { queues.append(2) }
+        if allowance.newLeft > 0 { queues.append(0) }
+        let heads = try await first(ofQueues: queues, before: cutoff)
+        let learning = heads[1]
+        let review = heads[2]
+        let new = heads[0]
         // Anki's order: a (re)learning card whose step is over comes first; then reviews and new
         // cards by due time; a learning card not yet due only when nothing else is left.
         let card: CardModel?
@@ -138,10 +142,8 @@ struct StudyService {
             card = learning
         }
         guard counting else { return Next(card: card, dueCount: 0, nextDueAt: nil) }
-        let dueCount =
-            try await count(queue: 1, before: cutoff, limit: nil)
-            + (try await count(queue: 2, before: cutoff, limit: allowance.reviewsLeft))
-            + (try await count(queue: 0, before: cutoff, limit: allowance.newLeft))
+        let dueCount = try await dueCount(
+            before: cutoff, limits: [1: nil, 2: allowance.reviewsLeft, 0: allowance.newLeft])
         var nextDueAt: Date?
         if card == nil {
             var held = false
@@ -170,19 +172,40 @@ struct StudyService {
             .first()
     }
 
-    /// Due cards of a queue, counting no further than `limit` (the daily allowance), so a 100k-card
-    /// backlog costs no more than the allowance.
-    private func count(queue: Int, before cutoff: Date, limit: Int?) async throws -> Int {
-        if limit == 0 { return 0 }
-        let sql = context.db as! any SQLDatabase
-        let limitClause: SQLQueryString = limit.map { "LIMIT \(literal: $0)" } ?? ""
+    /// The first due card of each of `queues`, by queue: one statement of one seek on
+    /// `cards_stack_queue_due` per queue.
+    private func first(ofQueues queues: [Int], before cutoff: Date) async throws -> [Int: CardModel] {
+        let parts = queues.map { queue -> SQLQueryString in
+            """
+            SELECT * FROM (SELECT * FROM cards WHERE stack_id = \(bind: stack.id!) AND queue = \(literal: queue)
+            AND due_at < \(bind: cutoff) ORDER BY due_at, id LIMIT 1) head_\(unsafeRaw: String(queue))
+            """
+        }
+        let rows = try await (context.db as! any SQLDatabase).raw(parts.joined(separator: " UNION ALL ")).all()
+        var heads: [Int: CardModel] = [:]
+        for row in rows {
+            let card = try row.decode(fluentModel: CardModel.self)
+            heads[card.queue] = card
+        }
+        return heads
+    }
+
+    /// Due cards of the queues in `limits`, each counted no further than its limit (the daily
+    /// allowance; nil for none), so a 100k-card backlog costs no more than the allowance. One
+    /// statement.
+    private func dueCount(before cutoff: Date, limits: [Int: Int?]) async throws -> Int {
+        let parts = limits.sorted { $0.key < $1.key }.compactMap { queue, limit -> SQLQueryString? in
+            if limit == 0 { return nil }
+            let limitClause: SQLQueryString = limit.map { "LIMIT \(literal: $0)" } ?? ""
+            return """
+                (SELECT COUNT(*) FROM (SELECT 1 FROM cards WHERE stack_id = \(bind: stack.id!) AND queue = \(literal: queue)
+                AND due_at < \(bind: cutoff) \(limitClause)) due_\(unsafeRaw: String(queue)))
+                """
+        }
+        guard !parts.isEmpty else { return 0 }
         struct Row: Decodable { let n: Int }
-        return try await sql.raw(
-            """
-            SELECT COUNT(*) AS n FROM (SELECT 1 FROM cards WHERE stack_id = \(bind: stack.id!) AND queue = \(bind: queue)
-            AND due_at < \(bind: cutoff) \(limitClause)) due_cards
-            """
-        ).first(decoding: Row.self)?.n ?? 0
+        let sum: SQLQueryString = "SELECT " + parts.joined(separator: " + ") + " AS n"
+        return try await (context.db as! any SQLDatabase).raw(sum).first(decoding: Row.self)?.n ?? 0
     }
 
     /// Cards due for this stack with the limits applied (FSRS) or all due cards (ladder).

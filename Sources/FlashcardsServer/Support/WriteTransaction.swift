@@ -1,4 +1,5 @@
 import Fluent
+import NIOConcurrencyHelpers
 import SQLKit
 
 extension Database {
@@ -6,10 +7,16 @@ extension Database {
     /// takes the write lock up front: a deferred transaction that reads first and writes later can
     /// fail with SQLITE_BUSY when another connection writes in between, and that would reach the
     /// client as a 500 under concurrent ratings.
+    ///
+    /// SQLite has one writer at a time. Write transactions of this process queue on an asynchronous
+    /// gate first, so a second one waits without holding a thread; inside SQLite it would wait in
+    /// the busy handler on one of the few threads the holder itself needs for its next statement.
     func writeTransaction<T: Sendable>(_ body: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
         guard let sql = self as? any SQLDatabase, sql.dialect.name == "sqlite" else {
             return try await transaction(body)
         }
+        await SQLiteWriteGate.shared.enter()
+        defer { SQLiteWriteGate.shared.leave() }
         return try await withConnection { connection in
             let sql = connection as! any SQLDatabase
             try await sql.raw("BEGIN IMMEDIATE").run()
@@ -22,5 +29,39 @@ extension Database {
                 throw error
             }
         }
+    }
+}
+
+/// A first-in, first-out gate that lets one SQLite write transaction of the process run at a time.
+final class SQLiteWriteGate: @unchecked Sendable {
+    static let shared = SQLiteWriteGate()
+
+    private let lock = NIOLock()
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func enter() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let runNow = lock.withLock {
+                if busy {
+                    waiting.append(continuation)
+                    return false
+                }
+                busy = true
+                return true
+            }
+            if runNow { continuation.resume() }
+        }
+    }
+
+    func leave() {
+        let next = lock.withLock {
+            if waiting.isEmpty {
+                busy = false
+                return CheckedContinuation<Void, Never>?.none
+            }
+            return waiting.removeFirst()
+        }
+        next?.resume()
     }
 }
