@@ -17,5 +17,6 @@ enum Migrations {
         UpdateCardAddMemoryState(),
         UpdateReviewLogAddUndo(),
         CreateSchedulerParameters(),
+        UpdateCardCoverTodaysReviews(),
     ]
 }

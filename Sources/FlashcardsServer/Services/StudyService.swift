@@ -96,7 +96,8 @@ struct StudyService {
     }
 
     /// New cards and review cards studied since the start of the learner's day, from the card
-    /// columns (one range on `cards_stack_last_review`, as long as today's session).
+    /// columns (one range of the index `cards_stack_reviewed`, as long as today's session, read from the
+    /// index alone).
     func allowance(scheduling: StackScheduling) async throws -> Allowance {
         let dayStart = scheduling.start(ofDay: scheduling.day(of: context.now))
         struct Row: Decodable {
