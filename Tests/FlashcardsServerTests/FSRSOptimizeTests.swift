@@ -95,30 +95,32 @@ struct FSRSOptimizeTests {
         }
     }
 
-    @Test("storing the fitted parameters survives another connection writing at the same time (SQLite)")
-    func storeWhileOthersWrite() async throws {
+    @Test("storing the fitted parameters waits for another connection's write, then succeeds (SQLite)")
+    func storeWhileAnotherConnectionWrites() async throws {
         try await withApp(.sqlite) { app in
             _ = try await app.compatSignup()
             let userId = try #require(try await UserModel.query(on: app.db).first()?.requireID())
-            // Another connection commits writes all the time, as job progress reports and hint jobs do.
-            let writer = Task {
-                let sql = app.db as! any SQLDatabase
-                var round = 0
-                while !Task.isCancelled {
-                    try await sql.raw("UPDATE users SET name = \(bind: "Ada \(round)") WHERE id = \(bind: userId)")
-                        .run()
-                    round += 1
-                }
+            // The driver keeps one connection per event loop: two loops give two connections.
+            let loops = Array(app.eventLoopGroup.makeIterator())
+            guard loops.count >= 2,
+                let other = app.databases.database(.sqlite, logger: app.logger, on: loops[0]),
+                let mine = app.databases.database(.sqlite, logger: app.logger, on: loops[1])
+            else { return }
+            let row = SchedulerParametersModel(
+                userId: userId, parameters: FSRSConfiguration.defaultParameters, optimizedAt: Date(), logLoss: 0.4,
+                defaultLogLoss: 0.5, reviews: 7)
+            try await other.withConnection { connection in
+                let sql = connection as! any SQLDatabase
+                try await sql.raw("BEGIN IMMEDIATE").run()
+                try await sql.raw("UPDATE users SET name = 'Ada B.' WHERE id = \(bind: userId)").run()
+                // Storing starts while the other connection holds the write lock. A deferred
+                // transaction would read now and fail with SQLITE_BUSY once the other one commits.
+                let storing = Task { try await OptimizeJobHandler.store(row, on: mine) }
+                try await Task.sleep(nanoseconds: 150_000_000)
+                try await sql.raw("COMMIT").run()
+                try await storing.value
             }
-            defer { writer.cancel() }
-            for round in 0..<50 {
-                let row = SchedulerParametersModel(
-                    userId: userId, parameters: FSRSConfiguration.defaultParameters, optimizedAt: Date(),
-                    logLoss: 0.4, defaultLogLoss: 0.5, reviews: round)
-                try await OptimizeJobHandler.store(row, on: app.db)
-            }
-            writer.cancel()
-            #expect(try await SchedulerParametersModel.find(userId, on: app.db)?.reviews == 49)
+            #expect(try await SchedulerParametersModel.find(userId, on: app.db)?.reviews == 7)
         }
     }
 }

@@ -237,22 +237,20 @@ def test_fuzz_operation(case, fuzz_server: Server, fuzz_target: Target):
     now = time.monotonic()
     stats = STATS.setdefault(
         fuzz_server.backend,
-        {"started": now, "requests": 0, "examples": 0, "sending": 0.0, "operation": None, "operations": 0},
+        {"started": now, "requests": 0, "sending": 0.0, "seen": set()},
     )
-    operation = (case.method.upper(), case.operation.path)
-    if operation != stats["operation"]:
-        # Each operation still to come gets a fair share of the budget that is left, less what generating
-        # their examples will cost (measured so far: the time between calls), so that every operation is
-        # fuzzed and the whole run keeps to the budget.
-        stats["operation"] = operation
-        stats["operations"] += 1
-        operations_left = max(1, OPERATION_COUNT - stats["operations"] + 1)
-        examples = stats["examples"]
-        overhead = (now - stats["started"] - stats["sending"]) / examples if examples else 0.0
-        examples_per_operation = examples / (stats["operations"] - 1) if stats["operations"] > 1 else 0.0
-        left = stats["started"] + FUZZ_BUDGET_SECONDS - now - overhead * examples_per_operation * operations_left
+    # The documented operation (a case may send another method to it, to check the 405).
+    operation = case.operation.label
+    if operation not in stats["seen"]:
+        stats["seen"].add(operation)
+        # Each operation still to come gets a fair share of the budget that is left, less what preparing
+        # and generating its examples will cost (as measured so far: the time outside sending), so that
+        # every operation is fuzzed and the whole run keeps to the budget.
+        done = len(stats["seen"]) - 1
+        operations_left = max(1, OPERATION_COUNT - done)
+        overhead = (now - stats["started"] - stats["sending"]) / done if done else 0.0
+        left = stats["started"] + FUZZ_BUDGET_SECONDS - now - overhead * operations_left
         stats["deadline"] = now + max(0.0, left) / operations_left
-    stats["examples"] += 1
     if now > stats["deadline"]:
         return  # this operation's share of the budget is spent; its remaining examples are not sent
     try:
