@@ -51,7 +51,6 @@ struct BacklogSpreader {
         stackId: Int, cap: Int, budget: Int, today: Int, now: Date, scheduling: StackScheduling, sql: any SQLDatabase
     ) async throws -> Int {
         let endOfToday = scheduling.start(ofDay: today + 1)
-        struct CountRow: Decodable { let n: Int }
         let due =
             try await sql.raw(
                 """

@@ -21,3 +21,8 @@ struct ServiceContext {
         self.clientAddress = request.remoteAddress?.ipAddress
     }
 }
+
+/// The row of a raw `SELECT COUNT(*) AS n …`.
+struct CountRow: Decodable {
+    let n: Int
+}

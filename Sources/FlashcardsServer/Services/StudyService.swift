@@ -74,11 +74,10 @@ struct StudyService {
             .sort(\.$dueAt).sort(\.$id)
             .first()
         guard counting else { return Next(card: card, dueCount: 0, nextDueAt: nil) }
-        struct Row: Decodable { let n: Int }
         let due =
             try await (context.db as! any SQLDatabase).raw(
                 "SELECT COUNT(*) AS n FROM cards WHERE stack_id = \(bind: stack.id!) AND due_at < \(bind: cutoff)"
-            ).first(decoding: Row.self)?.n ?? 0
+            ).first(decoding: CountRow.self)?.n ?? 0
         var nextDueAt: Date?
         if card == nil {
             nextDueAt = try await CardModel.query(on: context.db)
@@ -147,9 +146,8 @@ struct StudyService {
             before: cutoff, limits: [1: nil, 2: allowance.reviewsLeft, 0: allowance.newLeft])
         var nextDueAt: Date?
         if card == nil {
-            var held = false
-            if allowance.reviewsLeft == 0, try await first(queue: 2, before: cutoff) != nil { held = true }
-            if allowance.newLeft == 0, try await first(queue: 0, before: cutoff) != nil { held = true }
+            let capped: [Int] = (allowance.reviewsLeft == 0 ? [2] : []) + (allowance.newLeft == 0 ? [0] : [])
+            let held = capped.isEmpty ? false : !(try await first(ofQueues: capped, before: cutoff)).isEmpty
             if held {
                 // The limits hold cards back until the next learner day.
                 nextDueAt = scheduling.start(ofDay: scheduling.day(of: context.now) + 1)
@@ -163,14 +161,6 @@ struct StudyService {
 
     private static func dueOrder(_ a: CardModel, _ b: CardModel) -> Bool {
         a.dueAt != b.dueAt ? a.dueAt < b.dueAt : a.id! < b.id!
-    }
-
-    /// One seek on `cards_stack_queue_due`.
-    private func first(queue: Int, before cutoff: Date) async throws -> CardModel? {
-        try await CardModel.query(on: context.db)
-            .filter(\.$stackId == stack.id!).filter(\.$queue == queue).filter(\.$dueAt < cutoff)
-            .sort(\.$dueAt).sort(\.$id)
-            .first()
     }
 
     /// The first due card of each of `queues`, by queue: one statement of one seek on
@@ -204,9 +194,8 @@ struct StudyService {
                 """
         }
         guard !parts.isEmpty else { return 0 }
-        struct Row: Decodable { let n: Int }
         let sum: SQLQueryString = "SELECT " + parts.joined(separator: " + ") + " AS n"
-        return try await (context.db as! any SQLDatabase).raw(sum).first(decoding: Row.self)?.n ?? 0
+        return try await (context.db as! any SQLDatabase).raw(sum).first(decoding: CountRow.self)?.n ?? 0
     }
 
     /// Cards due for this stack with the limits applied (FSRS) or all due cards (ladder).
