@@ -1,4 +1,5 @@
 import Fluent
+import SQLKit
 import Vapor
 
 /// Requires a valid token (raw or `Bearer`) of an existing account; everything else is a 401.
@@ -12,7 +13,8 @@ struct RequireUserMiddleware: AsyncMiddleware {
         }
         guard !token.isEmpty, token.count < 4_096,
             let claims = await request.application.tokens.verify(token, now: request.now),
-            let user = try await UserModel.find(claims.userId, on: request.db),
+            let user = try await request.db.sql.raw("SELECT * FROM users WHERE id = \(bind: claims.userId)").first()?
+                .decode(fluentModel: UserModel.self),
             user.tokenVersion == claims.version
         else { throw AppError.unauthorized }
         request.storage[CurrentUserKey.self] = user

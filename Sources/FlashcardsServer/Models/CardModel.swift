@@ -1,6 +1,7 @@
 import FlashcardsCore
 import Fluent
 import Foundation
+import SQLKit
 
 /// A card with its schedule. Stacks have exactly one owner, so the schedule lives on the card;
 /// `userId` is kept on the row so every lookup can be scoped to the caller in one indexed query.
@@ -78,5 +79,19 @@ final class CardModel: Model, @unchecked Sendable {
             dueAt = newValue.due
             level = newValue.level
         }
+    }
+}
+
+extension CardModel {
+    /// Writes the card's schedule (what a replay sets) in one statement.
+    func saveSchedule(on sql: any SQLDatabase) async throws {
+        try await sql.update(Self.schema)
+            .set("due_at", to: SQLBind(dueAt)).set("level", to: SQLBind(level))
+            .set("review_count", to: SQLBind(reviewCount)).set("queue", to: SQLBind(queue))
+            .set("state", to: SQLBind(state)).set("step", to: SQLBind(step))
+            .set("stability", to: SQLBind(stability)).set("difficulty", to: SQLBind(difficulty))
+            .set("first_reviewed_at", to: SQLBind(firstReviewedAt)).set("last_reviewed_at", to: SQLBind(lastReviewedAt))
+            .where("id", .equal, SQLBind(id!))
+            .run()
     }
 }

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import SQLKit
 
 /// One rating, appended and never changed; it goes only with its card or account.
 /// The id is the client's review id when it sent one, which makes retries idempotent.
@@ -47,5 +48,29 @@ final class ReviewLogModel: Model, @unchecked Sendable {
         self.durationMs = durationMs
         self.kind = "review"
         self.seq = 0
+    }
+}
+
+extension ReviewLogModel {
+    /// Inserts `logs` with multi-row statements (500 rows each): one statement for a rating instead
+    /// of Fluent's reflective per-model insert.
+    static func insert(_ logs: [ReviewLogModel], on sql: any SQLDatabase) async throws {
+        for start in stride(from: 0, to: logs.count, by: 500) {
+            let rows = logs[start..<min(start + 500, logs.count)].map { log -> [any SQLExpression] in
+                [
+                    SQLBind(log.id!), SQLBind(log.userId), SQLBind(log.cardId), SQLBind(log.stackId),
+                    SQLBind(log.reviewedAt), SQLBind(log.rating), SQLBind(log.scheduler), SQLBind(log.stateBefore),
+                    SQLBind(log.stateAfter), SQLBind(log.durationMs), SQLBind(log.kind), SQLBind(log.undoes),
+                    SQLBind(log.elapsedDays), SQLBind(log.seq),
+                ]
+            }
+            try await sql.insert(into: schema)
+                .columns(
+                    "id", "user_id", "card_id", "stack_id", "reviewed_at", "rating", "scheduler", "state_before",
+                    "state_after", "duration_ms", "kind", "undoes", "elapsed_days", "seq"
+                )
+                .rows(rows)
+                .run()
+        }
     }
 }

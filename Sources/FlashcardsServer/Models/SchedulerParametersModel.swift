@@ -27,8 +27,11 @@ final class SchedulerParametersModel: Model, @unchecked Sendable {
     }
 
     /// The weights, or nil when the stored text is not 21 numbers.
-    var weights: [Double]? {
-        guard let values = try? JSONDecoder().decode([Double].self, from: Data(parameters.utf8)), values.count == 21
+    var weights: [Double]? { Self.weights(parameters) }
+
+    /// The weights in a stored `parameters` text, or nil when it is not 21 numbers.
+    static func weights(_ text: String) -> [Double]? {
+        guard let values = try? JSONDecoder().decode([Double].self, from: Data(text.utf8)), values.count == 21
         else { return nil }
         return values
     }

@@ -12,18 +12,37 @@ struct ReviewRecorder {
 
     /// Stores `newLogs` (reviews or undo entries of `card`, not yet saved) and recomputes the card.
     /// Each stored review gets its state before and after and its elapsed days from the replay.
+    ///
+    /// Reviews made after the card's last counted one (every rating in a session) continue from the
+    /// card's state, which is the replay of its history, without reading that history; anything
+    /// else (an undo, a review that arrives late) replays the card's whole log.
     func record(_ newLogs: [ReviewLogModel], for card: CardModel, on db: any Database) async throws {
-        let existing = try await ReviewLogModel.query(on: db).filter(\.$cardId == card.id!).all()
+        let sql = db.sql
+        let ordered = newLogs.sorted(by: ReviewOrder.precedes)
+        let appending = ordered.allSatisfy { log in
+            log.kind == "review" && card.lastReviewedAt.map { log.reviewedAt >= $0 } ?? true
+        }
+        let existing: [ReviewLogModel]
+        let lastSeq: Int
+        if appending {
+            existing = []
+            lastSeq =
+                try await sql.raw("SELECT COALESCE(MAX(seq), 0) AS n FROM review_logs WHERE card_id = \(bind: card.id!)")
+                .first(decoding: CountRow.self)?.n ?? 0
+        } else {
+            existing = try await ReviewLogModel.query(on: db).filter(\.$cardId == card.id!).all()
+            lastSeq = existing.map(\.seq).max() ?? 0
+        }
         // Arrival numbers continue the card's; within one request in replay order, so a batch's
         // order does not matter.
-        var seq = (existing.map(\.seq).max() ?? 0) + 1
-        for log in newLogs.sorted(by: ReviewOrder.precedes) {
-            log.seq = seq
-            seq += 1
-        }
-        let snapshotBefore = Self.snapshot(card)
-        let steps = scheduling.replay(card, logs: existing + newLogs)
-        let snapshotAfter = Self.snapshot(card)
+        for (offset, log) in ordered.enumerated() { log.seq = lastSeq + 1 + offset }
+        let described = Set(newLogs.map { $0.id! })
+        let snapshotBefore = appending ? "" : Self.snapshot(card)
+        let steps =
+            appending
+            ? scheduling.advance(card, by: ordered, describing: described)
+            : scheduling.replay(card, logs: existing + newLogs, describing: described)
+        var snapshotAfter: String?
         for log in newLogs {
             if let step = steps[log.id!] {
                 log.stateBefore = step.before
@@ -32,18 +51,19 @@ struct ReviewRecorder {
             } else {
                 // An undo entry (or a review an earlier undo already cancelled): the card as it was
                 // and as it is now.
+                if snapshotAfter == nil { snapshotAfter = Self.snapshot(card) }
                 log.stateBefore = snapshotBefore
-                log.stateAfter = snapshotAfter
+                log.stateAfter = snapshotAfter!
             }
-            try await log.create(on: db)
         }
-        try await card.save(on: db)
+        try await ReviewLogModel.insert(ordered, on: sql)
+        try await card.saveSchedule(on: sql)
     }
 
     /// Recomputes `card` from the logs given (all of its logs).
     func recompute(_ card: CardModel, logs: [ReviewLogModel], on db: any Database) async throws {
         scheduling.replay(card, logs: logs)
-        if card.hasChanges { try await card.save(on: db) }
+        try await card.saveSchedule(on: db.sql)
     }
 
     /// The card's schedule as JSON, for undo entries.
@@ -60,7 +80,7 @@ struct ReviewRecorder {
         let value = Snapshot(
             state: card.state, step: card.step, stability: card.stability, difficulty: card.difficulty,
             due: card.dueAt, level: card.level, lastReview: card.lastReviewedAt)
-        return (try? FlashcardsJSON.makeEncoder().encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return StateJSON.text(value)
     }
 }
 

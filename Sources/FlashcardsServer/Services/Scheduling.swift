@@ -2,6 +2,7 @@ import FlashcardsAPI
 import FlashcardsCore
 import Fluent
 import Foundation
+import SQLKit
 
 /// The schedulers a stack can use.
 enum SchedulerKind: String, Sendable, CaseIterable {
@@ -46,8 +47,12 @@ struct StackScheduling: Sendable {
         guard stack.scheduler == SchedulerKind.fsrs.rawValue else {
             return StackScheduling(stack: stack, timeZone: user.zone, parameters: nil)
         }
-        let parameters = try await SchedulerParametersModel.find(try user.requireID(), on: db)?.weights
-        return StackScheduling(stack: stack, timeZone: user.zone, parameters: parameters)
+        struct Row: Decodable { let parameters: String }
+        let stored = try await db.sql.raw(
+            "SELECT parameters FROM scheduler_parameters WHERE user_id = \(bind: try user.requireID())"
+        ).first(decoding: Row.self)
+        return StackScheduling(
+            stack: stack, timeZone: user.zone, parameters: stored.flatMap { SchedulerParametersModel.weights($0.parameters) })
     }
 
     /// The learner day `date` falls into.
@@ -142,38 +147,57 @@ struct StackScheduling: Sendable {
     // MARK: Replay
 
     /// Replays the reviews of `card` that count (in `(reviewed_at, id)` order, skipping undone ones)
-    /// from a new card, and writes the resulting state onto `card`. Returns, for every counted
-    /// review, its state before and after and its elapsed learner days.
+    /// from a new card, and writes the resulting state onto `card`. Returns, for the counted reviews
+    /// among `described`, their state before and after and their elapsed learner days.
     @discardableResult
-    func replay(_ card: CardModel, logs: [ReviewLogModel]) -> [UUID: ReplayStep] {
+    func replay(_ card: CardModel, logs: [ReviewLogModel], describing described: Set<UUID> = []) -> [UUID: ReplayStep]
+    {
         let undone = Set(logs.filter { $0.kind == "undo" }.compactMap(\.undoes))
         let reviews = ReviewOrder.sorted(logs.filter { $0.kind == "review" && !undone.contains($0.id!) })
+        card.reviewCount = 0
+        card.firstReviewedAt = nil
+        card.lastReviewedAt = nil
+        card.ladderState = LadderState.new(createdAt: card.createdAt)
+        card.state = "new"
+        card.step = nil
+        card.stability = nil
+        card.difficulty = nil
+        return advance(card, by: reviews, describing: described)
+    }
+
+    /// Applies `reviews` to the state `card` has now: counted reviews in replay order, all after the
+    /// card's counted ones. Since a card's state is the replay of its history, this gives what a
+    /// replay of the whole history gives (`replay` is a reset followed by this). Returns the steps of
+    /// the reviews among `described`.
+    func advance(_ card: CardModel, by reviews: [ReviewLogModel], describing described: Set<UUID>)
+        -> [UUID: ReplayStep]
+    {
         var steps: [UUID: ReplayStep] = [:]
-        var previous: Date?
-        for review in reviews {
-            let elapsed = previous.map { dayCounting.elapsedDays(from: $0, to: review.reviewedAt) }
-            steps[review.id!] = ReplayStep(before: "", after: "", elapsedDays: elapsed)
+        var previous = card.lastReviewedAt
+        var count = card.reviewCount
+        // Records a described review; `before`/`after` are only encoded for those.
+        func note(_ review: ReviewLogModel, before: @autoclosure () -> String, after: @autoclosure () -> String) {
+            if described.contains(review.id!) {
+                steps[review.id!] = ReplayStep(
+                    before: before(), after: after(),
+                    elapsedDays: previous.map { dayCounting.elapsedDays(from: $0, to: review.reviewedAt) })
+            }
             previous = review.reviewedAt
+            count += 1
         }
-        card.reviewCount = reviews.count
-        card.firstReviewedAt = reviews.first?.reviewedAt
-        card.lastReviewedAt = reviews.last?.reviewedAt
         switch kind {
         case .ladder:
-            var state = LadderState.new(createdAt: card.createdAt)
+            var state = card.ladderState
             for review in reviews {
                 let before = state
-                let rating = StoredRating(
-                    scheduler: SchedulerKind(rawValue: review.scheduler) ?? .ladder, value: review.rating)
-                state = LadderScheduler.review(state, rating: rating.ladder, at: review.reviewedAt)
-                steps[review.id!]?.before = Self.json(before)
-                steps[review.id!]?.after = Self.json(state)
+                state = LadderScheduler.review(state, rating: review.storedRating.ladder, at: review.reviewedAt)
+                note(review, before: Self.json(before), after: Self.json(state))
             }
             card.ladderState = state
             card.step = nil
             card.stability = nil
             card.difficulty = nil
-            if reviews.isEmpty {
+            if count == 0 {
                 card.state = "new"
                 card.queue = 0
             } else if state.level < 4 {
@@ -184,22 +208,19 @@ struct StackScheduling: Sendable {
                 card.queue = 2
             }
         case .fsrs:
-            var state = FSRSCard.new(due: card.createdAt)
-            for (n, review) in reviews.enumerated() {
+            var state = fsrsCard(card)
+            for review in reviews {
                 let before = state
-                let rating = StoredRating(
-                    scheduler: SchedulerKind(rawValue: review.scheduler) ?? .ladder, value: review.rating)
                 state = fsrs.review(
-                    state, rating: rating.fsrs, at: review.reviewedAt,
-                    fuzzSeed: FSRSScheduler.fuzzSeed(cardID: Int64(card.id ?? 0), reviewCount: n))
-                steps[review.id!]?.before = n == 0 ? #"{"state":"new"}"# : Self.json(before)
-                steps[review.id!]?.after = Self.json(state)
+                    state, rating: review.storedRating.fsrs, at: review.reviewedAt,
+                    fuzzSeed: FSRSScheduler.fuzzSeed(cardID: Int64(card.id ?? 0), reviewCount: count))
+                note(review, before: count == 0 ? #"{"state":"new"}"# : Self.json(before), after: Self.json(state))
             }
             card.dueAt = state.due
             // For FSRS cards `level` counts the reviews (capped like the ladder's levels), so the
             // original clients' maturity level still grows with practice.
-            card.level = min(reviews.count, LadderScheduler.maximumLevel)
-            if reviews.isEmpty {
+            card.level = min(count, LadderScheduler.maximumLevel)
+            if count == 0 {
                 card.state = "new"
                 card.queue = 0
                 card.step = nil
@@ -213,11 +234,30 @@ struct StackScheduling: Sendable {
                 card.difficulty = state.difficulty
             }
         }
+        card.reviewCount = count
+        if card.firstReviewedAt == nil { card.firstReviewedAt = reviews.first?.reviewedAt }
+        if let last = reviews.last { card.lastReviewedAt = last.reviewedAt }
         return steps
     }
 
-    private static func json<T: Encodable>(_ value: T) -> String {
-        (try? FlashcardsJSON.makeEncoder().encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    private static func json<T: Encodable>(_ value: T) -> String { StateJSON.text(value) }
+}
+
+extension ReviewLogModel {
+    /// The rating as given, under the scheduler it was given with.
+    var storedRating: StoredRating { StoredRating(storedScheduler: scheduler, value: rating) }
+}
+
+/// Card states as the log stores them: JSON with sorted keys, so one state is always one text.
+enum StateJSON {
+    private static let encoder: JSONEncoder = {
+        let encoder = FlashcardsJSON.makeEncoder()
+        encoder.outputFormatting.insert(.sortedKeys)
+        return encoder
+    }()
+
+    static func text<T: Encodable>(_ value: T) -> String {
+        (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 }
 
@@ -251,6 +291,16 @@ enum ReviewOrder {
 struct StoredRating: Sendable, Hashable {
     let scheduler: SchedulerKind
     let value: Int
+
+    init(scheduler: SchedulerKind, value: Int) {
+        self.scheduler = scheduler
+        self.value = value
+    }
+
+    /// A rating as a log row stores it (a scheduler name this server does not know counts as the ladder).
+    init(storedScheduler: String, value: Int) {
+        self.init(scheduler: SchedulerKind(rawValue: storedScheduler) ?? .ladder, value: value)
+    }
 
     /// As an FSRS rating. Ladder: Einfach → Good (the card climbs), Mittel → Hard (it stays),
     /// Schwer → Again (it falls back to minutes).

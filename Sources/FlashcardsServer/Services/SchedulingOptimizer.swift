@@ -91,8 +91,7 @@ struct OptimizeJobHandler: JobHandler {
             let training = reviews.map { row -> FSRSTrainingReview in
                 let elapsed = previous.map { counting.elapsedDays(from: $0, to: row.reviewed_at) } ?? 0
                 previous = row.reviewed_at
-                let rating = StoredRating(
-                    scheduler: SchedulerKind(rawValue: row.scheduler) ?? .ladder, value: row.rating)
+                let rating = StoredRating(storedScheduler: row.scheduler, value: row.rating)
                 return FSRSTrainingReview(rating: rating.fsrs, elapsedDays: elapsed, reviewedAt: row.reviewed_at)
             }
             return FSRSReviewHistory(cardID: Int64(cardId), reviews: training)

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import SQLKit
 import Vapor
 
 /// What every service needs from a request: the database, the injected clock and ids, the
@@ -25,4 +26,9 @@ struct ServiceContext {
 /// The row of a raw `SELECT COUNT(*) AS n …`.
 struct CountRow: Decodable {
     let n: Int
+}
+
+extension Database {
+    /// The database as SQLKit sees it, for statements written out in SQL (both drivers are SQL).
+    var sql: any SQLDatabase { self as! any SQLDatabase }
 }

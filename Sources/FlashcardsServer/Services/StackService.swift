@@ -18,9 +18,11 @@ struct StackService {
     /// The stack with this path id, if it is the caller's.
     func find(_ uniqueId: String?) async throws -> StackModel {
         let id = try Validate.uuid(uniqueId, notFound: .stackNotFound)
+        // Plain SQL: every stack route starts here, and Fluent's query building cost more than the seek.
         guard
-            let stack = try await StackModel.query(on: context.db)
-                .filter(\.$uniqueId == id).filter(\.$userId == userId).first()
+            let stack = try await context.db.sql.raw(
+                "SELECT * FROM stacks WHERE unique_id = \(bind: id) AND user_id = \(bind: userId)"
+            ).first()?.decode(fluentModel: StackModel.self)
         else { throw AppError.stackNotFound }
         return stack
     }

@@ -68,14 +68,15 @@ struct StudyService {
     private func ladderNext(daysAhead: Int, counting: Bool) async throws -> Next {
         let cutoff = cutoff(daysAhead: daysAhead)
         // The due card with the earliest due time (ties: oldest card first): one seek on cards_stack_due.
-        let card = try await CardModel.query(on: context.db)
-            .filter(\.$stackId == stack.id!)
-            .filter(\.$dueAt < cutoff)
-            .sort(\.$dueAt).sort(\.$id)
-            .first()
+        let card = try await context.db.sql.raw(
+            """
+            SELECT * FROM cards WHERE stack_id = \(bind: stack.id!) AND due_at < \(bind: cutoff)
+            ORDER BY due_at, id LIMIT 1
+            """
+        ).first()?.decode(fluentModel: CardModel.self)
         guard counting else { return Next(card: card, dueCount: 0, nextDueAt: nil) }
         let due =
-            try await (context.db as! any SQLDatabase).raw(
+            try await context.db.sql.raw(
                 "SELECT COUNT(*) AS n FROM cards WHERE stack_id = \(bind: stack.id!) AND due_at < \(bind: cutoff)"
             ).first(decoding: CountRow.self)?.n ?? 0
         var nextDueAt: Date?
@@ -103,7 +104,7 @@ struct StudyService {
             let total: Int
             let fresh: Int?
         }
-        let sql = context.db as! any SQLDatabase
+        let sql = context.db.sql
         let row = try await sql.raw(
             """
             SELECT COUNT(*) AS total, SUM(CASE WHEN first_reviewed_at >= \(bind: dayStart) THEN 1 ELSE 0 END) AS fresh
@@ -172,7 +173,7 @@ struct StudyService {
             AND due_at < \(bind: cutoff) ORDER BY due_at, id LIMIT 1) head_\(unsafeRaw: String(queue))
             """
         }
-        let rows = try await (context.db as! any SQLDatabase).raw(parts.joined(separator: " UNION ALL ")).all()
+        let rows = try await context.db.sql.raw(parts.joined(separator: " UNION ALL ")).all()
         var heads: [Int: CardModel] = [:]
         for row in rows {
             let card = try row.decode(fluentModel: CardModel.self)
@@ -195,7 +196,7 @@ struct StudyService {
         }
         guard !parts.isEmpty else { return 0 }
         let sum: SQLQueryString = "SELECT " + parts.joined(separator: " + ") + " AS n"
-        return try await (context.db as! any SQLDatabase).raw(sum).first(decoding: CountRow.self)?.n ?? 0
+        return try await context.db.sql.raw(sum).first(decoding: CountRow.self)?.n ?? 0
     }
 
     /// Cards due for this stack with the limits applied (FSRS) or all due cards (ladder).
@@ -226,8 +227,9 @@ struct StudyService {
         }
         return try await context.db.writeTransaction { db in
             guard
-                let card = try await CardModel.query(on: db)
-                    .filter(\.$uniqueId == cardUUID).filter(\.$stackId == stackId).first()
+                let card = try await db.sql.raw(
+                    "SELECT * FROM cards WHERE unique_id = \(bind: cardUUID) AND stack_id = \(bind: stackId)"
+                ).first()?.decode(fluentModel: CardModel.self)
             else { throw AppError.cardNotFound }
             if reviewId != nil, let existing = try await ReviewLogModel.find(logId, on: db) {
                 guard existing.userId == userId, existing.cardId == card.id else {

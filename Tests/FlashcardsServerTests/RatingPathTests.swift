@@ -1,0 +1,94 @@
+import FlashcardsAPI
+import FlashcardsClient
+import FlashcardsCore
+import Fluent
+import Foundation
+import SQLKit
+import Testing
+import Vapor
+
+@testable import FlashcardsServer
+
+/// The rating hot path: a rating made after a card's last review continues from the card's stored
+/// state instead of replaying its history. It must give exactly what a replay of the history gives.
+@Suite("Rating path")
+struct RatingPathTests {
+    @Test(
+        "ratings in a session give the state and log entries of a full replay",
+        arguments: TestDatabase.available, ["ladder", "fsrs"])
+    func appendedRatingsEqualReplay(db: TestDatabase, scheduler: String) async throws {
+        let clock = TestClock()
+        try await withApp(db, clock: clock) { app in
+            try await withRunningServer(app) { client, _ in
+                try await client.signup(
+                    name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "Europe/Berlin")
+                let stack = try await client.createStack(name: "Pfad", color: "#000000", scheduler: scheduler)
+                var cards: [CardDTO] = []
+                for index in 0..<3 {
+                    cards.append(try await client.createCard(in: stack.id, question: "Q\(index)", answer: "A"))
+                }
+                let keys = scheduler == "fsrs" ? ["again", "hard", "good", "easy"] : ["easy", "medium", "hard"]
+                var generator = SplitMix64(seed: 11)
+                // Sessions over 60 days: minutes apart within a day, days apart between them, and two
+                // ratings at the very same instant.
+                for round in 0..<24 {
+                    for card in cards {
+                        let key = keys[Int(generator.next() % UInt64(keys.count))]
+                        _ = try await client.rate(card.id, in: stack.id, rating: key)
+                    }
+                    if round % 6 != 5 {
+                        clock.advance(by: round == 2 ? 0 : Double(60 + generator.next() % 900))
+                    } else {
+                        clock.advance(by: Double(86_400 + generator.next() % (5 * 86_400)))
+                        _ = try await client.login(mail: "ada@example.org", password: "correct horse")
+                    }
+                }
+                // An undo and a late review take the general path; ratings after them the fast one.
+                _ = try await client.undoLastReview(of: cards[0].id, in: stack.id)
+                _ = try await client.syncReviews([
+                    SyncReviewDTO(
+                        id: UUID(), cardId: cards[1].id, rating: keys[0], reviewedAt: clock.now.addingTimeInterval(-10 * 86_400),
+                        durationMs: nil)
+                ])
+                clock.advance(by: 3_600)
+                for card in cards { _ = try await client.rate(card.id, in: stack.id, rating: keys[1]) }
+
+                let stackModel = try #require(
+                    try await StackModel.query(on: app.db).filter(\.$uniqueId == stack.id).first())
+                let user = try #require(try await UserModel.query(on: app.db).first())
+                let scheduling = try await StackScheduling.load(stack: stackModel, user: user, on: app.db)
+                for card in cards {
+                    let stored = try #require(
+                        try await CardModel.query(on: app.db).filter(\.$uniqueId == card.id).first())
+                    let logs = try await ReviewLogModel.query(on: app.db).filter(\.$cardId == stored.id!).all()
+                    #expect(logs.count == (card.id == cards[0].id ? 26 : card.id == cards[1].id ? 26 : 25))
+                    #expect(Set(logs.map(\.seq)) == Set(1...logs.count))
+                    let replayed = try #require(
+                        try await CardModel.query(on: app.db).filter(\.$uniqueId == card.id).first())
+                    let steps = scheduling.replay(replayed, logs: logs, describing: Set(logs.map { $0.id! }))
+                    #expect(stored.dueAt == replayed.dueAt)
+                    #expect(stored.level == replayed.level)
+                    #expect(stored.reviewCount == replayed.reviewCount)
+                    #expect(stored.queue == replayed.queue)
+                    #expect(stored.state == replayed.state)
+                    #expect(stored.step == replayed.step)
+                    #expect(stored.stability == replayed.stability)
+                    #expect(stored.difficulty == replayed.difficulty)
+                    #expect(stored.firstReviewedAt == replayed.firstReviewedAt)
+                    #expect(stored.lastReviewedAt == replayed.lastReviewedAt)
+                    if scheduler == "fsrs" { #expect(stored.stability != nil) }
+                    // Every review rated in order was described exactly as a replay describes it.
+                    if card.id == cards[2].id {
+                        #expect(steps.count == logs.count)
+                        for log in logs {
+                            let step = try #require(steps[log.id!])
+                            #expect(log.stateBefore == step.before)
+                            #expect(log.stateAfter == step.after)
+                            #expect(log.elapsedDays == step.elapsedDays)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
