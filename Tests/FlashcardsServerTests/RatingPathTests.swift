@@ -47,7 +47,8 @@ struct RatingPathTests {
                 _ = try await client.undoLastReview(of: cards[0].id, in: stack.id)
                 _ = try await client.syncReviews([
                     SyncReviewDTO(
-                        id: UUID(), cardId: cards[1].id, rating: keys[0], reviewedAt: clock.now.addingTimeInterval(-10 * 86_400),
+                        id: UUID(), cardId: cards[1].id, rating: keys[0],
+                        reviewedAt: clock.now.addingTimeInterval(-10 * 86_400),
                         durationMs: nil)
                 ])
                 clock.advance(by: 3_600)

@@ -27,7 +27,9 @@ struct ReviewRecorder {
         if appending {
             existing = []
             lastSeq =
-                try await sql.raw("SELECT COALESCE(MAX(seq), 0) AS n FROM review_logs WHERE card_id = \(bind: card.id!)")
+                try await sql.raw(
+                    "SELECT COALESCE(MAX(seq), 0) AS n FROM review_logs WHERE card_id = \(bind: card.id!)"
+                )
                 .first(decoding: CountRow.self)?.n ?? 0
         } else {
             existing = try await ReviewLogModel.query(on: db).filter(\.$cardId == card.id!).all()

@@ -52,7 +52,8 @@ struct StackScheduling: Sendable {
             "SELECT parameters FROM scheduler_parameters WHERE user_id = \(bind: try user.requireID())"
         ).first(decoding: Row.self)
         return StackScheduling(
-            stack: stack, timeZone: user.zone, parameters: stored.flatMap { SchedulerParametersModel.weights($0.parameters) })
+            stack: stack, timeZone: user.zone,
+            parameters: stored.flatMap { SchedulerParametersModel.weights($0.parameters) })
     }
 
     /// The learner day `date` falls into.
@@ -150,8 +151,7 @@ struct StackScheduling: Sendable {
     /// from a new card, and writes the resulting state onto `card`. Returns, for the counted reviews
     /// among `described`, their state before and after and their elapsed learner days.
     @discardableResult
-    func replay(_ card: CardModel, logs: [ReviewLogModel], describing described: Set<UUID> = []) -> [UUID: ReplayStep]
-    {
+    func replay(_ card: CardModel, logs: [ReviewLogModel], describing described: Set<UUID> = []) -> [UUID: ReplayStep] {
         let undone = Set(logs.filter { $0.kind == "undo" }.compactMap(\.undoes))
         let reviews = ReviewOrder.sorted(logs.filter { $0.kind == "review" && !undone.contains($0.id!) })
         card.reviewCount = 0
