@@ -95,43 +95,27 @@ struct StudyService {
         let reviewsLeft: Int
     }
 
-    /// New cards and review cards studied since the start of the learner's day, from the card
-    /// columns (one range of the index `cards_stack_reviewed`, as long as today's session, read from the
-    /// index alone).
-    func allowance(scheduling: StackScheduling) async throws -> Allowance {
-        let dayStart = scheduling.start(ofDay: scheduling.day(of: context.now))
-        struct Row: Decodable {
-            let total: Int
-            let fresh: Int?
-        }
-        let sql = context.db.sql
-        let row = try await sql.raw(
-            """
-            SELECT COUNT(*) AS total, SUM(CASE WHEN first_reviewed_at >= \(bind: dayStart) THEN 1 ELSE 0 END) AS fresh
-            FROM cards WHERE stack_id = \(bind: stack.id!) AND last_reviewed_at >= \(bind: dayStart)
-            """
-        ).first(decoding: Row.self)
-        let fresh = row?.fresh ?? 0
-        let reviewed = (row?.total ?? 0) - fresh
-        return Allowance(
-            newLeft: max(0, stack.newCardsPerDay - fresh), reviewsLeft: max(0, stack.reviewsPerDay - reviewed))
+    /// An FSRS stack's queues now: today's allowance, the first due card of each queue and the due
+    /// cards of each queue, counted no further than the queue's daily cap.
+    private struct QueueSnapshot {
+        let allowance: Allowance
+        let heads: [Int: CardModel]
+        let due: [Int: Int]
     }
 
     private func fsrsNext(daysAhead: Int, counting: Bool, scheduling loaded: StackScheduling?) async throws -> Next {
         let scheduling: StackScheduling
         if let loaded { scheduling = loaded } else { scheduling = try await self.scheduling() }
         let cutoff = cutoff(daysAhead: daysAhead)
-        let allowance = try await allowance(scheduling: scheduling)
-        try await BacklogSpreader(
-            context: context, stack: stack, scheduling: scheduling, reviewsLeft: allowance.reviewsLeft
+        var snapshot = try await queueSnapshot(before: cutoff, scheduling: scheduling)
+        let moved = try await BacklogSpreader(
+            context: context, stack: stack, scheduling: scheduling, reviewsLeft: snapshot.allowance.reviewsLeft
         ).spreadIfNeeded()
-        var queues = [1]
-        if allowance.reviewsLeft > 0 { queues.append(2) }
-        if allowance.newLeft > 0 { queues.append(0) }
-        let heads = try await first(ofQueues: queues, before: cutoff)
-        let learning = heads[1]
-        let review = heads[2]
-        let new = heads[0]
+        if moved > 0 { snapshot = try await queueSnapshot(before: cutoff, scheduling: scheduling) }
+        let allowance = snapshot.allowance
+        let learning = snapshot.heads[1]
+        let review = allowance.reviewsLeft > 0 ? snapshot.heads[2] : nil
+        let new = allowance.newLeft > 0 ? snapshot.heads[0] : nil
         // Anki's order: a (re)learning card whose step is over comes first; then reviews and new
         // cards by due time; a learning card not yet due only when nothing else is left.
         let card: CardModel?
@@ -143,12 +127,15 @@ struct StudyService {
             card = learning
         }
         guard counting else { return Next(card: card, dueCount: 0, nextDueAt: nil) }
-        let dueCount = try await dueCount(
-            before: cutoff, limits: [1: nil, 2: allowance.reviewsLeft, 0: allowance.newLeft])
+        // A count up to the daily cap, limited to what is left of it, is the count limited to what is left.
+        let dueCount =
+            (snapshot.due[1] ?? 0) + min(snapshot.due[2] ?? 0, allowance.reviewsLeft)
+            + min(snapshot.due[0] ?? 0, allowance.newLeft)
         var nextDueAt: Date?
         if card == nil {
-            let capped: [Int] = (allowance.reviewsLeft == 0 ? [2] : []) + (allowance.newLeft == 0 ? [0] : [])
-            let held = capped.isEmpty ? false : !(try await first(ofQueues: capped, before: cutoff)).isEmpty
+            let held =
+                (allowance.reviewsLeft == 0 && snapshot.heads[2] != nil)
+                || (allowance.newLeft == 0 && snapshot.heads[0] != nil)
             if held {
                 // The limits hold cards back until the next learner day.
                 nextDueAt = scheduling.start(ofDay: scheduling.day(of: context.now) + 1)
@@ -164,39 +151,56 @@ struct StudyService {
         a.dueAt != b.dueAt ? a.dueAt < b.dueAt : a.id! < b.id!
     }
 
-    /// The first due card of each of `queues`, by queue: one statement of one seek on
-    /// `cards_stack_queue_due` per queue.
-    private func first(ofQueues queues: [Int], before cutoff: Date) async throws -> [Int: CardModel] {
-        let parts = queues.map { queue -> SQLQueryString in
+    /// The queues of this stack in one statement, so FSRS next-card costs one database round trip
+    /// like the ladder's: today's allowance from the card columns (one range of `cards_stack_reviewed`,
+    /// as long as today's session, read from the index alone), one seek on `cards_stack_queue_due`
+    /// per queue for its first due card, and the due cards per queue counted no further than the
+    /// daily cap, so a 100k-card backlog costs no more than the cap.
+    private func queueSnapshot(before cutoff: Date, scheduling: StackScheduling) async throws -> QueueSnapshot {
+        let stackId = stack.id!
+        let dayStart = scheduling.start(ofDay: scheduling.day(of: context.now))
+        let caps: [(queue: Int, cap: Int?)] = [(1, nil), (2, stack.reviewsPerDay), (0, stack.newCardsPerDay)]
+        let due = caps.map { queue, cap -> SQLQueryString in
+            let limit: SQLQueryString = cap.map { "LIMIT \(literal: $0)" } ?? ""
+            return """
+                (SELECT COUNT(*) FROM (SELECT 1 FROM cards WHERE stack_id = \(bind: stackId) AND queue = \(literal: queue)
+                AND due_at < \(bind: cutoff) \(limit)) due_\(unsafeRaw: String(queue))) AS due_\(unsafeRaw: String(queue))
+                """
+        }
+        let heads = caps.map { queue, _ -> SQLQueryString in
             """
-            SELECT * FROM (SELECT * FROM cards WHERE stack_id = \(bind: stack.id!) AND queue = \(literal: queue)
+            SELECT * FROM (SELECT * FROM cards WHERE stack_id = \(bind: stackId) AND queue = \(literal: queue)
             AND due_at < \(bind: cutoff) ORDER BY due_at, id LIMIT 1) head_\(unsafeRaw: String(queue))
             """
         }
-        let rows = try await context.db.sql.raw(parts.joined(separator: " UNION ALL ")).all()
-        var heads: [Int: CardModel] = [:]
-        for row in rows {
+        let statement: SQLQueryString =
+            "SELECT today.total AS today_total, today.fresh AS today_fresh, " + due.joined(separator: ", ")
+                + """
+                , head.* FROM (SELECT COUNT(*) AS total,
+                SUM(CASE WHEN first_reviewed_at >= \(bind: dayStart) THEN 1 ELSE 0 END) AS fresh
+                FROM cards WHERE stack_id = \(bind: stackId) AND last_reviewed_at >= \(bind: dayStart)) today
+                LEFT JOIN (
+                """ + heads.joined(separator: " UNION ALL ") + ") head ON 1 = 1"
+        let rows = try await context.db.sql.raw(statement).all()
+        guard let first = rows.first else {
+            return QueueSnapshot(allowance: Allowance(newLeft: 0, reviewsLeft: 0), heads: [:], due: [:])
+        }
+        let total = try first.decode(column: "today_total", as: Int.self)
+        let fresh = try first.decode(column: "today_fresh", as: Int?.self) ?? 0
+        var dueByQueue: [Int: Int] = [:]
+        for (queue, _) in caps {
+            dueByQueue[queue] = try first.decode(column: "due_\(queue)", as: Int.self)
+        }
+        var headByQueue: [Int: CardModel] = [:]
+        for row in rows where try !row.decodeNil(column: "id") {
             let card = try row.decode(fluentModel: CardModel.self)
-            heads[card.queue] = card
+            headByQueue[card.queue] = card
         }
-        return heads
-    }
-
-    /// Due cards of the queues in `limits`, each counted no further than its limit (the daily
-    /// allowance; nil for none), so a 100k-card backlog costs no more than the allowance. One
-    /// statement.
-    private func dueCount(before cutoff: Date, limits: [Int: Int?]) async throws -> Int {
-        let parts = limits.sorted { $0.key < $1.key }.compactMap { queue, limit -> SQLQueryString? in
-            if limit == 0 { return nil }
-            let limitClause: SQLQueryString = limit.map { "LIMIT \(literal: $0)" } ?? ""
-            return """
-                (SELECT COUNT(*) FROM (SELECT 1 FROM cards WHERE stack_id = \(bind: stack.id!) AND queue = \(literal: queue)
-                AND due_at < \(bind: cutoff) \(limitClause)) due_\(unsafeRaw: String(queue)))
-                """
-        }
-        guard !parts.isEmpty else { return 0 }
-        let sum: SQLQueryString = "SELECT " + parts.joined(separator: " + ") + " AS n"
-        return try await context.db.sql.raw(sum).first(decoding: CountRow.self)?.n ?? 0
+        return QueueSnapshot(
+            allowance: Allowance(
+                newLeft: max(0, stack.newCardsPerDay - fresh),
+                reviewsLeft: max(0, stack.reviewsPerDay - (total - fresh))),
+            heads: headByQueue, due: dueByQueue)
     }
 
     /// Cards due for this stack with the limits applied (FSRS) or all due cards (ladder).
