@@ -67,18 +67,26 @@ struct StudyService {
 
     private func ladderNext(daysAhead: Int, counting: Bool) async throws -> Next {
         let cutoff = cutoff(daysAhead: daysAhead)
-        // The due card with the earliest due time (ties: oldest card first): one seek on cards_stack_due.
-        let card = try await context.db.sql.raw(
-            """
+        // The due card with the earliest due time (ties: oldest card first): one seek on
+        // cards_stack_due; with the count of due cards in the same statement.
+        let head: SQLQueryString = """
             SELECT * FROM cards WHERE stack_id = \(bind: stack.id!) AND due_at < \(bind: cutoff)
             ORDER BY due_at, id LIMIT 1
             """
-        ).first()?.decode(fluentModel: CardModel.self)
-        guard counting else { return Next(card: card, dueCount: 0, nextDueAt: nil) }
-        let due =
-            try await context.db.sql.raw(
-                "SELECT COUNT(*) AS n FROM cards WHERE stack_id = \(bind: stack.id!) AND due_at < \(bind: cutoff)"
-            ).first(decoding: CountRow.self)?.n ?? 0
+        guard counting else {
+            return Next(
+                card: try await context.db.sql.raw(head).first()?.decode(fluentModel: CardModel.self), dueCount: 0,
+                nextDueAt: nil)
+        }
+        let counted: SQLQueryString = """
+            SELECT counted.n AS due_count, head.* FROM (SELECT COUNT(*) AS n FROM cards
+            WHERE stack_id = \(bind: stack.id!) AND due_at < \(bind: cutoff)) counted LEFT JOIN (
+            """
+        guard let row = try await context.db.sql.raw(counted + head + ") head ON 1 = 1").first() else {
+            return Next(card: nil, dueCount: 0, nextDueAt: nil)
+        }
+        let due = try row.decode(column: "due_count", as: Int.self)
+        let card = try row.decodeNil(column: "id") ? nil : try row.decode(fluentModel: CardModel.self)
         var nextDueAt: Date?
         if card == nil {
             nextDueAt = try await CardModel.query(on: context.db)
