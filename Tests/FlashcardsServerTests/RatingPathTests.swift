@@ -92,4 +92,44 @@ struct RatingPathTests {
             }
         }
     }
+
+    @Test("a review id is applied once and refused for another card or user", arguments: TestDatabase.available)
+    func reviewIds(db: TestDatabase) async throws {
+        try await withApp(db) { app in
+            try await withRunningServer(app) { client, url in
+                try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
+                let stack = try await client.createStack(name: "Ids", color: "#000000")
+                let first = try await client.createCard(in: stack.id, question: "Q1", answer: "A")
+                let second = try await client.createCard(in: stack.id, question: "Q2", answer: "A")
+                let reviewId = UUID()
+                let once = try await client.rate(first.id, in: stack.id, rating: "good", reviewId: reviewId)
+                let again = try await client.rate(first.id, in: stack.id, rating: "easy", reviewId: reviewId)
+                #expect(again.card.reviewCount == 1)
+                #expect(again.card.dueAt == once.card.dueAt)
+                await expectConflict {
+                    _ = try await client.rate(second.id, in: stack.id, rating: "good", reviewId: reviewId)
+                }
+                #expect(try await client.card(second.id, in: stack.id).reviewCount == 0)
+
+                let other = FlashcardsClient(baseURL: url)
+                try await other.signup(name: "Bob", mail: "bob@example.org", password: "correct horse")
+                let otherStack = try await other.createStack(name: "Bob", color: "#000000")
+                let otherCard = try await other.createCard(in: otherStack.id, question: "Q", answer: "A")
+                await expectConflict {
+                    _ = try await other.rate(otherCard.id, in: otherStack.id, rating: "good", reviewId: reviewId)
+                }
+                #expect(try await other.card(otherCard.id, in: otherStack.id).reviewCount == 0)
+            }
+        }
+    }
+
+    private func expectConflict(_ body: () async throws -> Void) async {
+        do {
+            try await body()
+            Issue.record("a review id of another card or user was accepted")
+        } catch FlashcardsError.http(status: 409, _) {
+        } catch {
+            Issue.record("expected 409, got \(error)")
+        }
+    }
 }

@@ -16,7 +16,10 @@ struct ReviewRecorder {
     /// Reviews made after the card's last counted one (every rating in a session) continue from the
     /// card's state, which is the replay of its history, without reading that history; anything
     /// else (an undo, a review that arrives late) replays the card's whole log.
-    func record(_ newLogs: [ReviewLogModel], for card: CardModel, on db: any Database) async throws {
+    /// `lastSeq` is the card's highest arrival number when the caller has read it already.
+    func record(_ newLogs: [ReviewLogModel], for card: CardModel, lastSeq knownSeq: Int? = nil, on db: any Database)
+        async throws
+    {
         let sql = db.sql
         let ordered = newLogs.sorted(by: ReviewOrder.precedes)
         let appending = ordered.allSatisfy { log in
@@ -24,7 +27,10 @@ struct ReviewRecorder {
         }
         let existing: [ReviewLogModel]
         let lastSeq: Int
-        if appending {
+        if appending, let knownSeq {
+            existing = []
+            lastSeq = knownSeq
+        } else if appending {
             existing = []
             lastSeq =
                 try await sql.raw(

@@ -238,22 +238,30 @@ struct StudyService {
             throw AppError.validation("durationMs muss zwischen 0 und 86400000 liegen.")
         }
         return try await context.db.writeTransaction { db in
+            // The card, its last arrival number and whether the review id is known (1: this review of
+            // this card, stored already; 2: someone else's or another card's), in one statement.
             guard
-                let card = try await db.sql.raw(
-                    "SELECT * FROM cards WHERE unique_id = \(bind: cardUUID) AND stack_id = \(bind: stackId)"
-                ).first()?.decode(fluentModel: CardModel.self)
+                let row = try await db.sql.raw(
+                    """
+                    SELECT cards.*, (SELECT COALESCE(MAX(seq), 0) FROM review_logs WHERE card_id = cards.id) AS last_seq,
+                    (SELECT CASE WHEN user_id = \(bind: userId) AND card_id = cards.id THEN 1 ELSE 2 END
+                    FROM review_logs WHERE id = \(bind: logId)) AS known_review
+                    FROM cards WHERE unique_id = \(bind: cardUUID) AND stack_id = \(bind: stackId)
+                    """
+                ).first()
             else { throw AppError.cardNotFound }
-            if reviewId != nil, let existing = try await ReviewLogModel.find(logId, on: db) {
-                guard existing.userId == userId, existing.cardId == card.id else {
-                    throw AppError.conflict("Diese reviewId gehört zu einer anderen Bewertung.")
-                }
-                return card
+            let card = try row.decode(fluentModel: CardModel.self)
+            switch try row.decode(column: "known_review", as: Int?.self) {
+            case 1?: return card
+            case nil: break
+            default: throw AppError.conflict("Diese reviewId gehört zu einer anderen Bewertung.")
             }
             let log = ReviewLogModel(
                 id: logId, userId: userId, cardId: card.id!, stackId: stackId, reviewedAt: now,
                 rating: rating.value, scheduler: rating.scheduler.rawValue, stateBefore: "", stateAfter: "",
                 durationMs: durationMs)
-            try await ReviewRecorder(scheduling: scheduling).record([log], for: card, on: db)
+            try await ReviewRecorder(scheduling: scheduling).record(
+                [log], for: card, lastSeq: try row.decode(column: "last_seq", as: Int.self), on: db)
             return card
         }
     }
