@@ -40,7 +40,7 @@ public func configure(
             )))
     app.middleware.use(SecurityHeadersMiddleware())
     app.middleware.use(ErrorRenderingMiddleware())
-    app.middleware.use(FileMiddleware(publicDirectory: absolutePath(configuration.publicDirectory)))
+    app.middleware.use(StaticFilesMiddleware(publicDirectory: absolutePath(configuration.publicDirectory)))
 
     try routes(app)
 
