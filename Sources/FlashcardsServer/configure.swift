@@ -102,7 +102,13 @@ private func configureDatabase(_ app: Application, configuration: AppConfigurati
             guard let db = app.databases.database(.sqlite, logger: app.logger, on: eventLoop) else { continue }
             try await (db as! any SQLDatabase).raw("PRAGMA synchronous=\(unsafeRaw: mode)").run()
             try await (db as! any SQLDatabase).raw("PRAGMA busy_timeout=10000").run()
+            // Checkpoints run in the background (`WALCheckpointer`), not inside a request's commit.
+            try await (db as! any SQLDatabase).raw("PRAGMA wal_autocheckpoint=0").run()
         }
+        app.walCheckpointer = WALCheckpointer(
+            path: directory + "/flashcards.sqlite", synchronous: mode, interval: .milliseconds(250),
+            threadPool: app.threadPool, eventLoop: app.eventLoopGroup.any(), logger: app.logger)
+        app.lifecycle.use(WALCheckpointerLifecycle())
     case .postgres(let url, let schema):
         var postgres = try SQLPostgresConfiguration(url: url)
         if let schema { postgres.searchPath = [schema] }

@@ -44,6 +44,53 @@ struct SQLiteSetupTests {
         }
     }
 
+    private struct AutoCheckpoint: Decodable {
+        let wal_autocheckpoint: Int
+    }
+
+    @Test("commits never checkpoint the write-ahead log; a background task does")
+    func backgroundCheckpoints() async throws {
+        try await withApp(.sqlite) { app in
+            for eventLoop in app.eventLoopGroup.makeIterator() {
+                let db = try #require(app.databases.database(.sqlite, logger: app.logger, on: eventLoop))
+                let row = try await (db as! any SQLDatabase).raw("PRAGMA wal_autocheckpoint")
+                    .first(decoding: AutoCheckpoint.self)
+                #expect(row?.wal_autocheckpoint == 0)
+            }
+            // With the app's checkpointer stopped, commits alone let the log grow well past the
+            // 1,000 pages after which a commit would otherwise checkpoint it and start it over.
+            await app.walCheckpointer?.stop()
+            let path = absolutePath(app.appConfiguration.dataDirectory) + "/flashcards.sqlite"
+            let user = UserModel(
+                id: UUID(), name: "Ada", mail: "ada@example.org", passwordHash: "x", timeZone: "UTC", createdAt: Date())
+            try await user.create(on: app.db)
+            let stack = StackModel(uniqueId: UUID(), userId: user.id!, name: "S", color: "#000000", now: Date())
+            try await stack.create(on: app.db)
+            let text = String(repeating: "Lorem ipsum dolor sit amet. ", count: 150)
+            for _ in 0..<600 {
+                let card = CardModel(
+                    uniqueId: UUID(), stackId: stack.id!, userId: user.id!, question: text, answer: text, hint: nil,
+                    now: Date())
+                try await card.create(on: app.db)
+            }
+            let walBytes = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int ?? 0
+            #expect(walBytes > 1_200 * 4_096)
+
+            // A checkpointer copies all of it into the database file.
+            let checkpointer = WALCheckpointer(
+                path: path, synchronous: "NORMAL", interval: .milliseconds(20), threadPool: app.threadPool,
+                eventLoop: app.eventLoopGroup.any(), logger: app.logger)
+            var progress = checkpointer.progress
+            for _ in 0..<250 where progress.runs == 0 || progress.checkpointedFrames < progress.logFrames {
+                try await Task.sleep(for: .milliseconds(20))
+                progress = checkpointer.progress
+            }
+            await checkpointer.stop()
+            #expect(progress.logFrames > 1_200)
+            #expect(progress.checkpointedFrames == progress.logFrames)
+        }
+    }
+
     @Test("FLASHCARDS_SQLITE_SYNCHRONOUS=full keeps an fsync per commit; other values are refused")
     func fullOnRequest() async throws {
         let full: (inout AppConfiguration) -> Void = { $0.sqliteSynchronous = "full" }
