@@ -200,6 +200,22 @@ public struct FSRSScheduler: Sendable {
 /// review, which dominated a million-review replay. So the zone's offset changes between 1970 and
 /// 2100 are read once into a table (a fixed-offset zone such as UTC has none) and looked up by binary
 /// search; instants outside that span still ask the zone.
+/// Offset tables by time zone, made once per zone and process: a table takes a few hundred time-zone
+/// lookups, and a server builds a scheduler for every request.
+private final class ZoneTables: @unchecked Sendable {
+    static let shared = ZoneTables()
+
+    private let lock = NSLock()
+    private var tables: [String: (transitions: [Double], offsets: [Double])] = [:]
+
+    func table(for zone: TimeZone) -> (transitions: [Double], offsets: [Double]) {
+        if let table = lock.withLock({ tables[zone.identifier] }) { return table }
+        let table = DayClock.makeTable(for: zone)
+        lock.withLock { tables[zone.identifier] = table }
+        return table
+    }
+}
+
 struct DayClock: Sendable {
     static let tableStart = 0.0  // 1970-01-01
     static let tableEnd = 4_102_444_800.0  // 2100-01-01
@@ -223,11 +239,16 @@ struct DayClock: Sendable {
         }
         hour = Double(hourOfDay)
         self.zone = zone
+        (transitions, offsets) = ZoneTables.shared.table(for: zone)
+    }
+
+    /// The offset table of `zone` from 1970 to 2100: the instants its offset changes and the offsets.
+    fileprivate static func makeTable(for zone: TimeZone) -> (transitions: [Double], offsets: [Double]) {
         var transitions: [Double] = []
-        var offsets = [Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Self.tableStart)))]
-        var cursor = Date(timeIntervalSince1970: Self.tableStart)
+        var offsets = [Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: tableStart)))]
+        var cursor = Date(timeIntervalSince1970: tableStart)
         while let next = zone.nextDaylightSavingTimeTransition(after: cursor),
-            next.timeIntervalSince1970 < Self.tableEnd,
+            next.timeIntervalSince1970 < tableEnd,
             next > cursor
         {
             let offset = Double(zone.secondsFromGMT(for: next))
@@ -237,8 +258,7 @@ struct DayClock: Sendable {
             }
             cursor = next
         }
-        self.transitions = transitions
-        self.offsets = offsets
+        return (transitions, offsets)
     }
 
     /// Seconds east of UTC at Unix time `t`.
