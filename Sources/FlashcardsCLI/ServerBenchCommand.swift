@@ -72,11 +72,14 @@ struct ServerBenchCommand: AsyncParsableCommand {
         let nextP50: Double
         let nextP99: Double
         let throughput: Double
+        /// The server's CPU time (user + system) per sequential next+rate round trip: steadier on a
+        /// shared machine than the latencies.
+        let serverCPUms: Double
 
         var dictionary: [String: Any] {
             [
                 "scheduler": scheduler, "nextRateP50ms": p50, "nextRateP99ms": p99, "nextP50ms": nextP50,
-                "nextP99ms": nextP99, "roundTripsPerSecond": throughput,
+                "nextP99ms": nextP99, "roundTripsPerSecond": throughput, "serverCPUPerRoundTripMs": serverCPUms,
             ]
         }
     }
@@ -169,7 +172,8 @@ struct ServerBenchCommand: AsyncParsableCommand {
         var stackTimes: [Double] = []
         var stackBytes = 0
         for (scheduler, stack) in seeded {
-            let (loop, token) = try await learningLoop(http, base: base, seeded: stack, scheduler: scheduler)
+            let (loop, token) = try await learningLoop(
+                http, base: base, seeded: stack, scheduler: scheduler, pid: pid)
             loops.append(loop)
             // The original API's full stack document (ladder, as the original clients see it),
             // three times; the median counts.
@@ -190,8 +194,8 @@ struct ServerBenchCommand: AsyncParsableCommand {
                 String(format: "%7d cards, ", size) + loop.scheduler
                     + String(
                         format:
-                            ": next+rate p50 %.2f ms, p99 %.2f ms | next alone p50 %.2f ms, p99 %.2f ms | %d clients: %.0f round trips/s",
-                        loop.p50, loop.p99, loop.nextP50, loop.nextP99, clients, loop.throughput))
+                            ": next+rate p50 %.2f ms, p99 %.2f ms (server CPU %.2f ms) | next alone p50 %.2f ms, p99 %.2f ms | %d clients: %.0f round trips/s",
+                        loop.p50, loop.p99, loop.serverCPUms, loop.nextP50, loop.nextP99, clients, loop.throughput))
         }
         print(
             String(
@@ -206,7 +210,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
     /// throughput, on one seeded stack. Ladder stacks are rated Schwer and FSRS stacks Nochmal, so
     /// the rated card comes back within minutes and even a 1,000-card stack never runs dry.
     private func learningLoop(
-        _ http: HTTPClient, base: String, seeded: BenchmarkSeeder.Seeded, scheduler: String
+        _ http: HTTPClient, base: String, seeded: BenchmarkSeeder.Seeded, scheduler: String, pid: Int32
     ) async throws -> (LoopResult, String) {
         let rating = scheduler == "fsrs" ? "again" : "hard"
         let login = try await Self.call(
@@ -218,12 +222,15 @@ struct ServerBenchCommand: AsyncParsableCommand {
         // Warm-up, then sequential round trips for latency.
         var latencies: [Double] = []
         latencies.reserveCapacity(roundTrips)
+        var cpuStart = 0.0
         for index in 0..<(roundTrips + 50) {
+            if index == 50 { cpuStart = cpuSeconds(of: pid) }
             let start = DispatchTime.now().uptimeNanoseconds
             try await Self.nextAndRate(http, stackPath: stackPath, token: token, rating: rating)
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
             if index >= 50 { latencies.append(elapsed) }
         }
+        let serverCPUms = (cpuSeconds(of: pid) - cpuStart) * 1_000 / Double(roundTrips)
         let (p50, p99) = Self.percentiles(latencies)
 
         // Next-card alone (what a client asks when a session opens), read-only.
@@ -254,7 +261,8 @@ struct ServerBenchCommand: AsyncParsableCommand {
         let throughput = Double(completed) / Date().timeIntervalSince(throughputStart)
         return (
             LoopResult(
-                scheduler: scheduler, p50: p50, p99: p99, nextP50: nextP50, nextP99: nextP99, throughput: throughput),
+                scheduler: scheduler, p50: p50, p99: p99, nextP50: nextP50, nextP99: nextP99, throughput: throughput,
+                serverCPUms: serverCPUms),
             token
         )
     }
@@ -320,6 +328,17 @@ struct ServerBenchCommand: AsyncParsableCommand {
     }
 
     /// VmHWM of a process: its peak resident memory.
+    /// User plus system CPU seconds of process `pid` so far (Linux `/proc`; 0 elsewhere).
+    private func cpuSeconds(of pid: Int32) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return 0 }
+        // Fields after the command name: state is field 3, utime 14 and stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     private func peakMemoryMB(of pid: Int32) -> Double {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return -1 }
         for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
