@@ -123,6 +123,33 @@ struct RatingPathTests {
         }
     }
 
+    @Test("the stack read with the account is only ever the caller's", arguments: TestDatabase.available)
+    func preloadedStackIsScoped(db: TestDatabase) async throws {
+        try await withApp(db) { app in
+            try await withRunningServer(app) { ada, url in
+                try await ada.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
+                let stack = try await ada.createStack(name: "Geheim", color: "#000000")
+                let card = try await ada.createCard(in: stack.id, question: "Q", answer: "A")
+                let eve = FlashcardsClient(baseURL: url)
+                try await eve.signup(name: "Eve", mail: "eve@example.org", password: "correct horse")
+                for attempt in 0..<3 {
+                    do {
+                        switch attempt {
+                        case 0: _ = try await eve.nextCard(in: stack.id)
+                        case 1: _ = try await eve.rate(card.id, in: stack.id, rating: "good")
+                        default: _ = try await eve.stack(stack.id)
+                        }
+                        Issue.record("Eve reached Ada's stack (\(attempt))")
+                    } catch let error as FlashcardsError {
+                        #expect(error.code == "stack_not_found")
+                    }
+                }
+                #expect(try await ada.nextCard(in: stack.id).card?.id == card.id)
+                #expect(try await ada.card(card.id, in: stack.id).reviewCount == 0)
+            }
+        }
+    }
+
     private func expectConflict(_ body: () async throws -> Void) async {
         do {
             try await body()

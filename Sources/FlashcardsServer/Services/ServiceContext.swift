@@ -12,6 +12,8 @@ struct ServiceContext {
     let configuration: AppConfiguration
     let passwords: AsyncPasswordHasher
     let clientAddress: String?
+    /// The caller's stack of the path, read together with the account (see `RequireUserMiddleware`).
+    let preloadedStack: StackModel?
 
     init(_ request: Request) {
         self.db = request.db
@@ -20,6 +22,7 @@ struct ServiceContext {
         self.configuration = request.application.appConfiguration
         self.passwords = request.password.async
         self.clientAddress = request.remoteAddress?.ipAddress
+        self.preloadedStack = request.preloadedStack
     }
 }
 

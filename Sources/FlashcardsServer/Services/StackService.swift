@@ -18,6 +18,7 @@ struct StackService {
     /// The stack with this path id, if it is the caller's.
     func find(_ uniqueId: String?) async throws -> StackModel {
         let id = try Validate.uuid(uniqueId, notFound: .stackNotFound)
+        if let stack = context.preloadedStack, stack.uniqueId == id, stack.userId == userId { return stack }
         // Plain SQL: every stack route starts here, and Fluent's query building cost more than the seek.
         guard
             let stack = try await context.db.sql.raw(
