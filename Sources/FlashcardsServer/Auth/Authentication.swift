@@ -20,7 +20,8 @@ struct RequireUserMiddleware: AsyncMiddleware {
         let stackColumns: SQLQueryString =
             stackId == nil
             ? ""
-            : ", " + Self.stackColumns.map { "stacks.\(ident: $0) AS \(ident: Self.stackPrefix + $0)" }
+            : ", "
+                + Self.stackColumns.map { "stacks.\(ident: $0) AS \(ident: Self.stackPrefix + $0)" }
                 .joined(separator: ", ")
         let stackJoin: SQLQueryString =
             stackId.map { "LEFT JOIN stacks ON stacks.user_id = users.id AND stacks.unique_id = \(bind: $0)" } ?? ""
