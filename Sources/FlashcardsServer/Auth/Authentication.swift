@@ -14,34 +14,43 @@ struct RequireUserMiddleware: AsyncMiddleware {
         guard !token.isEmpty, token.count < 4_096,
             let claims = await request.application.tokens.verify(token, now: request.now)
         else { throw AppError.unauthorized }
-        // Routes of one stack read the caller's stack in the same statement as the account (one
-        // database round trip less on every learning request); `StackService.find` takes it from there.
+        // Routes of one stack read the caller's stack and FSRS parameters in the same statement as
+        // the account (database round trips less on every learning request); `StackService.find` and
+        // `StudyService.scheduling` take them from there.
         let stackId = request.parameters.get("stackId").flatMap(UUID.init(uuidString:))
-        let stackColumns: SQLQueryString =
-            stackId == nil
-            ? ""
-            : ", "
-                + Self.stackColumns.map { "stacks.\(ident: $0) AS \(ident: Self.stackPrefix + $0)" }
-                .joined(separator: ", ")
-        let stackJoin: SQLQueryString =
-            stackId.map { "LEFT JOIN stacks ON stacks.user_id = users.id AND stacks.unique_id = \(bind: $0)" } ?? ""
+        var extra: SQLQueryString = ""
+        if let stackId {
+            let columns = Self.stackColumns.map { column -> SQLQueryString in
+                "stacks.\(ident: column) AS \(ident: Self.stackPrefix + column)"
+            }
+            extra =
+                ", " + columns.joined(separator: ", ")
+                + ", (SELECT parameters FROM scheduler_parameters WHERE user_id = users.id) AS \(ident: Self.parametersColumn)"
+                + " FROM users LEFT JOIN stacks ON stacks.user_id = users.id AND stacks.unique_id = \(bind: stackId)"
+        } else {
+            extra = " FROM users"
+        }
         guard
-            let row = try await request.db.sql.raw(
-                "SELECT users.*\(stackColumns) FROM users \(stackJoin) WHERE users.id = \(bind: claims.userId)"
-            ).first()
+            let row = try await request.db.sql.raw("SELECT users.*\(extra) WHERE users.id = \(bind: claims.userId)")
+                .first()
         else { throw AppError.unauthorized }
         let user = try row.decode(fluentModel: UserModel.self)
         guard user.tokenVersion == claims.version else { throw AppError.unauthorized }
         request.storage[CurrentUserKey.self] = user
-        if stackId != nil, try !row.decodeNil(column: Self.stackPrefix + "id") {
-            let stack = StackModel()
-            try stack.output(from: PrefixedOutput(row: row, prefix: Self.stackPrefix))
-            request.storage[PreloadedStackKey.self] = stack
+        if stackId != nil {
+            request.storage[PreloadedParametersKey.self] = PreloadedParameters(
+                text: try row.decode(column: Self.parametersColumn, as: String?.self))
+            if try !row.decodeNil(column: Self.stackPrefix + "id") {
+                let stack = StackModel()
+                try stack.output(from: PrefixedOutput(row: row, prefix: Self.stackPrefix))
+                request.storage[PreloadedStackKey.self] = stack
+            }
         }
         return try await next.respond(to: request)
     }
 
     private static let stackPrefix = "stack__"
+    private static let parametersColumn = "fsrs_parameters__"
     private static let stackColumns = StackModel.keys.map(\.description)
 }
 
@@ -61,6 +70,12 @@ private struct PrefixedOutput: DatabaseOutput {
 
 private struct CurrentUserKey: StorageKey { typealias Value = UserModel }
 private struct PreloadedStackKey: StorageKey { typealias Value = StackModel }
+private struct PreloadedParametersKey: StorageKey { typealias Value = PreloadedParameters }
+
+/// The caller's stored FSRS parameters as read with the account: `text` is nil when they have none.
+struct PreloadedParameters: Sendable {
+    let text: String?
+}
 
 extension Request {
     /// The signed-in user; only valid behind ``RequireUserMiddleware``.
@@ -73,4 +88,7 @@ extension Request {
 
     /// The stack named by the path's `stackId`, when it is the caller's and was read with the account.
     var preloadedStack: StackModel? { storage[PreloadedStackKey.self] }
+
+    /// The caller's FSRS parameters, when they were read with the account.
+    var preloadedParameters: PreloadedParameters? { storage[PreloadedParametersKey.self] }
 }

@@ -42,18 +42,25 @@ struct StackScheduling: Sendable {
     }
 
     /// Loads the user's parameters and builds the scheduling of `stack`. Ladder stacks never use
-    /// FSRS parameters (their cards carry no memory state), so they cost no query.
-    static func load(stack: StackModel, user: UserModel, on db: any Database) async throws -> StackScheduling {
+    /// FSRS parameters (their cards carry no memory state), so they cost no query, and neither do
+    /// parameters read with the account (`preloaded`).
+    static func load(
+        stack: StackModel, user: UserModel, on db: any Database, preloaded: PreloadedParameters? = nil
+    ) async throws -> StackScheduling {
         guard stack.scheduler == SchedulerKind.fsrs.rawValue else {
             return StackScheduling(stack: stack, timeZone: user.zone, parameters: nil)
         }
-        struct Row: Decodable { let parameters: String }
-        let stored = try await db.sql.raw(
-            "SELECT parameters FROM scheduler_parameters WHERE user_id = \(bind: try user.requireID())"
-        ).first(decoding: Row.self)
+        let text: String?
+        if let preloaded {
+            text = preloaded.text
+        } else {
+            struct Row: Decodable { let parameters: String }
+            text = try await db.sql.raw(
+                "SELECT parameters FROM scheduler_parameters WHERE user_id = \(bind: try user.requireID())"
+            ).first(decoding: Row.self)?.parameters
+        }
         return StackScheduling(
-            stack: stack, timeZone: user.zone,
-            parameters: stored.flatMap { SchedulerParametersModel.weights($0.parameters) })
+            stack: stack, timeZone: user.zone, parameters: text.flatMap(SchedulerParametersModel.weights))
     }
 
     /// The learner day `date` falls into.

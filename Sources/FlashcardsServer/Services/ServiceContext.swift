@@ -14,6 +14,8 @@ struct ServiceContext {
     let clientAddress: String?
     /// The caller's stack of the path, read together with the account (see `RequireUserMiddleware`).
     let preloadedStack: StackModel?
+    /// The caller's FSRS parameters, read together with the account on stack routes.
+    let preloadedParameters: PreloadedParameters?
 
     init(_ request: Request) {
         self.db = request.db
@@ -23,6 +25,7 @@ struct ServiceContext {
         self.passwords = request.password.async
         self.clientAddress = request.remoteAddress?.ipAddress
         self.preloadedStack = request.preloadedStack
+        self.preloadedParameters = request.preloadedParameters
     }
 }
 

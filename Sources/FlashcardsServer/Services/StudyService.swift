@@ -43,7 +43,8 @@ struct StudyService {
 
     /// The stack's scheduling (loads the user's FSRS parameters).
     func scheduling() async throws -> StackScheduling {
-        try await StackScheduling.load(stack: stack, user: user, on: context.db)
+        try await StackScheduling.load(
+            stack: stack, user: user, on: context.db, preloaded: context.preloadedParameters)
     }
 
     /// The next card to learn, or nil when the session is done.
