@@ -150,6 +150,40 @@ struct RatingPathTests {
         }
     }
 
+    @Test(
+        "due cards are counted up to 1,000, whatever the backlog",
+        arguments: TestDatabase.available, ["ladder", "fsrs"])
+    func dueCountLimit(db: TestDatabase, scheduler: String) async throws {
+        let clock = TestClock()
+        try await withApp(db, clock: clock) { app in
+            try await withRunningServer(app) { client, _ in
+                try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
+                let stack = try await client.createStack(name: "Rückstand", color: "#000000", scheduler: scheduler)
+                _ = try await client.updateStack(stack.id, UpdateStackRequest(newCardsPerDay: 9_999))
+                let model = try #require(
+                    try await StackModel.query(on: app.db).filter(\.$uniqueId == stack.id).first())
+                func addCards(_ count: Int) async throws {
+                    let cards = (0..<count).map { index in
+                        CardModel(
+                            uniqueId: UUID(), stackId: model.id!, userId: model.userId, question: "Q\(index)",
+                            answer: "A", hint: nil, now: clock.now.addingTimeInterval(-60))
+                    }
+                    try await cards.create(on: app.db)
+                }
+                try await addCards(999)
+                #expect(try await client.nextCard(in: stack.id).dueCount == 999)
+                try await addCards(2)
+                #expect(try await client.nextCard(in: stack.id).dueCount == StudyService.dueCountLimit)
+                try await addCards(50)
+                let next = try await client.nextCard(in: stack.id)
+                #expect(next.dueCount == 1_000)
+                let card = try #require(next.card)
+                let rated = try await client.rate(card.id, in: stack.id, rating: scheduler == "fsrs" ? "good" : "easy")
+                #expect(rated.next.dueCount == 1_000)
+            }
+        }
+    }
+
     private func expectConflict(_ body: () async throws -> Void) async {
         do {
             try await body()

@@ -24,6 +24,11 @@ struct StudyService {
 
     private var kind: SchedulerKind { SchedulerKind(rawValue: stack.scheduler) ?? .ladder }
 
+    /// Due cards are counted up to this many; a larger backlog reads as this number ("1000+"). A
+    /// count reads one index entry per card, so an exact count of a 10,000-card backlog cost more
+    /// than the rest of a rating together.
+    static let dueCountLimit = 1_000
+
     /// The moment before which cards count as due for this user.
     func cutoff(daysAhead: Int) -> Date {
         Self.cutoff(for: user, stack: stack, now: context.now, daysAhead: daysAhead)
@@ -80,8 +85,9 @@ struct StudyService {
                 nextDueAt: nil)
         }
         let counted: SQLQueryString = """
-            SELECT counted.n AS due_count, head.* FROM (SELECT COUNT(*) AS n FROM cards
-            WHERE stack_id = \(bind: stack.id!) AND due_at < \(bind: cutoff)) counted LEFT JOIN (
+            SELECT counted.n AS due_count, head.* FROM (SELECT COUNT(*) AS n FROM (SELECT 1 FROM cards
+            WHERE stack_id = \(bind: stack.id!) AND due_at < \(bind: cutoff) LIMIT \(literal: Self.dueCountLimit)) due)
+            counted LEFT JOIN (
             """
         guard let row = try await context.db.sql.raw(counted + head + ") head ON 1 = 1").first() else {
             return Next(card: nil, dueCount: 0, nextDueAt: nil)
@@ -105,7 +111,7 @@ struct StudyService {
     }
 
     /// An FSRS stack's queues now: today's allowance, the first due card of each queue and the due
-    /// cards of each queue, counted no further than the queue's daily cap.
+    /// cards of each queue, counted no further than the queue's daily cap (and `dueCountLimit`).
     private struct QueueSnapshot {
         let allowance: Allowance
         let heads: [Int: CardModel]
@@ -137,9 +143,10 @@ struct StudyService {
         }
         guard counting else { return Next(card: card, dueCount: 0, nextDueAt: nil) }
         // A count up to the daily cap, limited to what is left of it, is the count limited to what is left.
-        let dueCount =
+        let dueCount = min(
+            Self.dueCountLimit,
             (snapshot.due[1] ?? 0) + min(snapshot.due[2] ?? 0, allowance.reviewsLeft)
-            + min(snapshot.due[0] ?? 0, allowance.newLeft)
+                + min(snapshot.due[0] ?? 0, allowance.newLeft))
         var nextDueAt: Date?
         if card == nil {
             let held =
@@ -164,17 +171,19 @@ struct StudyService {
     /// like the ladder's: today's allowance from the card columns (one range of `cards_stack_reviewed`,
     /// as long as today's session, read from the index alone), one seek on `cards_stack_queue_due`
     /// per queue for its first due card, and the due cards per queue counted no further than the
-    /// daily cap, so a 100k-card backlog costs no more than the cap.
+    /// daily cap and `dueCountLimit`, so a 100k-card backlog costs no more than that.
     private func queueSnapshot(before cutoff: Date, scheduling: StackScheduling) async throws -> QueueSnapshot {
         let stackId = stack.id!
         let dayStart = scheduling.start(ofDay: scheduling.day(of: context.now))
-        let caps: [(queue: Int, cap: Int?)] = [(1, nil), (2, stack.reviewsPerDay), (0, stack.newCardsPerDay)]
+        let limit = Self.dueCountLimit
+        let caps: [(queue: Int, cap: Int)] = [
+            (1, limit), (2, min(stack.reviewsPerDay, limit)), (0, min(stack.newCardsPerDay, limit)),
+        ]
         let due = caps.map { queue, cap -> SQLQueryString in
-            let limit: SQLQueryString = cap.map { "LIMIT \(literal: $0)" } ?? ""
-            return """
-                (SELECT COUNT(*) FROM (SELECT 1 FROM cards WHERE stack_id = \(bind: stackId) AND queue = \(literal: queue)
-                AND due_at < \(bind: cutoff) \(limit)) due_\(unsafeRaw: String(queue))) AS due_\(unsafeRaw: String(queue))
-                """
+            """
+            (SELECT COUNT(*) FROM (SELECT 1 FROM cards WHERE stack_id = \(bind: stackId) AND queue = \(literal: queue)
+            AND due_at < \(bind: cutoff) LIMIT \(literal: cap)) due_\(unsafeRaw: String(queue))) AS due_\(unsafeRaw: String(queue))
+            """
         }
         let heads = caps.map { queue, _ -> SQLQueryString in
             """
