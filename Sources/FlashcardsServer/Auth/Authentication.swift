@@ -20,13 +20,9 @@ struct RequireUserMiddleware: AsyncMiddleware {
         let stackId = request.parameters.get("stackId").flatMap(UUID.init(uuidString:))
         var extra: SQLQueryString = ""
         if let stackId {
-            let columns = Self.stackColumns.map { column -> SQLQueryString in
-                "stacks.\(ident: column) AS \(ident: Self.stackPrefix + column)"
-            }
             extra =
-                ", " + columns.joined(separator: ", ")
-                + ", (SELECT parameters FROM scheduler_parameters WHERE user_id = users.id) AS \(ident: Self.parametersColumn)"
-                + " FROM users LEFT JOIN stacks ON stacks.user_id = users.id AND stacks.unique_id = \(bind: stackId)"
+                "\(unsafeRaw: Self.stackColumnList) FROM users"
+                + " LEFT JOIN stacks ON stacks.user_id = users.id AND stacks.unique_id = \(bind: stackId)"
         } else {
             extra = " FROM users"
         }
@@ -51,7 +47,11 @@ struct RequireUserMiddleware: AsyncMiddleware {
 
     private static let stackPrefix = "stack__"
     private static let parametersColumn = "fsrs_parameters__"
-    private static let stackColumns = StackModel.keys.map(\.description)
+    /// The stack's columns under prefixed names and the parameters, as SQL text made once (SQLite and
+    /// PostgreSQL quote identifiers alike; the names are the models' own).
+    private static let stackColumnList =
+        StackModel.keys.map { ", stacks.\"\($0.description)\" AS \"\(stackPrefix)\($0.description)\"" }.joined()
+        + ", (SELECT parameters FROM scheduler_parameters WHERE user_id = users.id) AS \"\(parametersColumn)\""
 }
 
 /// A row's columns whose names carry `prefix`, as a Fluent model reads them.

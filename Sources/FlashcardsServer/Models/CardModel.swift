@@ -85,13 +85,13 @@ final class CardModel: Model, @unchecked Sendable {
 extension CardModel {
     /// Writes the card's schedule (what a replay sets) in one statement.
     func saveSchedule(on sql: any SQLDatabase) async throws {
-        try await sql.update(Self.schema)
-            .set("due_at", to: SQLBind(dueAt)).set("level", to: SQLBind(level))
-            .set("review_count", to: SQLBind(reviewCount)).set("queue", to: SQLBind(queue))
-            .set("state", to: SQLBind(state)).set("step", to: SQLBind(step))
-            .set("stability", to: SQLBind(stability)).set("difficulty", to: SQLBind(difficulty))
-            .set("first_reviewed_at", to: SQLBind(firstReviewedAt)).set("last_reviewed_at", to: SQLBind(lastReviewedAt))
-            .where("id", .equal, SQLBind(id!))
-            .run()
+        try await sql.raw(
+            """
+            UPDATE cards SET due_at = \(bind: dueAt), level = \(bind: level), review_count = \(bind: reviewCount),
+            queue = \(bind: queue), state = \(bind: state), step = \(bind: step), stability = \(bind: stability),
+            difficulty = \(bind: difficulty), first_reviewed_at = \(bind: firstReviewedAt),
+            last_reviewed_at = \(bind: lastReviewedAt) WHERE id = \(bind: id!)
+            """
+        ).run()
     }
 }

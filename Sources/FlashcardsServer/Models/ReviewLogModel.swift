@@ -56,21 +56,19 @@ extension ReviewLogModel {
     /// of Fluent's reflective per-model insert.
     static func insert(_ logs: [ReviewLogModel], on sql: any SQLDatabase) async throws {
         for start in stride(from: 0, to: logs.count, by: 500) {
-            let rows = logs[start..<min(start + 500, logs.count)].map { log -> [any SQLExpression] in
-                [
-                    SQLBind(log.id!), SQLBind(log.userId), SQLBind(log.cardId), SQLBind(log.stackId),
-                    SQLBind(log.reviewedAt), SQLBind(log.rating), SQLBind(log.scheduler), SQLBind(log.stateBefore),
-                    SQLBind(log.stateAfter), SQLBind(log.durationMs), SQLBind(log.kind), SQLBind(log.undoes),
-                    SQLBind(log.elapsedDays), SQLBind(log.seq),
-                ]
+            let rows = logs[start..<min(start + 500, logs.count)].map { log -> SQLQueryString in
+                """
+                (\(bind: log.id!), \(bind: log.userId), \(bind: log.cardId), \(bind: log.stackId), \(bind: log.reviewedAt),
+                \(bind: log.rating), \(bind: log.scheduler), \(bind: log.stateBefore), \(bind: log.stateAfter),
+                \(bind: log.durationMs), \(bind: log.kind), \(bind: log.undoes), \(bind: log.elapsedDays), \(bind: log.seq))
+                """
             }
-            try await sql.insert(into: schema)
-                .columns(
-                    "id", "user_id", "card_id", "stack_id", "reviewed_at", "rating", "scheduler", "state_before",
-                    "state_after", "duration_ms", "kind", "undoes", "elapsed_days", "seq"
-                )
-                .rows(rows)
-                .run()
+            try await sql.raw(
+                """
+                INSERT INTO review_logs (id, user_id, card_id, stack_id, reviewed_at, rating, scheduler, state_before,
+                state_after, duration_ms, kind, undoes, elapsed_days, seq) VALUES 
+                """ + rows.joined(separator: ", ")
+            ).run()
         }
     }
 }
