@@ -184,6 +184,29 @@ struct RatingPathTests {
         }
     }
 
+    @Test("cards read column by column equal Fluent's models", arguments: TestDatabase.available)
+    func cardRowsReadLikeFluent(db: TestDatabase) async throws {
+        try await withApp(db) { app in
+            try await withRunningServer(app) { client, _ in
+                try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
+                let stack = try await client.createStack(name: "Zeilen", color: "#000000", scheduler: "fsrs")
+                let plain = try await client.createCard(in: stack.id, question: "Frage \"1\" 🦊", answer: "Ä\nB")
+                let hinted = try await client.createCard(in: stack.id, question: "Q", answer: "A", hint: "Tipp")
+                _ = try await client.rate(hinted.id, in: stack.id, rating: "good")
+                for id in [plain.id, hinted.id] {
+                    let row = try #require(
+                        try await app.db.sql.raw("SELECT * FROM cards WHERE unique_id = \(bind: id)").first())
+                    let read = try CardModel.read(row)
+                    let fluent = try row.decode(fluentModel: CardModel.self)
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = .sortedKeys
+                    #expect(try encoder.encode(read) == encoder.encode(fluent))
+                    #expect(read.$id.exists)
+                }
+            }
+        }
+    }
+
     private func expectConflict(_ body: () async throws -> Void) async {
         do {
             try await body()

@@ -83,6 +83,36 @@ final class CardModel: Model, @unchecked Sendable {
 }
 
 extension CardModel {
+    /// The card in a row of `SELECT * FROM cards`, read column by column: on the learning path
+    /// Fluent's reflective model output cost more than the statement. Every field of the result
+    /// counts as set, so it is for reading and `saveSchedule`; a Fluent `save` would write every column.
+    static func read(_ row: any SQLRow) throws -> CardModel {
+        let card = CardModel()
+        card.id = try row.decode(column: "id", as: Int.self)
+        card.uniqueId = try row.decode(column: "unique_id", as: UUID.self)
+        card.stackId = try row.decode(column: "stack_id", as: Int.self)
+        card.userId = try row.decode(column: "user_id", as: UUID.self)
+        card.question = try row.decode(column: "question", as: String.self)
+        card.answer = try row.decode(column: "answer", as: String.self)
+        card.hint = try row.decode(column: "hint", as: String?.self)
+        card.searchText = try row.decode(column: "search_text", as: String.self)
+        card.dueAt = try row.decode(column: "due_at", as: Date.self)
+        card.level = try row.decode(column: "level", as: Int.self)
+        card.reviewCount = try row.decode(column: "review_count", as: Int.self)
+        card.createdAt = try row.decode(column: "created_at", as: Date.self)
+        card.updatedAt = try row.decode(column: "updated_at", as: Date.self)
+        card.hintSource = try row.decode(column: "hint_source", as: String?.self)
+        card.queue = try row.decode(column: "queue", as: Int.self)
+        card.state = try row.decode(column: "state", as: String.self)
+        card.step = try row.decode(column: "step", as: Int?.self)
+        card.stability = try row.decode(column: "stability", as: Double?.self)
+        card.difficulty = try row.decode(column: "difficulty", as: Double?.self)
+        card.firstReviewedAt = try row.decode(column: "first_reviewed_at", as: Date?.self)
+        card.lastReviewedAt = try row.decode(column: "last_reviewed_at", as: Date?.self)
+        card.$id.exists = true
+        return card
+    }
+
     /// Writes the card's schedule (what a replay sets) in one statement.
     func saveSchedule(on sql: any SQLDatabase) async throws {
         try await sql.raw(

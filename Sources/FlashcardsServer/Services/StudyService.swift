@@ -81,7 +81,7 @@ struct StudyService {
             """
         guard counting else {
             return Next(
-                card: try await context.db.sql.raw(head).first()?.decode(fluentModel: CardModel.self), dueCount: 0,
+                card: try await context.db.sql.raw(head).first().map(CardModel.read), dueCount: 0,
                 nextDueAt: nil)
         }
         let counted: SQLQueryString = """
@@ -93,7 +93,7 @@ struct StudyService {
             return Next(card: nil, dueCount: 0, nextDueAt: nil)
         }
         let due = try row.decode(column: "due_count", as: Int.self)
-        let card = try row.decodeNil(column: "id") ? nil : try row.decode(fluentModel: CardModel.self)
+        let card = try row.decodeNil(column: "id") ? nil : try CardModel.read(row)
         var nextDueAt: Date?
         if card == nil {
             nextDueAt = try await CardModel.query(on: context.db)
@@ -211,7 +211,7 @@ struct StudyService {
         }
         var headByQueue: [Int: CardModel] = [:]
         for row in rows where try !row.decodeNil(column: "id") {
-            let card = try row.decode(fluentModel: CardModel.self)
+            let card = try CardModel.read(row)
             headByQueue[card.queue] = card
         }
         return QueueSnapshot(
@@ -260,7 +260,7 @@ struct StudyService {
                     """
                 ).first()
             else { throw AppError.cardNotFound }
-            let card = try row.decode(fluentModel: CardModel.self)
+            let card = try CardModel.read(row)
             switch try row.decode(column: "known_review", as: Int?.self) {
             case 1?: return card
             case nil: break
