@@ -180,6 +180,9 @@ struct RatingPathTests {
                 let card = try #require(next.card)
                 let rated = try await client.rate(card.id, in: stack.id, rating: scheduler == "fsrs" ? "good" : "easy")
                 #expect(rated.next.dueCount == 1_000)
+                // The stack list counts the same way.
+                #expect(try await client.stacks().first?.dueCount == 1_000)
+                #expect(try await client.stack(stack.id).dueCount == 1_000)
             }
         }
     }

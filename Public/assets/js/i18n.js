@@ -59,6 +59,12 @@ export function t(key, params = {}) {
 /** A number in the user's locale. */
 export const formatNumber = (n) => new Intl.NumberFormat(locale()).format(n);
 
+/** The server counts due cards up to this many (`dueCount`); that many means "at least". */
+export const DUE_COUNT_LIMIT = 1000;
+
+/** A due count for `t(…, { count })`: "1.000+" when it is a lower bound (at the limit), else the number. */
+export const dueCountValue = (n, atLeast = n >= DUE_COUNT_LIMIT) => (atLeast ? `${formatNumber(n)}+` : n);
+
 /** Date and time in the user's locale and time zone. */
 export function formatDateTime(iso) {
   const date = new Date(iso);

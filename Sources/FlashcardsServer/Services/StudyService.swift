@@ -94,12 +94,7 @@ struct StudyService {
         }
         let due = try row.decode(column: "due_count", as: Int.self)
         let card = try row.decodeNil(column: "id") ? nil : try CardModel.read(row)
-        var nextDueAt: Date?
-        if card == nil {
-            nextDueAt = try await CardModel.query(on: context.db)
-                .filter(\.$stackId == stack.id!).sort(\.$dueAt).first()?.dueAt
-        }
-        return Next(card: card, dueCount: due, nextDueAt: nextDueAt)
+        return Next(card: card, dueCount: due, nextDueAt: card == nil ? try await firstDueAt() : nil)
     }
 
     // MARK: FSRS
@@ -156,11 +151,15 @@ struct StudyService {
                 // The limits hold cards back until the next learner day.
                 nextDueAt = scheduling.start(ofDay: scheduling.day(of: context.now) + 1)
             } else {
-                nextDueAt = try await CardModel.query(on: context.db)
-                    .filter(\.$stackId == stack.id!).sort(\.$dueAt).first()?.dueAt
+                nextDueAt = try await firstDueAt()
             }
         }
         return Next(card: card, dueCount: dueCount, nextDueAt: nextDueAt)
+    }
+
+    /// When the stack's first card falls due (nil for an empty stack): one seek on `cards_stack_due`.
+    private func firstDueAt() async throws -> Date? {
+        try await CardModel.query(on: context.db).filter(\.$stackId == stack.id!).sort(\.$dueAt).first()?.dueAt
     }
 
     private static func dueOrder(_ a: CardModel, _ b: CardModel) -> Bool {

@@ -1,7 +1,7 @@
 // "Deine Stapel": every stack with its card count and the cards due today.
 
 import { html, render } from '../html.js';
-import { t } from '../i18n.js';
+import { DUE_COUNT_LIMIT, dueCountValue, t } from '../i18n.js';
 import { api } from '../api/client.js';
 import { errorView, icon, loadingView } from '../ui.js';
 
@@ -32,7 +32,9 @@ export async function mount(root) {
       host.removeAttribute('aria-busy');
       const due = stacks.reduce((sum, s) => sum + s.dueCount, 0);
       const cards = stacks.reduce((sum, s) => sum + s.cardCount, 0);
-      summary.textContent = cards ? (due ? t('dash.summary', { count: due }) : t('dash.summaryNone')) : '';
+      // A stack at the counting limit has at least that many, so the sum is a lower bound too.
+      const shown = dueCountValue(due, stacks.some((s) => s.dueCount >= DUE_COUNT_LIMIT));
+      summary.textContent = cards ? (due ? t('dash.summary', { count: shown }) : t('dash.summaryNone')) : '';
       render(host, stacks.length ? grid(stacks) : empty());
     } catch (error) {
       if (error.name === 'AbortError' || error.status === 401) return;
@@ -58,7 +60,7 @@ const grid = (stacks) => html`
             <span class="stack-card-meta">
               <span>${t('dash.cards', { count: s.cardCount })}</span>
               ${s.dueCount > 0
-                ? html`<span class="pill pill-due">${t('dash.due', { count: s.dueCount })}</span>`
+                ? html`<span class="pill pill-due">${t('dash.due', { count: dueCountValue(s.dueCount) })}</span>`
                 : s.cardCount > 0 ? html`<span class="pill pill-done">${icon('check')}${t('dash.noneDue')}</span>` : ''}
             </span>
           </span>

@@ -2,13 +2,10 @@
 // the next card, so it appears without a second request.
 
 import { html, render } from '../html.js';
-import { formatInterval, formatNumber, formatRelativeDay, t } from '../i18n.js';
+import { dueCountValue, formatInterval, formatRelativeDay, t } from '../i18n.js';
 import { api } from '../api/client.js';
 import { registerFlipCard } from '../../components/flip-card/flip-card.js';
 import { errorText, errorView, icon, loadingView, stackBreadcrumb } from '../ui.js';
-
-/** The server counts due cards up to this many (`StudyNext.dueCount`). */
-const DUE_COUNT_LIMIT = 1000;
 
 /** A random UUID, also outside secure contexts (LAN access over plain HTTP). */
 function uuid() {
@@ -105,9 +102,7 @@ export async function mount(root, ctx) {
   function updateStatus() {
     root.querySelector('#counter').textContent = t('learn.reviewed', { count: reviewed });
     const due = state.card ? state.dueCount : 0;
-    // The server counts due cards up to DUE_COUNT_LIMIT; that many means "at least".
-    const shown = due >= DUE_COUNT_LIMIT ? `${formatNumber(due)}+` : due;
-    root.querySelector('#remaining').textContent = state.card ? t('learn.remaining', { count: shown }) : '';
+    root.querySelector('#remaining').textContent = state.card ? t('learn.remaining', { count: dueCountValue(due) }) : '';
     const percent = reviewed + due === 0 ? 100 : Math.round((reviewed / (reviewed + due)) * 100);
     root.querySelector('#progress-bar').style.width = `${percent}%`;
     root.querySelector('#progress').setAttribute('aria-valuenow', String(percent));

@@ -2,7 +2,7 @@
 // 10,000 cards loads one page at a time.
 
 import { html, render } from '../html.js';
-import { formatDateTime, formatNumber, t } from '../i18n.js';
+import { dueCountValue, formatDateTime, formatNumber, t } from '../i18n.js';
 import { api } from '../api/client.js';
 import { confirmDialog, errorText, errorView, icon, loadingView, toast } from '../ui.js';
 import { badgeText } from './dashboard.js';
@@ -42,7 +42,7 @@ export async function mount(root, { params, query, navigate }) {
           <div>
             <h1>${stack.name}</h1>
             <p class="muted" id="stack-stats">
-              ${t('dash.cards', { count: stack.cardCount })} · ${t('dash.due', { count: stack.dueCount })}
+              ${t('dash.cards', { count: stack.cardCount })} · ${t('dash.due', { count: dueCountValue(stack.dueCount) })}
             </p>
           </div>
         </div>

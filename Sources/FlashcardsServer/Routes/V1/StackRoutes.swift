@@ -39,9 +39,10 @@ struct StackRoutes: RouteCollection {
         return try jsonResponse(result)
     }
 
-    /// FSRS stacks count what study/next would offer today (daily limits applied, 04:00 rollover).
+    /// FSRS stacks count what study/next would offer today (daily limits applied, 04:00 rollover);
+    /// both kinds up to `StudyService.dueCountLimit`, as study/next does.
     private func dueCount(_ stack: StackModel, _ ladderDue: Int, req: Request) async throws -> Int {
-        guard stack.scheduler == SchedulerKind.fsrs.rawValue else { return ladderDue }
+        guard stack.scheduler == SchedulerKind.fsrs.rawValue else { return min(ladderDue, StudyService.dueCountLimit) }
         return try await StudyService(context: ServiceContext(req), user: try req.user, stack: stack).dueCount()
     }
 
