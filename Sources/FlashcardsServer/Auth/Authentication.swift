@@ -18,7 +18,7 @@ struct RequireUserMiddleware: AsyncMiddleware {
         // the account (database round trips less on every learning request); `StackService.find` and
         // `StudyService.scheduling` take them from there.
         let stackId = request.parameters.get("stackId").flatMap(UUID.init(uuidString:))
-        var extra: SQLQueryString = ""
+        let extra: SQLQueryString
         if let stackId {
             extra =
                 "\(unsafeRaw: Self.stackColumnList) FROM users"

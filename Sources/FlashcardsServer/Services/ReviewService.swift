@@ -25,20 +25,17 @@ struct ReviewRecorder {
         let appending = ordered.allSatisfy { log in
             log.kind == "review" && card.lastReviewedAt.map { log.reviewedAt >= $0 } ?? true
         }
-        let existing: [ReviewLogModel]
+        let existing = appending ? [] : try await ReviewLogModel.query(on: db).filter(\.$cardId == card.id!).all()
         let lastSeq: Int
-        if appending, let knownSeq {
-            existing = []
+        if let knownSeq {
             lastSeq = knownSeq
         } else if appending {
-            existing = []
             lastSeq =
                 try await sql.raw(
                     "SELECT COALESCE(MAX(seq), 0) AS n FROM review_logs WHERE card_id = \(bind: card.id!)"
                 )
                 .first(decoding: CountRow.self)?.n ?? 0
         } else {
-            existing = try await ReviewLogModel.query(on: db).filter(\.$cardId == card.id!).all()
             lastSeq = existing.map(\.seq).max() ?? 0
         }
         // Arrival numbers continue the card's; within one request in replay order, so a batch's
@@ -50,7 +47,8 @@ struct ReviewRecorder {
             appending
             ? scheduling.advance(card, by: ordered, describing: described)
             : scheduling.replay(card, logs: existing + newLogs, describing: described)
-        var snapshotAfter: String?
+        // Undo entries record the card as it was and as it is; appended reviews never need it.
+        let snapshotAfter = appending ? "" : Self.snapshot(card)
         for log in newLogs {
             if let step = steps[log.id!] {
                 log.stateBefore = step.before
@@ -59,9 +57,8 @@ struct ReviewRecorder {
             } else {
                 // An undo entry (or a review an earlier undo already cancelled): the card as it was
                 // and as it is now.
-                if snapshotAfter == nil { snapshotAfter = Self.snapshot(card) }
                 log.stateBefore = snapshotBefore
-                log.stateAfter = snapshotAfter!
+                log.stateAfter = snapshotAfter
             }
         }
         try await ReviewLogModel.insert(ordered, on: sql)
