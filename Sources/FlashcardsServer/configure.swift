@@ -105,6 +105,10 @@ private func configureDatabase(_ app: Application, configuration: AppConfigurati
             // Checkpoints run in the background (`WALCheckpointer`), not inside a request's commit.
             try await (db as! any SQLDatabase).raw("PRAGMA wal_autocheckpoint=0").run()
         }
+        // The learning path's statements run on connections of their own, without the driver's
+        // thread hop (`InlineSQLite`).
+        app.inlineSQLite = try InlineSQLite(
+            path: directory + "/flashcards.sqlite", synchronous: mode, threadPool: app.threadPool)
         app.walCheckpointer = WALCheckpointer(
             path: directory + "/flashcards.sqlite", synchronous: mode, interval: .milliseconds(250),
             threadPool: app.threadPool, eventLoop: app.eventLoopGroup.any(), logger: app.logger)

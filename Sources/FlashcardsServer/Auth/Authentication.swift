@@ -27,7 +27,7 @@ struct RequireUserMiddleware: AsyncMiddleware {
             extra = " FROM users"
         }
         guard
-            let row = try await request.db.sql.raw("SELECT users.*\(extra) WHERE users.id = \(bind: claims.userId)")
+            let row = try await request.sql.raw("SELECT users.*\(extra) WHERE users.id = \(bind: claims.userId)")
                 .first()
         else { throw AppError.unauthorized }
         let user = try row.decode(fluentModel: UserModel.self)

@@ -17,15 +17,18 @@ struct ReviewRecorder {
     /// card's state, which is the replay of its history, without reading that history; anything
     /// else (an undo, a review that arrives late) replays the card's whole log.
     /// `lastSeq` is the card's highest arrival number when the caller has read it already.
-    func record(_ newLogs: [ReviewLogModel], for card: CardModel, lastSeq knownSeq: Int? = nil, on db: any Database)
-        async throws
-    {
-        let sql = db.sql
+    func record(
+        _ newLogs: [ReviewLogModel], for card: CardModel, lastSeq knownSeq: Int? = nil, on sql: any SQLDatabase
+    ) async throws {
         let ordered = newLogs.sorted(by: ReviewOrder.precedes)
         let appending = ordered.allSatisfy { log in
             log.kind == "review" && card.lastReviewedAt.map { log.reviewedAt >= $0 } ?? true
         }
-        let existing = appending ? [] : try await ReviewLogModel.query(on: db).filter(\.$cardId == card.id!).all()
+        let existing =
+            appending
+            ? []
+            : try await sql.raw("SELECT * FROM review_logs WHERE card_id = \(bind: card.id!)")
+                .all(decodingFluent: ReviewLogModel.self)
         let lastSeq: Int
         if let knownSeq {
             lastSeq = knownSeq
@@ -66,9 +69,9 @@ struct ReviewRecorder {
     }
 
     /// Recomputes `card` from the logs given (all of its logs).
-    func recompute(_ card: CardModel, logs: [ReviewLogModel], on db: any Database) async throws {
+    func recompute(_ card: CardModel, logs: [ReviewLogModel], on sql: any SQLDatabase) async throws {
         scheduling.replay(card, logs: logs)
-        try await card.saveSchedule(on: db.sql)
+        try await card.saveSchedule(on: sql)
     }
 
     /// The card's schedule as JSON, for undo entries.
@@ -179,7 +182,7 @@ struct ReviewService {
             var inserted = 0
             for card in cards {
                 guard let logs = newLogs[card.id!], let scheduling = schedulings[card.stackId] else { continue }
-                try await ReviewRecorder(scheduling: scheduling).record(logs, for: card, on: db)
+                try await ReviewRecorder(scheduling: scheduling).record(logs, for: card, on: db.sql)
                 inserted += logs.count
             }
             let ordered = cardIds.compactMap { cardsById[$0] }.sorted { $0.id! < $1.id! }
@@ -217,7 +220,7 @@ struct ReviewService {
                 rating: last.rating, scheduler: last.scheduler, stateBefore: "", stateAfter: "", durationMs: nil)
             entry.kind = "undo"
             entry.undoes = last.id
-            try await ReviewRecorder(scheduling: scheduling).record([entry], for: card, on: db)
+            try await ReviewRecorder(scheduling: scheduling).record([entry], for: card, on: db.sql)
             return UndoResponse(card: card.stateDTO(stack: stack), undoneReviewId: last.id!)
         }
     }
@@ -231,7 +234,7 @@ struct ReviewService {
         let logsByCard = Dictionary(grouping: logs, by: \.cardId)
         let recorder = ReviewRecorder(scheduling: scheduling)
         for card in cards {
-            try await recorder.recompute(card, logs: logsByCard[card.id!] ?? [], on: db)
+            try await recorder.recompute(card, logs: logsByCard[card.id!] ?? [], on: db.sql)
         }
     }
 

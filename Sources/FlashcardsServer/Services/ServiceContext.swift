@@ -7,6 +7,9 @@ import Vapor
 /// configuration and the password hasher. Services never reach for globals.
 struct ServiceContext {
     let db: any Database
+    /// The database for statements written out in SQL (`Request.sql`: inline connections on SQLite).
+    let sql: any SQLDatabase
+    private let inline: InlineSQLite?
     let now: Date
     let uuid: @Sendable () -> UUID
     let configuration: AppConfiguration
@@ -19,6 +22,8 @@ struct ServiceContext {
 
     init(_ request: Request) {
         self.db = request.db
+        self.sql = request.sql
+        self.inline = request.application.inlineSQLite
         self.now = request.now
         self.uuid = request.application.serverEnvironment.uuid
         self.configuration = request.application.appConfiguration
@@ -26,6 +31,15 @@ struct ServiceContext {
         self.clientAddress = request.remoteAddress?.ipAddress
         self.preloadedStack = request.preloadedStack
         self.preloadedParameters = request.preloadedParameters
+    }
+
+    /// A write transaction of statements written out in SQL (see `Database.writeTransaction`); on
+    /// SQLite it runs on the inline writer.
+    func sqlWriteTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T)
+        async throws -> T
+    {
+        if let inline { return try await inline.writeTransaction(fallback: db.sql, body) }
+        return try await db.writeTransaction { try await body($0.sql) }
     }
 }
 

@@ -21,7 +21,7 @@ struct StackService {
         if let stack = context.preloadedStack, stack.uniqueId == id, stack.userId == userId { return stack }
         // Plain SQL: every stack route starts here, and Fluent's query building cost more than the seek.
         guard
-            let stack = try await context.db.sql.raw(
+            let stack = try await context.sql.raw(
                 "SELECT * FROM stacks WHERE unique_id = \(bind: id) AND user_id = \(bind: userId)"
             ).first()?.decode(fluentModel: StackModel.self)
         else { throw AppError.stackNotFound }

@@ -81,7 +81,7 @@ struct StudyService {
             """
         guard counting else {
             return Next(
-                card: try await context.db.sql.raw(head).first().map(CardModel.read), dueCount: 0,
+                card: try await context.sql.raw(head).first().map(CardModel.read), dueCount: 0,
                 nextDueAt: nil)
         }
         let counted: SQLQueryString = """
@@ -89,7 +89,7 @@ struct StudyService {
             WHERE stack_id = \(bind: stack.id!) AND due_at < \(bind: cutoff) LIMIT \(literal: Self.dueCountLimit)) due)
             counted LEFT JOIN (
             """
-        guard let row = try await context.db.sql.raw(counted + head + ") head ON 1 = 1").first() else {
+        guard let row = try await context.sql.raw(counted + head + ") head ON 1 = 1").first() else {
             return Next(card: nil, dueCount: 0, nextDueAt: nil)
         }
         let due = try row.decode(column: "due_count", as: Int.self)
@@ -198,7 +198,7 @@ struct StudyService {
                 FROM cards WHERE stack_id = \(bind: stackId) AND last_reviewed_at >= \(bind: dayStart)) today
                 LEFT JOIN (
                 """ + heads.joined(separator: " UNION ALL ") + ") head ON 1 = 1"
-        let rows = try await context.db.sql.raw(statement).all()
+        let rows = try await context.sql.raw(statement).all()
         guard let first = rows.first else {
             return QueueSnapshot(allowance: Allowance(newLeft: 0, reviewsLeft: 0), heads: [:], due: [:])
         }
@@ -246,11 +246,11 @@ struct StudyService {
         if let durationMs, !(0...86_400_000).contains(durationMs) {
             throw AppError.validation("durationMs muss zwischen 0 und 86400000 liegen.")
         }
-        return try await context.db.writeTransaction { db in
+        return try await context.sqlWriteTransaction { sql in
             // The card, its last arrival number and whether the review id is known (1: this review of
             // this card, stored already; 2: someone else's or another card's), in one statement.
             guard
-                let row = try await db.sql.raw(
+                let row = try await sql.raw(
                     """
                     SELECT cards.*, (SELECT COALESCE(MAX(seq), 0) FROM review_logs WHERE card_id = cards.id) AS last_seq,
                     (SELECT CASE WHEN user_id = \(bind: userId) AND card_id = cards.id THEN 1 ELSE 2 END
@@ -270,7 +270,7 @@ struct StudyService {
                 rating: rating.value, scheduler: rating.scheduler.rawValue, stateBefore: "", stateAfter: "",
                 durationMs: durationMs)
             try await ReviewRecorder(scheduling: scheduling).record(
-                [log], for: card, lastSeq: try row.decode(column: "last_seq", as: Int.self), on: db)
+                [log], for: card, lastSeq: try row.decode(column: "last_seq", as: Int.self), on: sql)
             return card
         }
     }

@@ -90,9 +90,11 @@ extension Application {
     }
 }
 
-/// Stops the checkpointer before the application's thread pool goes away.
+/// Stops the checkpointer and closes the inline connections before the application's thread pool
+/// goes away.
 struct WALCheckpointerLifecycle: LifecycleHandler {
     func shutdownAsync(_ application: Application) async {
         await application.walCheckpointer?.stop()
+        application.inlineSQLite?.close()
     }
 }
