@@ -73,6 +73,14 @@ final class InlineSQLite: Sendable {
         InlineSQLDatabase(target: .readers(self), fallback: fallback)
     }
 
+    /// The database for statements that read many rows (whole stacks): each runs as one job on the
+    /// thread pool and hands its rows to the caller there as SQLite produces them, so no event loop
+    /// waits for it and the rows never pile up in memory (the driver queues every row for the event
+    /// loop first).
+    func bulkDatabase(fallback: any SQLDatabase) -> any SQLDatabase {
+        InlineSQLDatabase(target: .bulk(self), fallback: fallback)
+    }
+
     /// Runs `body` in a write transaction on the writer (see `Database.writeTransaction`).
     func writeTransaction<T: Sendable>(
         fallback: any SQLDatabase, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
@@ -317,6 +325,7 @@ struct InlineRow: SQLRow {
 private struct InlineSQLDatabase: SQLDatabase {
     enum Target {
         case readers(InlineSQLite)
+        case bulk(InlineSQLite)
         case writer(InlineSQLiteConnection)
     }
 
@@ -349,6 +358,15 @@ private struct InlineSQLDatabase: SQLDatabase {
             let ran = try pool.withReader { try $0.run(serializer.sql, binds, onRow) } ?? false
             // Locked by another process: the driver waits for it on its thread pool.
             if !ran { try await fallback.execute(sql: query, onRow) }
+        case .bulk(let pool):
+            let sql = serializer.sql
+            try await pool.threadPool.runIfActive {
+                // Off the event loop a lock may be waited for.
+                let ran = try pool.withReader { reader in
+                    try reader.waitingForLock { try reader.run(sql, binds, onRow) }
+                }
+                guard ran == true else { throw InlineSQLiteError(code: SQLITE_BUSY, message: "database is locked") }
+            }
         case .writer(let writer):
             // Inside the transaction the write lock is held already, so nothing here waits for one.
             guard try writer.run(serializer.sql, binds, onRow) else {
@@ -373,5 +391,10 @@ extension Request {
     /// otherwise the driver.
     var sql: any SQLDatabase {
         application.inlineSQLite?.database(fallback: db.sql) ?? db.sql
+    }
+
+    /// The database for statements that read many rows (`InlineSQLite.bulkDatabase` on SQLite).
+    var bulkSQL: any SQLDatabase {
+        application.inlineSQLite?.bulkDatabase(fallback: db.sql) ?? db.sql
     }
 }

@@ -19,19 +19,19 @@ enum CompatRendering {
     }
 
     /// `GET /stack/{id}`: one stack with all its cards.
-    static func response(stack: StackModel, on db: any Database) async throws -> Response {
+    static func response(stack: StackModel, on sql: any SQLDatabase) async throws -> Response {
         var writer = CompatJSONWriter()
-        try await writer.appendStack(stack, on: db)
+        try await writer.appendStack(stack, on: sql)
         return writer.response()
     }
 
     /// `GET /stack`: every stack of the caller with all its cards, one index range per stack.
-    static func response(stacks: [StackModel], on db: any Database) async throws -> Response {
+    static func response(stacks: [StackModel], on sql: any SQLDatabase) async throws -> Response {
         var writer = CompatJSONWriter()
         writer.raw("[")
         for (index, stack) in stacks.enumerated() {
             if index > 0 { writer.raw(",") }
-            try await writer.appendStack(stack, on: db)
+            try await writer.appendStack(stack, on: sql)
         }
         writer.raw("]")
         return writer.response()
@@ -78,7 +78,7 @@ struct CompatJSONWriter {
     }
 
     /// Appends `{"id",…,"cards":[…]}` for `stack`, reading its cards' columns in id order.
-    mutating func appendStack(_ stack: StackModel, on db: any Database) async throws {
+    mutating func appendStack(_ stack: StackModel, on sql: any SQLDatabase) async throws {
         raw("{\"id\":")
         int(stack.id!)
         raw(",\"uniqueId\":")
@@ -92,7 +92,7 @@ struct CompatJSONWriter {
         // the buffer through the `@Sendable` closure.
         let box = NIOLockedValueBox((writer: self, first: true, error: (any Error)?.none))
         buffer = ByteBuffer()  // the box holds the only reference, so appends never copy
-        try await (db as! any SQLDatabase).select()
+        try await sql.select()
             .columns("id", "unique_id", "question", "answer", "hint", "due_at", "level")
             .from(CardModel.schema)
             .where("stack_id", .equal, stack.id!)

@@ -56,13 +56,13 @@ struct CompatRoutes: RouteCollection {
     func listStacks(_ req: Request) async throws -> Response {
         let user = try req.user
         let stacks = try await StackService(context: ServiceContext(req), user: user).list()
-        return try await CompatRendering.response(stacks: stacks, on: req.db)
+        return try await CompatRendering.response(stacks: stacks, on: req.bulkSQL)
     }
 
     func showStack(_ req: Request) async throws -> Response {
         let stack = try await StackService(context: ServiceContext(req), user: try req.user)
             .find(req.parameters.get("stackId"))
-        return try await CompatRendering.response(stack: stack, on: req.db)
+        return try await CompatRendering.response(stack: stack, on: req.bulkSQL)
     }
 
     func deleteStack(_ req: Request) async throws -> Response {
