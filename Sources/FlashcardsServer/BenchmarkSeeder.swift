@@ -33,7 +33,7 @@ public enum BenchmarkSeeder {
         let mail = "bench-\(scheduler)-\(cardCount)-\(UUID().uuidString.prefix(8).lowercased())@example.org"
         let user = UserModel(
             id: UUID(), name: "Benchmark \(cardCount)", mail: mail,
-            passwordHash: try await app.password.async.hash(password), timeZone: "Europe/Berlin", createdAt: now)
+            passwordHash: try await app.password.async.hash(password), timeZone: noonZone(at: now), createdAt: now)
         try await user.create(on: app.db)
         let stack = StackModel(uniqueId: UUID(), userId: user.id!, name: "Benchmark", color: "#059669", now: now)
         if fsrs {
@@ -112,5 +112,14 @@ public enum BenchmarkSeeder {
             try await sql.raw("ANALYZE review_logs").run()
         }
         return Seeded(mail: mail, password: password, stackId: stack.uniqueId)
+    }
+
+    /// A fixed-offset zone in which it is about noon at `now`, so the learner's day (which decides
+    /// what is due) never ends during a run, whenever the benchmark is started.
+    static func noonZone(at now: Date) -> String {
+        let hour = Int(now.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400) / 3_600)
+        let offset = 12 - hour  // from UTC, -11 … +12
+        // POSIX names: "Etc/GMT-5" is five hours ahead of UTC.
+        return offset == 0 ? "Etc/GMT" : offset > 0 ? "Etc/GMT-\(offset)" : "Etc/GMT+\(-offset)"
     }
 }
