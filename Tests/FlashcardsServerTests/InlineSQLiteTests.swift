@@ -65,6 +65,31 @@ struct InlineSQLiteTests {
         }
     }
 
+    @Test("the learning path's statements are prepared once and reused", arguments: ["ladder", "fsrs"])
+    func preparedOnce(scheduler: String) async throws {
+        let clock = TestClock()
+        try await withApp(.sqlite, clock: clock) { app in
+            try await withRunningServer(app) { client, _ in
+                try await client.signup(name: "Ada", mail: "ada@example.org", password: "geheim123")
+                let stack = try await client.createStack(name: "Reuse", color: "#336699", scheduler: scheduler)
+                for index in 0..<5 { _ = try await client.createCard(in: stack.id, question: "Q\(index)", answer: "A") }
+                // Ratings that keep every card due today.
+                let rating = scheduler == "fsrs" ? "again" : "hard"
+                var warm: [String: Int] = [:]
+                for round in 0..<14 {
+                    // After two rounds every statement has been prepared (and seen the schema once).
+                    if round == 2 { warm = try inline(app).reprepares }
+                    let next = try await client.nextCard(in: stack.id)
+                    let card = try #require(next.card)
+                    _ = try await client.rate(card.id, in: stack.id, rating: rating)
+                    clock.advance(by: 37)
+                }
+                let reprepared = try inline(app).reprepares.filter { $0.value > warm[$0.key, default: 0] }
+                #expect(reprepared.isEmpty, "prepared again: \(reprepared)")
+            }
+        }
+    }
+
     @Test("a failed transaction writes nothing and the next one runs")
     func rollback() async throws {
         struct Planned: Error {}

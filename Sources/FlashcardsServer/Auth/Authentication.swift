@@ -22,12 +22,12 @@ struct RequireUserMiddleware: AsyncMiddleware {
         if let stackId {
             extra =
                 "\(unsafeRaw: Self.stackColumnList) FROM users"
-                + " LEFT JOIN stacks ON stacks.user_id = users.id AND stacks.unique_id = \(bind: stackId)"
+                + " LEFT JOIN stacks ON stacks.user_id = users.id AND stacks.unique_id = \(key: stackId)"
         } else {
             extra = " FROM users"
         }
         guard
-            let row = try await request.sql.raw("SELECT users.*\(extra) WHERE users.id = \(bind: claims.userId)")
+            let row = try await request.sql.raw("SELECT users.*\(extra) WHERE users.id = \(key: claims.userId)")
                 .first()
         else { throw AppError.unauthorized }
         let user = try row.decode(fluentModel: UserModel.self)

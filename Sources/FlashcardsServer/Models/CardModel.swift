@@ -120,7 +120,7 @@ extension CardModel {
             UPDATE cards SET due_at = \(bind: dueAt), level = \(bind: level), review_count = \(bind: reviewCount),
             queue = \(bind: queue), state = \(bind: state), step = \(bind: step), stability = \(bind: stability),
             difficulty = \(bind: difficulty), first_reviewed_at = \(bind: firstReviewedAt),
-            last_reviewed_at = \(bind: lastReviewedAt) WHERE id = \(bind: id!)
+            last_reviewed_at = \(bind: lastReviewedAt) WHERE id = \(key: id!)
             """
         ).run()
     }

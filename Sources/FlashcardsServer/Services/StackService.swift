@@ -22,7 +22,7 @@ struct StackService {
         // Plain SQL: every stack route starts here, and Fluent's query building cost more than the seek.
         guard
             let stack = try await context.sql.raw(
-                "SELECT * FROM stacks WHERE unique_id = \(bind: id) AND user_id = \(bind: userId)"
+                "SELECT * FROM stacks WHERE unique_id = \(key: id) AND user_id = \(key: userId)"
             ).first()?.decode(fluentModel: StackModel.self)
         else { throw AppError.stackNotFound }
         return stack

@@ -76,7 +76,7 @@ struct StudyService {
         // The due card with the earliest due time (ties: oldest card first): one seek on
         // cards_stack_due; with the count of due cards in the same statement.
         let head: SQLQueryString = """
-            SELECT * FROM cards WHERE stack_id = \(bind: stack.id!) AND due_at < \(bind: cutoff)
+            SELECT * FROM cards WHERE stack_id = \(key: stack.id!) AND due_at < \(bind: cutoff)
             ORDER BY due_at, id LIMIT 1
             """
         guard counting else {
@@ -86,7 +86,7 @@ struct StudyService {
         }
         let counted: SQLQueryString = """
             SELECT counted.n AS due_count, head.* FROM (SELECT COUNT(*) AS n FROM (SELECT 1 FROM cards
-            WHERE stack_id = \(bind: stack.id!) AND due_at < \(bind: cutoff) LIMIT \(literal: Self.dueCountLimit)) due)
+            WHERE stack_id = \(key: stack.id!) AND due_at < \(bind: cutoff) LIMIT \(literal: Self.dueCountLimit)) due)
             counted LEFT JOIN (
             """
         guard let row = try await context.sql.raw(counted + head + ") head ON 1 = 1").first() else {
@@ -180,13 +180,13 @@ struct StudyService {
         ]
         let due = caps.map { queue, cap -> SQLQueryString in
             """
-            (SELECT COUNT(*) FROM (SELECT 1 FROM cards WHERE stack_id = \(bind: stackId) AND queue = \(literal: queue)
+            (SELECT COUNT(*) FROM (SELECT 1 FROM cards WHERE stack_id = \(key: stackId) AND queue = \(literal: queue)
             AND due_at < \(bind: cutoff) LIMIT \(literal: cap)) due_\(unsafeRaw: String(queue))) AS due_\(unsafeRaw: String(queue))
             """
         }
         let heads = caps.map { queue, _ -> SQLQueryString in
             """
-            SELECT * FROM (SELECT * FROM cards WHERE stack_id = \(bind: stackId) AND queue = \(literal: queue)
+            SELECT * FROM (SELECT * FROM cards WHERE stack_id = \(key: stackId) AND queue = \(literal: queue)
             AND due_at < \(bind: cutoff) ORDER BY due_at, id LIMIT 1) head_\(unsafeRaw: String(queue))
             """
         }
@@ -195,7 +195,7 @@ struct StudyService {
                 + """
                 , head.* FROM (SELECT COUNT(*) AS total,
                 SUM(CASE WHEN first_reviewed_at >= \(bind: dayStart) THEN 1 ELSE 0 END) AS fresh
-                FROM cards WHERE stack_id = \(bind: stackId) AND last_reviewed_at >= \(bind: dayStart)) today
+                FROM cards WHERE stack_id = \(key: stackId) AND last_reviewed_at >= \(bind: dayStart)) today
                 LEFT JOIN (
                 """ + heads.joined(separator: " UNION ALL ") + ") head ON 1 = 1"
         let rows = try await context.sql.raw(statement).all()
@@ -254,8 +254,8 @@ struct StudyService {
                     """
                     SELECT cards.*, (SELECT COALESCE(MAX(seq), 0) FROM review_logs WHERE card_id = cards.id) AS last_seq,
                     (SELECT CASE WHEN user_id = \(bind: userId) AND card_id = cards.id THEN 1 ELSE 2 END
-                    FROM review_logs WHERE id = \(bind: logId)) AS known_review
-                    FROM cards WHERE unique_id = \(bind: cardUUID) AND stack_id = \(bind: stackId)
+                    FROM review_logs WHERE id = \(key: logId)) AS known_review
+                    FROM cards WHERE unique_id = \(key: cardUUID) AND stack_id = \(key: stackId)
                     """
                 ).first()
             else { throw AppError.cardNotFound }

@@ -58,6 +58,14 @@ final class InlineSQLite: Sendable {
         return try body(reader)
     }
 
+    /// How often each kept statement was prepared again, over all connections (see
+    /// `InlineSQLiteConnection.reprepares`); only while no statement runs.
+    var reprepares: [String: Int] {
+        (openedReaders.withLockedValue { $0 } + [writer]).map(\.reprepares).reduce(into: [:]) { total, counts in
+            total.merge(counts, uniquingKeysWith: +)
+        }
+    }
+
     /// How many readers were opened: the most threads that ran a statement at the same time.
     var readerCount: Int { openedReaders.withLockedValue { $0.count } }
 
@@ -155,6 +163,14 @@ final class InlineSQLiteConnection: @unchecked Sendable {
         statements = [:]
         if let handle { sqlite_nio_sqlite3_close_v2(handle) }
         handle = nil
+    }
+
+    /// How often SQLite prepared each kept statement again since it was prepared here (a schema
+    /// change, or a plan that depends on the bound values).
+    var reprepares: [String: Int] {
+        statements.mapValues {
+            Int(sqlite_nio_sqlite3_stmt_status($0.pointer, SQLITE_STMTSTATUS_REPREPARE, 0))
+        }
     }
 
     /// Runs `body` with SQLite's busy handler waiting up to 10 s for a lock (off the event loop only).
@@ -396,5 +412,27 @@ extension Request {
     /// The database for statements that read many rows (`InlineSQLite.bulkDatabase` on SQLite).
     var bulkSQL: any SQLDatabase {
         application.inlineSQLite?.bulkDatabase(fallback: db.sql) ?? db.sql
+    }
+}
+
+/// A bound value that selects rows by equality (a key), written so that SQLite's planner does not
+/// look at the value. SQLite 3.54 inspects such values while planning some statements (an equality
+/// before an `ORDER BY` on the same index, a `LEFT JOIN`) and then prepares the statement again
+/// every time the value is bound, which on the learning path cost as much as running it. A unary
+/// plus leaves index use as it is (`EXPLAIN QUERY PLAN` is unchanged) but hides the value from the
+/// planner. PostgreSQL gets the plain parameter (it has no unary plus for every type).
+struct SQLKeyBind: SQLExpression {
+    let value: any Encodable & Sendable
+
+    func serialize(to serializer: inout SQLSerializer) {
+        if serializer.dialect.name == "sqlite" { serializer.write("+") }
+        serializer.write(bind: value)
+    }
+}
+
+extension SQLQueryString {
+    /// `\(key: value)`: a bound key value (see `SQLKeyBind`).
+    mutating func appendInterpolation(key value: any Encodable & Sendable) {
+        appendInterpolation(SQLKeyBind(value: value))
     }
 }
