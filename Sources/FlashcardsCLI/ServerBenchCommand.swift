@@ -22,6 +22,10 @@ struct ServerBenchCommand: AsyncParsableCommand {
     @ArgumentParser.Option(help: "Sequential next+rate round trips per size for the latency figures.")
     var roundTrips: Int = 2_000
 
+    @ArgumentParser.Option(
+        help: "Unmeasured round trips before the latency figures (both processes' first requests fill caches).")
+    var warmUp: Int = 300
+
     @ArgumentParser.Option(help: "Seconds of the 32-client throughput run per size.")
     var seconds: Double = 8
 
@@ -223,12 +227,12 @@ struct ServerBenchCommand: AsyncParsableCommand {
         var latencies: [Double] = []
         latencies.reserveCapacity(roundTrips)
         var cpuStart = 0.0
-        for index in 0..<(roundTrips + 50) {
-            if index == 50 { cpuStart = cpuSeconds(of: pid) }
+        for index in 0..<(roundTrips + warmUp) {
+            if index == warmUp { cpuStart = cpuSeconds(of: pid) }
             let start = DispatchTime.now().uptimeNanoseconds
             try await Self.nextAndRate(http, stackPath: stackPath, token: token, rating: rating)
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-            if index >= 50 { latencies.append(elapsed) }
+            if index >= warmUp { latencies.append(elapsed) }
         }
         let serverCPUms = (cpuSeconds(of: pid) - cpuStart) * 1_000 / Double(roundTrips)
         let (p50, p99) = Self.percentiles(latencies)
