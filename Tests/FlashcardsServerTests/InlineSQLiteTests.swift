@@ -90,6 +90,29 @@ struct InlineSQLiteTests {
         }
     }
 
+    @Test("a rating before the card's last review replays the card's log read on the inline writer")
+    func lateRatingReplays() async throws {
+        let clock = TestClock()
+        try await withApp(.sqlite, clock: clock) { app in
+            try await withRunningServer(app) { client, _ in
+                try await client.signup(name: "Ada", mail: "ada@example.org", password: "geheim123")
+                let stack = try await client.createStack(name: "Spät", color: "#336699", scheduler: "fsrs")
+                let card = try await client.createCard(in: stack.id, question: "F", answer: "A")
+                // A review synced from a device whose clock runs an hour ahead.
+                _ = try await client.syncReviews([
+                    SyncReviewDTO(id: UUID(), cardId: card.id, rating: "good", reviewedAt: clock.now + 3_600)
+                ])
+                let rated = try await client.rate(card.id, in: stack.id, rating: "again")
+                // The rating sorts before the synced review: the card is the replay of both.
+                let logs = try await ReviewLogModel.query(on: app.db).sort(\.$reviewedAt).all()
+                #expect(logs.map(\.rating) == [1, 3])
+                #expect(logs.map(\.seq) == [2, 1])
+                #expect(rated.card.lastReviewedAt == clock.now + 3_600)
+                #expect(rated.card.reviewCount == 2)
+            }
+        }
+    }
+
     @Test("a failed transaction writes nothing and the next one runs")
     func rollback() async throws {
         struct Planned: Error {}
