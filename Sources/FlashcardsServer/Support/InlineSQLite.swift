@@ -66,9 +66,6 @@ final class InlineSQLite: Sendable {
         }
     }
 
-    /// How many readers were opened: the most threads that ran a statement at the same time.
-    var readerCount: Int { openedReaders.withLockedValue { $0.count } }
-
     /// Closes every connection; nothing may run here afterwards.
     func close() {
         for reader in openedReaders.withLockedValue({ $0 }) { reader.close() }
@@ -99,7 +96,9 @@ final class InlineSQLite: Sendable {
             // Another process holds the write lock: wait for it off the event loop, as the driver does.
             let writer = self.writer
             try await threadPool.runIfActive {
-                try writer.waitingForLock { _ = try writer.execute("BEGIN IMMEDIATE") }
+                guard try writer.waitingForLock({ try writer.execute("BEGIN IMMEDIATE") }) else {
+                    throw InlineSQLiteError(code: SQLITE_BUSY, message: "database is locked")
+                }
             }
         }
         let database = InlineSQLDatabase(target: .writer(writer), fallback: fallback)
