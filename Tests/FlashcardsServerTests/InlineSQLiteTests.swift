@@ -21,10 +21,11 @@ struct InlineSQLiteTests {
         absolutePath(app.appConfiguration.dataDirectory) + "/flashcards.sqlite"
     }
 
-    /// A connection of the driver's kind of its own, as another process would hold one.
-    private func otherConnection(_ app: Application) async throws -> SQLiteConnection {
+    /// A connection of the driver's kind of its own, as another process would hold one (on the
+    /// app's database unless `path` names another file).
+    private func otherConnection(_ app: Application, path: String? = nil) async throws -> SQLiteConnection {
         try await SQLiteConnection.open(
-            storage: .file(path: databasePath(app)), threadPool: app.threadPool, logger: app.logger,
+            storage: .file(path: path ?? databasePath(app)), threadPool: app.threadPool, logger: app.logger,
             on: app.eventLoopGroup.any())
     }
 
@@ -190,5 +191,43 @@ struct InlineSQLiteTests {
         try await driver.close()
         try await threadPool.shutdownGracefully()
         #expect(try result.get()?.n == 2)
+    }
+
+    @Test("a lock another process holds past the wait answers 503 database_busy with Retry-After, not a 500")
+    func lockTimeoutIsServiceUnavailable() async throws {
+        try await withApp(.sqlite) { app in
+            // The driver's own error for a lock it gave up on, made for real on a database with a
+            // rollback journal that another connection holds exclusively.
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("busy-\(UUID()).sqlite").path
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let holder = try await otherConnection(app, path: path)
+            let impatient = try await otherConnection(app, path: path)
+            _ = try await holder.query("CREATE TABLE probe (id INTEGER PRIMARY KEY)")
+            _ = try await impatient.query("PRAGMA busy_timeout = 1")
+            _ = try await holder.query("BEGIN EXCLUSIVE")
+            var driverError: (any Error)?
+            do { _ = try await impatient.query("SELECT COUNT(*) FROM probe") } catch { driverError = error }
+            _ = try await holder.query("COMMIT")
+            try await holder.close()
+            try await impatient.close()
+
+            let request = Request(application: app, on: app.eventLoopGroup.any())
+            let locked: [any Error] = [
+                try #require(driverError), InlineSQLiteError(code: 5, message: "database is locked"),
+            ]
+            for error in locked {
+                let response = ErrorRenderingMiddleware.response(for: error, request: request)
+                #expect(response.status == .serviceUnavailable, "\(error)")
+                #expect(response.headers.first(name: .retryAfter) == "1")
+                let body = try response.content.decode(ErrorResponse.self)
+                #expect(body.code == "database_busy")
+                #expect(body.message.contains("Datenbank"))
+            }
+            // Any other database failure stays an internal error that leaks nothing.
+            let other = ErrorRenderingMiddleware.response(
+                for: InlineSQLiteError(code: 1, message: "no such table: x"), request: request)
+            #expect(other.status == .internalServerError)
+            #expect(try other.content.decode(ErrorResponse.self).code == "internal_error")
+        }
     }
 }

@@ -135,3 +135,30 @@ def test_unknown_stack_and_unknown_page(page: Page):
     expect(page.get_by_role("heading", level=1)).to_have_text("Seite nicht gefunden")
     page.get_by_role("link", name="Zu deinen Stapeln").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Deine Stapel")
+
+
+def test_busy_database_says_so_and_retry_works(page: Page):
+    account = signup_via_api(page)
+    status, stack = api(page, "POST", "/stacks", {"name": "Belegt", "color": "#336699"}, token=account["token"])
+    assert status == 201, stack
+    sign_in_storage(page, account)
+    # The first load of the stack finds the database locked by another process (503 database_busy).
+    answered = []
+
+    def busy_once(route):
+        if answered:
+            route.continue_()
+            return
+        answered.append(route.request.url)
+        route.fulfill(
+            status=503,
+            headers={"Content-Type": "application/json", "Retry-After": "1"},
+            body=json.dumps({"message": "Die Datenbank ist gerade belegt.", "code": "database_busy"}),
+        )
+
+    page.route(re.compile(r".*/api/v1/stacks/" + stack["id"] + r"$"), busy_once)
+    page.goto(f"/app/stacks/{stack['id']}")
+    expect(page.get_by_role("alert")).to_contain_text("Der Server ist gerade belegt. Bitte versuche es gleich noch einmal.")
+    page.get_by_role("button", name="Erneut versuchen").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Belegt")
+    assert answered

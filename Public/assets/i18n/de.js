@@ -14,6 +14,7 @@ export default {
   'required': 'Pflichtfeld',
   'error.network': 'Keine Verbindung zum Server. Prüfe deine Internetverbindung und versuche es erneut.',
   'error.generic': 'Etwas ist schiefgelaufen. Bitte versuche es erneut.',
+  'error.busy': 'Der Server ist gerade belegt. Bitte versuche es gleich noch einmal.',
   'error.notFound': 'Das haben wir nicht gefunden. Vielleicht wurde es gelöscht.',
   'error.rateLimited': { one: 'Zu viele Versuche. Bitte warte {count} Sekunde.', other: 'Zu viele Versuche. Bitte warte {count} Sekunden.' },
   'session.expired': 'Deine Sitzung ist abgelaufen. Bitte melde dich erneut an.',

@@ -14,6 +14,7 @@ export default {
   'required': 'Required',
   'error.network': 'Cannot reach the server. Check your connection and try again.',
   'error.generic': 'Something went wrong. Please try again.',
+  'error.busy': 'The server is busy right now. Please try again in a moment.',
   'error.notFound': 'We could not find that. It may have been deleted.',
   'error.rateLimited': { one: 'Too many attempts. Please wait {count} second.', other: 'Too many attempts. Please wait {count} seconds.' },
   'session.expired': 'Your session has expired. Please sign in again.',

@@ -49,6 +49,7 @@ export function errorText(error, fallbackKey = 'error.generic') {
   if (error.status === 0) return t('error.network');
   if (error.status === 429) return t('error.rateLimited', { count: error.retryAfter || 30 });
   if (error.status === 404) return t('error.notFound');
+  if (error.code === 'database_busy') return t('error.busy');
   return t(fallbackKey);
 }
 

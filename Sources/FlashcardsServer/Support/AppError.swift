@@ -1,4 +1,5 @@
 import FlashcardsAPI
+import FluentSQLiteDriver
 import Vapor
 
 /// Every error the services raise on purpose. One middleware turns them into
@@ -100,6 +101,14 @@ struct ErrorRenderingMiddleware: AsyncMiddleware {
             status = error.status
             headers = error.headers
             body = ErrorResponse(message: message(for: error), code: code(for: error.status))
+        case let error where isDatabaseBusy(error):
+            // Another process kept SQLite locked past the 10 s wait: nothing was written, so the
+            // request can simply be sent again.
+            status = .serviceUnavailable
+            headers.replaceOrAdd(name: .retryAfter, value: "1")
+            body = ErrorResponse(
+                message: "Die Datenbank ist gerade belegt. Bitte versuche es gleich noch einmal.", code: "database_busy"
+            )
         default:
             status = .internalServerError
             body = ErrorResponse(message: "Interner Serverfehler.", code: "internal_error")
@@ -116,6 +125,16 @@ struct ErrorRenderingMiddleware: AsyncMiddleware {
             response.headers.contentType = .json
         }
         return response
+    }
+
+    /// A lock held by another SQLite connection, from the driver or the inline connections.
+    private static func isDatabaseBusy(_ error: any Error) -> Bool {
+        if let error = error as? InlineSQLiteError { return error.isLocked }
+        guard let error = error as? SQLiteError else { return false }
+        return switch error.reason {
+        case .busy, .busyTimeout, .busyInRecovery, .busyInSnapshot, .locked: true
+        default: false
+        }
     }
 
     private static func message(for error: any AbortError) -> String {
