@@ -18,5 +18,6 @@ enum Migrations {
         UpdateReviewLogAddUndo(),
         CreateSchedulerParameters(),
         UpdateCardCoverTodaysReviews(),
+        UpdateStackAddDayCounts(),
     ]
 }

@@ -29,6 +29,13 @@ final class StackModel: Model, @unchecked Sendable {
     @Field(key: "reviews_per_day") var reviewsPerDay: Int
     /// The learner day (FSRS day number) on which the backlog was last spread; nil forces a spread.
     @OptionalField(key: "spread_day") var spreadDay: Int?
+    /// The moment `reviewedToday` and `freshToday` count from (the start of a learner day); nil when
+    /// they are not kept (see `StackDayCounts`).
+    @OptionalField(key: "reviewed_since") var reviewedSince: Date?
+    /// Cards of this stack last reviewed at or after `reviewedSince`.
+    @Field(key: "reviewed_today") var reviewedToday: Int
+    /// Of those, the cards first reviewed at or after `reviewedSince` (new cards learnt).
+    @Field(key: "fresh_today") var freshToday: Int
 
     init() {}
 
@@ -48,5 +55,8 @@ final class StackModel: Model, @unchecked Sendable {
         self.newCardsPerDay = 20
         self.reviewsPerDay = 200
         self.spreadDay = nil
+        self.reviewedSince = nil
+        self.reviewedToday = 0
+        self.freshToday = 0
     }
 }

@@ -81,9 +81,23 @@ struct CardService {
         try await HintJobs.enqueueMissing(stackId: stackId, userId: stack.userId, db: context.db, now: context.now)
     }
 
-    /// Deletes a card with its schedule and reviews.
+    /// Deletes a card with its schedule and reviews; the stack's day counts no longer count it.
     func delete(_ card: CardModel) async throws {
-        try await card.delete(on: context.db)
+        let cardId = card.id!
+        let stackId = self.stackId
+        try await context.db.writeTransaction { db in
+            guard
+                let row = try await db.sql.raw(
+                    "DELETE FROM cards WHERE id = \(bind: cardId) RETURNING first_reviewed_at, last_reviewed_at"
+                ).first()
+            else { return }
+            let times = ReviewTimes(
+                first: try row.decode(column: "first_reviewed_at", as: Date?.self),
+                last: try row.decode(column: "last_reviewed_at", as: Date?.self))
+            _ = try await StackDayCounts.apply(
+                ReviewTimesChange(stackId: stackId, before: times, after: ReviewTimes(first: nil, last: nil)),
+                on: db.sql)
+        }
     }
 
     /// Escapes LIKE's wildcards so a search for "50%" finds "50%" only.

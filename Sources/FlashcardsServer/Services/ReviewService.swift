@@ -17,9 +17,11 @@ struct ReviewRecorder {
     /// card's state, which is the replay of its history, without reading that history; anything
     /// else (an undo, a review that arrives late) replays the card's whole log.
     /// `lastSeq` is the card's highest arrival number when the caller has read it already.
+    /// Returns how the card's review times changed, for the stack's day counts (`StackDayCounts`).
     func record(
         _ newLogs: [ReviewLogModel], for card: CardModel, lastSeq knownSeq: Int? = nil, on sql: any SQLDatabase
-    ) async throws {
+    ) async throws -> ReviewTimesChange {
+        let before = ReviewTimes(card)
         let ordered = newLogs.sorted(by: ReviewOrder.precedes)
         let appending = ordered.allSatisfy { log in
             log.kind == "review" && card.lastReviewedAt.map { log.reviewedAt >= $0 } ?? true
@@ -66,9 +68,11 @@ struct ReviewRecorder {
         }
         try await ReviewLogModel.insert(ordered, on: sql)
         try await card.saveSchedule(on: sql)
+        return ReviewTimesChange(stackId: card.stackId, before: before, after: ReviewTimes(card))
     }
 
-    /// Recomputes `card` from the logs given (all of its logs).
+    /// Recomputes `card` from the logs given (all of its logs). The caller forgets the stack's day
+    /// counts (`StackDayCounts.forget`).
     func recompute(_ card: CardModel, logs: [ReviewLogModel], on sql: any SQLDatabase) async throws {
         scheduling.replay(card, logs: logs)
         try await card.saveSchedule(on: sql)
@@ -180,11 +184,15 @@ struct ReviewService {
                         + invalid.joined(separator: ", "))
             }
             var inserted = 0
+            var changedStacks = Set<Int>()
             for card in cards {
                 guard let logs = newLogs[card.id!], let scheduling = schedulings[card.stackId] else { continue }
-                try await ReviewRecorder(scheduling: scheduling).record(logs, for: card, on: db.sql)
+                let change = try await ReviewRecorder(scheduling: scheduling).record(logs, for: card, on: db.sql)
+                if change.before != change.after { changedStacks.insert(card.stackId) }
                 inserted += logs.count
             }
+            // A batch may change hundreds of cards: the next rating counts the day again.
+            try await StackDayCounts.forget(stackIds: changedStacks, on: db.sql)
             let ordered = cardIds.compactMap { cardsById[$0] }.sorted { $0.id! < $1.id! }
             return SyncReviewsResponse(
                 inserted: inserted, duplicates: duplicates,
@@ -220,7 +228,8 @@ struct ReviewService {
                 rating: last.rating, scheduler: last.scheduler, stateBefore: "", stateAfter: "", durationMs: nil)
             entry.kind = "undo"
             entry.undoes = last.id
-            try await ReviewRecorder(scheduling: scheduling).record([entry], for: card, on: db.sql)
+            let change = try await ReviewRecorder(scheduling: scheduling).record([entry], for: card, on: db.sql)
+            _ = try await StackDayCounts.apply(change, on: db.sql)
             return UndoResponse(card: card.stateDTO(stack: stack), undoneReviewId: last.id!)
         }
     }
@@ -236,6 +245,7 @@ struct ReviewService {
         for card in cards {
             try await recorder.recompute(card, logs: logsByCard[card.id!] ?? [], on: db.sql)
         }
+        try await StackDayCounts.forget(stackIds: [stack.id!], on: db.sql)
     }
 
     /// Runs `query` over chunks of at most 500 ids (bind limits of SQLite and PostgreSQL).

@@ -106,11 +106,11 @@ struct StudyService {
     }
 
     /// An FSRS stack's queues now: today's allowance, the first due card of each queue and the due
-    /// cards of each queue, counted no further than the queue's daily cap (and `dueCountLimit`).
+    /// cards the allowance lets through, counted no further than `dueCountLimit`.
     private struct QueueSnapshot {
         let allowance: Allowance
         let heads: [Int: CardModel]
-        let due: [Int: Int]
+        let dueCount: Int
     }
 
     private func fsrsNext(daysAhead: Int, counting: Bool, scheduling loaded: StackScheduling?) async throws -> Next {
@@ -137,11 +137,6 @@ struct StudyService {
             card = learning
         }
         guard counting else { return Next(card: card, dueCount: 0, nextDueAt: nil) }
-        // A count up to the daily cap, limited to what is left of it, is the count limited to what is left.
-        let dueCount = min(
-            Self.dueCountLimit,
-            (snapshot.due[1] ?? 0) + min(snapshot.due[2] ?? 0, allowance.reviewsLeft)
-                + min(snapshot.due[0] ?? 0, allowance.newLeft))
         var nextDueAt: Date?
         if card == nil {
             let held =
@@ -154,7 +149,7 @@ struct StudyService {
                 nextDueAt = try await firstDueAt()
             }
         }
-        return Next(card: card, dueCount: dueCount, nextDueAt: nextDueAt)
+        return Next(card: card, dueCount: snapshot.dueCount, nextDueAt: nextDueAt)
     }
 
     /// When the stack's first card falls due (nil for an empty stack): one seek on `cards_stack_due`.
@@ -166,58 +161,58 @@ struct StudyService {
         a.dueAt != b.dueAt ? a.dueAt < b.dueAt : a.id! < b.id!
     }
 
-    /// The queues of this stack in one statement, so FSRS next-card costs one database round trip
-    /// like the ladder's: today's allowance from the card columns (one range of `cards_stack_reviewed`,
-    /// as long as today's session, read from the index alone), one seek on `cards_stack_queue_due`
-    /// per queue for its first due card, and the due cards per queue counted no further than the
-    /// daily cap and `dueCountLimit`, so a 100k-card backlog costs no more than that.
+    /// The start of the learner day the FSRS limits count in.
+    private func dayStart(_ scheduling: StackScheduling) -> Date {
+        scheduling.start(ofDay: scheduling.day(of: context.now))
+    }
+
+    /// The queues of this stack in one statement, so FSRS next-card costs what the ladder's does:
+    /// today's allowance from the counts the stack row keeps (`StackDayCounts`; counted from the
+    /// cards only before the day's first rating), one seek on `cards_stack_queue_due` per queue for
+    /// its first due card, and one count of the due cards the allowance lets through that stops at
+    /// `dueCountLimit`, so a 100k-card backlog reads no more index entries than the ladder's count.
     private func queueSnapshot(before cutoff: Date, scheduling: StackScheduling) async throws -> QueueSnapshot {
         let stackId = stack.id!
-        let dayStart = scheduling.start(ofDay: scheduling.day(of: context.now))
+        let dayStart = dayStart(scheduling)
+        let today: StackDayCounts.Counts
+        if let kept = StackDayCounts.kept(by: stack, from: dayStart) {
+            today = kept
+        } else {
+            today = try await StackDayCounts.count(stackId: stackId, since: dayStart, on: context.sql)
+        }
+        let allowance = Allowance(
+            newLeft: max(0, stack.newCardsPerDay - today.fresh),
+            reviewsLeft: max(0, stack.reviewsPerDay - (today.reviewed - today.fresh)))
         let limit = Self.dueCountLimit
-        let caps: [(queue: Int, cap: Int)] = [
-            (1, limit), (2, min(stack.reviewsPerDay, limit)), (0, min(stack.newCardsPerDay, limit)),
+        // Learning cards have no daily cap; reviews and new cards only as many as are left today.
+        let queues: [(queue: Int, cap: Int)] = [
+            (1, limit), (2, min(allowance.reviewsLeft, limit)), (0, min(allowance.newLeft, limit)),
         ]
-        let due = caps.map { queue, cap -> SQLQueryString in
+        let due = queues.map { queue, cap -> SQLQueryString in
             """
-            (SELECT COUNT(*) FROM (SELECT 1 FROM cards WHERE stack_id = \(key: stackId) AND queue = \(literal: queue)
-            AND due_at < \(bind: cutoff) LIMIT \(literal: cap)) due_\(unsafeRaw: String(queue))) AS due_\(unsafeRaw: String(queue))
+            SELECT 1 FROM (SELECT 1 FROM cards WHERE stack_id = \(key: stackId) AND queue = \(literal: queue)
+            AND due_at < \(bind: cutoff) LIMIT \(limit: cap)) due_\(unsafeRaw: String(queue))
             """
         }
-        let heads = caps.map { queue, _ -> SQLQueryString in
+        let heads = queues.map { queue, _ -> SQLQueryString in
             """
             SELECT * FROM (SELECT * FROM cards WHERE stack_id = \(key: stackId) AND queue = \(literal: queue)
             AND due_at < \(bind: cutoff) ORDER BY due_at, id LIMIT 1) head_\(unsafeRaw: String(queue))
             """
         }
         let statement: SQLQueryString =
-            "SELECT today.total AS today_total, today.fresh AS today_fresh, " + due.joined(separator: ", ")
-                + """
-                , head.* FROM (SELECT COUNT(*) AS total,
-                SUM(CASE WHEN first_reviewed_at >= \(bind: dayStart) THEN 1 ELSE 0 END) AS fresh
-                FROM cards WHERE stack_id = \(key: stackId) AND last_reviewed_at >= \(bind: dayStart)) today
-                LEFT JOIN (
-                """ + heads.joined(separator: " UNION ALL ") + ") head ON 1 = 1"
+            "SELECT counted.n AS due_count, head.* FROM (SELECT COUNT(*) AS n FROM ("
+            + due.joined(separator: " UNION ALL ") + " LIMIT \(literal: limit)) due) counted LEFT JOIN ("
+            + heads.joined(separator: " UNION ALL ") + ") head ON 1 = 1"
         let rows = try await context.sql.raw(statement).all()
-        guard let first = rows.first else {
-            return QueueSnapshot(allowance: Allowance(newLeft: 0, reviewsLeft: 0), heads: [:], due: [:])
-        }
-        let total = try first.decode(column: "today_total", as: Int.self)
-        let fresh = try first.decode(column: "today_fresh", as: Int?.self) ?? 0
-        var dueByQueue: [Int: Int] = [:]
-        for (queue, _) in caps {
-            dueByQueue[queue] = try first.decode(column: "due_\(queue)", as: Int.self)
-        }
         var headByQueue: [Int: CardModel] = [:]
         for row in rows where try !row.decodeNil(column: "id") {
             let card = try CardModel.read(row)
             headByQueue[card.queue] = card
         }
         return QueueSnapshot(
-            allowance: Allowance(
-                newLeft: max(0, stack.newCardsPerDay - fresh),
-                reviewsLeft: max(0, stack.reviewsPerDay - (total - fresh))),
-            heads: headByQueue, due: dueByQueue)
+            allowance: allowance, heads: headByQueue,
+            dueCount: try rows.first?.decode(column: "due_count", as: Int.self) ?? 0)
     }
 
     /// Cards due for this stack with the limits applied (FSRS) or all due cards (ladder).
@@ -246,7 +241,9 @@ struct StudyService {
         if let durationMs, !(0...86_400_000).contains(durationMs) {
             throw AppError.validation("durationMs muss zwischen 0 und 86400000 liegen.")
         }
-        return try await context.sqlWriteTransaction { sql in
+        let dayStart = scheduling.kind == .fsrs ? dayStart(scheduling) : nil
+        let keptToday = dayStart.flatMap { StackDayCounts.kept(by: stack, from: $0) } != nil
+        let (card, counts) = try await context.sqlWriteTransaction { sql -> (CardModel, StackDayCounts.Counts?) in
             // The card, its last arrival number and whether the review id is known (1: this review of
             // this card, stored already; 2: someone else's or another card's), in one statement.
             guard
@@ -261,7 +258,7 @@ struct StudyService {
             else { throw AppError.cardNotFound }
             let card = try CardModel.read(row)
             switch try row.decode(column: "known_review", as: Int?.self) {
-            case 1?: return card
+            case 1?: return (card, nil)
             case nil: break
             default: throw AppError.conflict("Diese reviewId gehört zu einer anderen Bewertung.")
             }
@@ -269,10 +266,20 @@ struct StudyService {
                 id: logId, userId: userId, cardId: card.id!, stackId: stackId, reviewedAt: now,
                 rating: rating.value, scheduler: rating.scheduler.rawValue, stateBefore: "", stateAfter: "",
                 durationMs: durationMs)
-            try await ReviewRecorder(scheduling: scheduling).record(
+            let change = try await ReviewRecorder(scheduling: scheduling).record(
                 [log], for: card, lastSeq: try row.decode(column: "last_seq", as: Int.self), on: sql)
-            return card
+            // The day's first rating of an FSRS stack counts the day (this rating included); every
+            // other adjusts the counts kept.
+            if let dayStart, !keptToday,
+                let counts = try await StackDayCounts.recount(
+                    stackId: stackId, from: dayStart, on: sql)
+            {
+                return (card, counts)
+            }
+            return (card, try await StackDayCounts.apply(change, on: sql))
         }
+        if let counts { StackDayCounts.remember(counts, on: stack) }
+        return card
     }
 }
 

@@ -1,0 +1,132 @@
+import Foundation
+import SQLKit
+
+/// When a card was first and last reviewed: what an FSRS stack's daily limits count.
+struct ReviewTimes: Equatable, Sendable {
+    var first: Date?
+    var last: Date?
+
+    init(first: Date?, last: Date?) {
+        self.first = first
+        self.last = last
+    }
+
+    init(_ card: CardModel) {
+        self.init(first: card.firstReviewedAt, last: card.lastReviewedAt)
+    }
+}
+
+/// A change of one card's review times, written in a transaction that has not ended yet.
+struct ReviewTimesChange: Sendable {
+    let stackId: Int
+    let before: ReviewTimes
+    let after: ReviewTimes
+}
+
+/// The counts behind an FSRS stack's daily limits: its cards reviewed since the start of the
+/// learner's day and, of those, the ones first reviewed then (new cards learnt today).
+///
+/// Counting them from the cards reads one index entry per card reviewed today, thousands in a long
+/// session, on every next-card request. So the stack row keeps them (`reviewed_today`, `fresh_today`)
+/// for the moment `reviewed_since` names, and they stay exact because every change of a card's
+/// review times adjusts them in the same transaction:
+/// - a rating or undo (`apply`), a deleted card (`apply` with the times it had);
+/// - a sync batch or a recomputed stack stops keeping them (`forget`), the next rating counts again;
+/// - the first rating of a learner day on an FSRS stack counts again from that day's start (`recount`).
+///
+/// A reader uses them only when `reviewed_since` is the start of its own learner day, and counts
+/// from the cards otherwise (a new day before its first rating, another time zone, a ladder stack).
+///
+/// Lock order: these statements run after the transaction's card writes, so that on PostgreSQL a
+/// transaction never holds the stack row while it waits for a card row (a sync batch and a rating
+/// in the same stack would deadlock).
+enum StackDayCounts {
+    struct Counts: Equatable, Sendable {
+        let since: Date
+        let reviewed: Int
+        let fresh: Int
+    }
+
+    /// The counts `stack` was read with, if they count from `dayStart`.
+    static func kept(by stack: StackModel, from dayStart: Date) -> Counts? {
+        guard stack.reviewedSince == dayStart else { return nil }
+        return Counts(since: dayStart, reviewed: stack.reviewedToday, fresh: stack.freshToday)
+    }
+
+    /// Keeps `counts` on the stack as read in this request (after the rating that returned them).
+    static func remember(_ counts: Counts, on stack: StackModel) {
+        stack.reviewedSince = counts.since
+        stack.reviewedToday = counts.reviewed
+        stack.freshToday = counts.fresh
+    }
+
+    /// The counts from the cards: one range of `cards_stack_reviewed`, read from the index alone.
+    static func count(stackId: Int, since: Date, on sql: any SQLDatabase) async throws -> Counts {
+        let row = try await sql.raw(
+            """
+            SELECT COUNT(*) AS reviewed, COALESCE(SUM(CASE WHEN first_reviewed_at >= \(bind: since) THEN 1 ELSE 0 END), 0)
+            AS fresh FROM cards WHERE stack_id = \(key: stackId) AND last_reviewed_at >= \(bind: since)
+            """
+        ).first()
+        return Counts(
+            since: since, reviewed: try row?.decode(column: "reviewed", as: Int.self) ?? 0,
+            fresh: try row?.decode(column: "fresh", as: Int.self) ?? 0)
+    }
+
+    /// Adjusts the stack's counts, if it keeps any, by `change`. Returns the counts now kept.
+    static func apply(_ change: ReviewTimesChange, on sql: any SQLDatabase) async throws -> Counts? {
+        guard change.before != change.after else { return nil }
+        // +1 for a time now at or after `reviewed_since`, −1 for one that was.
+        func term(_ date: Date?) -> SQLQueryString {
+            guard let date else { return "0" }
+            return "CASE WHEN reviewed_since <= \(bind: date) THEN 1 ELSE 0 END"
+        }
+        let statement: SQLQueryString =
+            "UPDATE stacks SET reviewed_today = reviewed_today + " + term(change.after.last) + " - "
+            + term(change.before.last) + ", fresh_today = fresh_today + " + term(change.after.first) + " - "
+            + term(change.before.first)
+                + """
+                 WHERE id = \(key: change.stackId) AND reviewed_since IS NOT NULL
+                RETURNING reviewed_since, reviewed_today, fresh_today
+                """
+        return try await sql.raw(statement).first().map(decode)
+    }
+
+    /// Counts again from `dayStart`, unless the stack keeps counts from then already (nil).
+    static func recount(stackId: Int, from dayStart: Date, on sql: any SQLDatabase) async throws -> Counts? {
+        // First claim the row. On PostgreSQL this waits for a transaction adjusting the counts to
+        // end, so that the count below, a statement of its own, sees that transaction's cards.
+        let claimed = try await sql.raw(
+            """
+            UPDATE stacks SET reviewed_since = NULL WHERE id = \(key: stackId)
+            AND (reviewed_since IS NULL OR reviewed_since <> \(bind: dayStart)) RETURNING id
+            """
+        ).first()
+        guard claimed != nil else { return nil }
+        let row = try await sql.raw(
+            """
+            UPDATE stacks SET reviewed_since = \(bind: dayStart),
+            reviewed_today = (SELECT COUNT(*) FROM cards WHERE stack_id = \(key: stackId)
+            AND last_reviewed_at >= \(bind: dayStart)),
+            fresh_today = (SELECT COUNT(*) FROM cards WHERE stack_id = \(key: stackId)
+            AND last_reviewed_at >= \(bind: dayStart) AND first_reviewed_at >= \(bind: dayStart))
+            WHERE id = \(key: stackId) RETURNING reviewed_since, reviewed_today, fresh_today
+            """
+        ).first()
+        return try row.map(decode)
+    }
+
+    /// Stops keeping the counts of these stacks (after changes too many to adjust one by one).
+    static func forget(stackIds: some Collection<Int>, on sql: any SQLDatabase) async throws {
+        guard !stackIds.isEmpty else { return }
+        try await sql.update("stacks").set("reviewed_since", to: SQLLiteral.null)
+            .where("id", .in, Array(Set(stackIds)).sorted()).run()
+    }
+
+    private static func decode(_ row: any SQLRow) throws -> Counts {
+        Counts(
+            since: try row.decode(column: "reviewed_since", as: Date.self),
+            reviewed: try row.decode(column: "reviewed_today", as: Int.self),
+            fresh: try row.decode(column: "fresh_today", as: Int.self))
+    }
+}
