@@ -11,7 +11,8 @@ import Vapor
 /// for each scheduler (the original's ladder and FSRS), starts the real server as a separate
 /// process and measures over loopback HTTP: p50/p99 of a next-card + rate round trip and the
 /// throughput with 32 concurrent clients per scheduler, the time to serve the original API's
-/// `GET /stack/{id}` (ladder stack), and the server's peak memory.
+/// `GET /stack/{id}` (ladder stack), next-card alone on both schedulers' stacks in alternating
+/// blocks (their fair comparison), and the server's peak memory.
 struct ServerBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server", abstract: "Benchmark the learning loop and large stacks over HTTP.")
@@ -88,6 +89,16 @@ struct ServerBenchCommand: AsyncParsableCommand {
         }
     }
 
+    /// Next-card alone on both schedulers' stacks, measured in alternating blocks.
+    struct Interleaved {
+        let ladderP50: Double
+        let fsrsP50: Double
+
+        var dictionary: [String: Any] {
+            ["ladderNextP50ms": ladderP50, "fsrsNextP50ms": fsrsP50, "fsrsToLadder": fsrsP50 / ladderP50]
+        }
+    }
+
     struct Result {
         let size: Int
         let seedSeconds: Double
@@ -95,12 +106,15 @@ struct ServerBenchCommand: AsyncParsableCommand {
         let stackSeconds: Double
         let stackBytes: Int
         let peakMB: Double
+        let interleaved: Interleaved?
 
         var dictionary: [String: Any] {
-            [
+            var value: [String: Any] = [
                 "cards": size, "seedSeconds": seedSeconds, "loops": loops.map(\.dictionary),
                 "compatStackSeconds": stackSeconds, "compatStackBytes": stackBytes, "serverPeakMB": peakMB,
             ]
+            value["nextInterleaved"] = interleaved?.dictionary
+            return value
         }
     }
 
@@ -175,10 +189,12 @@ struct ServerBenchCommand: AsyncParsableCommand {
         var loops: [LoopResult] = []
         var stackTimes: [Double] = []
         var stackBytes = 0
+        var nextPaths: [(scheduler: String, path: String, token: String)] = []
         for (scheduler, stack) in seeded {
             let (loop, token) = try await learningLoop(
                 http, base: base, seeded: stack, scheduler: scheduler, pid: pid)
             loops.append(loop)
+            nextPaths.append((scheduler, Self.stackPath(base: base, stack), token))
             // The original API's full stack document (ladder, as the original clients see it),
             // three times; the median counts.
             guard scheduler == "ladder" else { continue }
@@ -190,6 +206,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
                 stackBytes = body.count
             }
         }
+        let interleaved = try await interleavedNext(http, nextPaths)
         stackTimes.sort()
         let stackSeconds = stackTimes.isEmpty ? 0 : stackTimes[stackTimes.count / 2]
         let peak = peakMemoryMB(of: pid)
@@ -201,13 +218,50 @@ struct ServerBenchCommand: AsyncParsableCommand {
                             ": next+rate p50 %.2f ms, p99 %.2f ms (server CPU %.2f ms) | next alone p50 %.2f ms, p99 %.2f ms | %d clients: %.0f round trips/s",
                         loop.p50, loop.p99, loop.serverCPUms, loop.nextP50, loop.nextP99, clients, loop.throughput))
         }
+        if let interleaved {
+            print(
+                String(
+                    format:
+                        "%7d cards: next alone, interleaved: ladder p50 %.2f ms, fsrs p50 %.2f ms, fsrs/ladder %.2f",
+                    size, interleaved.ladderP50, interleaved.fsrsP50, interleaved.fsrsP50 / interleaved.ladderP50))
+        }
         print(
             String(
                 format: "%7d cards: seed %.1f s | GET /stack/{id}: %.3f s (%.1f MB) | server peak %.0f MB", size,
                 seedSeconds, stackSeconds, Double(stackBytes) / 1e6, peak))
         return Result(
             size: size, seedSeconds: seedSeconds, loops: loops, stackSeconds: stackSeconds, stackBytes: stackBytes,
-            peakMB: peak)
+            peakMB: peak, interleaved: interleaved)
+    }
+
+    /// Next-card alone on the ladder and the FSRS stack in alternating blocks, so that both meet the
+    /// same machine state (the first loop of a process runs slower, and the load of a shared machine
+    /// drifts): the fair comparison of the two schedulers. nil unless both were measured.
+    private func interleavedNext(_ http: HTTPClient, _ stacks: [(scheduler: String, path: String, token: String)])
+        async throws -> Interleaved?
+    {
+        guard let ladder = stacks.first(where: { $0.scheduler == "ladder" }),
+            let fsrs = stacks.first(where: { $0.scheduler == "fsrs" })
+        else { return nil }
+        var latencies: [String: [Double]] = [:]
+        let block = 100
+        for round in 0..<max(1, roundTrips / block) {
+            // Alternate which goes first, so neither always follows the other.
+            for stack in round.isMultiple(of: 2) ? [ladder, fsrs] : [fsrs, ladder] {
+                for _ in 0..<block {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    _ = try await Self.call(http, .GET, stack.path + "/study/next", token: stack.token)
+                    latencies[stack.scheduler, default: []].append(
+                        Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                }
+            }
+        }
+        return Interleaved(
+            ladderP50: Self.percentiles(latencies["ladder"]!).0, fsrsP50: Self.percentiles(latencies["fsrs"]!).0)
+    }
+
+    private static func stackPath(base: String, _ seeded: BenchmarkSeeder.Seeded) -> String {
+        base + "/api/v1/stacks/\(seeded.stackId.uuidString.lowercased())"
     }
 
     /// Sequential round trips for the latency figures, then `clients` concurrent loops for the
@@ -221,7 +275,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
             http, .POST, base + "/api/v1/auth/login",
             body: try JSONEncoder().encode(LoginRequest(mail: seeded.mail, password: seeded.password)))
         let token = try FlashcardsJSON.makeDecoder().decode(AuthResponse.self, from: login).token
-        let stackPath = base + "/api/v1/stacks/\(seeded.stackId.uuidString.lowercased())"
+        let stackPath = Self.stackPath(base: base, seeded)
 
         // Warm-up, then sequential round trips for latency.
         var latencies: [Double] = []
