@@ -93,9 +93,15 @@ struct ServerBenchCommand: AsyncParsableCommand {
     struct Interleaved {
         let ladderP50: Double
         let fsrsP50: Double
+        /// The server's CPU time per request.
+        let ladderCPUms: Double
+        let fsrsCPUms: Double
 
         var dictionary: [String: Any] {
-            ["ladderNextP50ms": ladderP50, "fsrsNextP50ms": fsrsP50, "fsrsToLadder": fsrsP50 / ladderP50]
+            [
+                "ladderNextP50ms": ladderP50, "fsrsNextP50ms": fsrsP50, "fsrsToLadder": fsrsP50 / ladderP50,
+                "ladderServerCPUms": ladderCPUms, "fsrsServerCPUms": fsrsCPUms,
+            ]
         }
     }
 
@@ -206,7 +212,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
                 stackBytes = body.count
             }
         }
-        let interleaved = try await interleavedNext(http, nextPaths)
+        let interleaved = try await interleavedNext(http, nextPaths, pid: pid)
         stackTimes.sort()
         let stackSeconds = stackTimes.isEmpty ? 0 : stackTimes[stackTimes.count / 2]
         let peak = peakMemoryMB(of: pid)
@@ -222,8 +228,9 @@ struct ServerBenchCommand: AsyncParsableCommand {
             print(
                 String(
                     format:
-                        "%7d cards: next alone, interleaved: ladder p50 %.2f ms, fsrs p50 %.2f ms, fsrs/ladder %.2f",
-                    size, interleaved.ladderP50, interleaved.fsrsP50, interleaved.fsrsP50 / interleaved.ladderP50))
+                        "%7d cards: next alone, interleaved: ladder p50 %.2f ms (server CPU %.3f ms), fsrs p50 %.2f ms (server CPU %.3f ms), fsrs/ladder p50 %.2f, CPU %.2f",
+                    size, interleaved.ladderP50, interleaved.ladderCPUms, interleaved.fsrsP50, interleaved.fsrsCPUms,
+                    interleaved.fsrsP50 / interleaved.ladderP50, interleaved.fsrsCPUms / interleaved.ladderCPUms))
         }
         print(
             String(
@@ -237,27 +244,32 @@ struct ServerBenchCommand: AsyncParsableCommand {
     /// Next-card alone on the ladder and the FSRS stack in alternating blocks, so that both meet the
     /// same machine state (the first loop of a process runs slower, and the load of a shared machine
     /// drifts): the fair comparison of the two schedulers. nil unless both were measured.
-    private func interleavedNext(_ http: HTTPClient, _ stacks: [(scheduler: String, path: String, token: String)])
-        async throws -> Interleaved?
-    {
+    private func interleavedNext(
+        _ http: HTTPClient, _ stacks: [(scheduler: String, path: String, token: String)], pid: Int32
+    ) async throws -> Interleaved? {
         guard let ladder = stacks.first(where: { $0.scheduler == "ladder" }),
             let fsrs = stacks.first(where: { $0.scheduler == "fsrs" })
         else { return nil }
         var latencies: [String: [Double]] = [:]
+        var cpuSeconds: [String: Double] = [:]
         let block = 100
         for round in 0..<max(1, roundTrips / block) {
             // Alternate which goes first, so neither always follows the other.
             for stack in round.isMultiple(of: 2) ? [ladder, fsrs] : [fsrs, ladder] {
+                let cpuStart = self.cpuSeconds(of: pid)
                 for _ in 0..<block {
                     let start = DispatchTime.now().uptimeNanoseconds
                     _ = try await Self.call(http, .GET, stack.path + "/study/next", token: stack.token)
                     latencies[stack.scheduler, default: []].append(
                         Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
                 }
+                cpuSeconds[stack.scheduler, default: 0] += self.cpuSeconds(of: pid) - cpuStart
             }
         }
+        let requests = Double(latencies["ladder"]!.count)
         return Interleaved(
-            ladderP50: Self.percentiles(latencies["ladder"]!).0, fsrsP50: Self.percentiles(latencies["fsrs"]!).0)
+            ladderP50: Self.percentiles(latencies["ladder"]!).0, fsrsP50: Self.percentiles(latencies["fsrs"]!).0,
+            ladderCPUms: cpuSeconds["ladder"]! * 1_000 / requests, fsrsCPUms: cpuSeconds["fsrs"]! * 1_000 / requests)
     }
 
     private static func stackPath(base: String, _ seeded: BenchmarkSeeder.Seeded) -> String {
