@@ -426,7 +426,8 @@ enum IntervalText {
 enum StackSettings {
     /// Steps stored as comma-separated seconds.
     static func steps(_ text: String) -> [TimeInterval] {
-        text.split(separator: ",").compactMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
+        // Parsed on every study request: without Foundation's trimming (a measurable share of it).
+        text.split(separator: ",").compactMap { TimeInterval(String($0.filter { !$0.isWhitespace })) }
     }
 
     static func stepsText(_ steps: [Int]) -> String {
