@@ -11,11 +11,17 @@ public enum StudyDay {
     public static func dueCutoff(now: Date, timeZone: TimeZone, daysAhead: Int = 0, dayStartHour: Int = 0) -> Date {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        let shifted = now.addingTimeInterval(TimeInterval(-dayStartHour * 3_600))
-        let startOfDay = calendar.startOfDay(for: shifted)
+        // The learner's date: before the rollover hour on the wall clock it is still yesterday.
+        var startOfDay = calendar.startOfDay(for: now)
+        if calendar.component(.hour, from: now) < dayStartHour {
+            startOfDay = calendar.date(byAdding: .day, value: -1, to: startOfDay) ?? startOfDay
+        }
         let days = 1 + max(daysAhead, 0)
         let end = calendar.date(byAdding: .day, value: days, to: startOfDay) ?? startOfDay.addingTimeInterval(86_400)
-        // Re-apply the rollover hour in the calendar so a DST change does not shift it.
-        return calendar.date(byAdding: .hour, value: dayStartHour, to: end) ?? end
+        // The rollover hour on the wall clock of that day (adding hours would count the hour a
+        // daylight-saving change skips or repeats, and end the day at 05:00 or 03:00).
+        guard dayStartHour > 0 else { return end }
+        return calendar.date(bySettingHour: dayStartHour, minute: 0, second: 0, of: end)
+            ?? end.addingTimeInterval(TimeInterval(dayStartHour * 3_600))
     }
 }

@@ -146,5 +146,19 @@ struct StudyDayTests {
         #expect(
             StudyDay.dueCutoff(now: date("2026-06-13T05:00:00Z"), timeZone: utc, dayStartHour: 4)
                 == date("2026-06-14T04:00:00Z"))
+        // Berlin springs forward on 2026-03-29 at 02:00 (CET → CEST): that day still ends at 04:00
+        // on the wall clock, 02:00 UTC, and falls back on 2026-10-25 (04:00 CET is 03:00 UTC).
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        #expect(
+            StudyDay.dueCutoff(now: date("2026-03-28T12:00:00Z"), timeZone: berlin, dayStartHour: 4)
+                == date("2026-03-29T02:00:00Z"))
+        #expect(
+            StudyDay.dueCutoff(now: date("2026-10-24T12:00:00Z"), timeZone: berlin, dayStartHour: 4)
+                == date("2026-10-25T03:00:00Z"))
+        // 04:14 EDT on New York's spring-forward day (08:14 UTC): its learner day has begun.
+        let newYork = TimeZone(identifier: "America/New_York")!
+        #expect(
+            StudyDay.dueCutoff(now: date("2026-03-08T08:14:00Z"), timeZone: newYork, dayStartHour: 4)
+                == date("2026-03-09T08:00:00Z"))
     }
 }

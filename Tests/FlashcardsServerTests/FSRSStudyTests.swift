@@ -278,6 +278,30 @@ struct FSRSStudyTests {
             }
         }
     }
+
+    @Test(
+        "an FSRS stack's day ends at 04:00 local time, across daylight-saving changes, as the calendar says",
+        arguments: ["Europe/Berlin", "America/New_York", "Pacific/Auckland", "Asia/Kolkata", "UTC"])
+    func fsrsCutoffFollowsTheCalendar(zone: String) throws {
+        let user = UserModel(
+            id: UUID(), name: "A", mail: "a@example.org", passwordHash: "", timeZone: zone, createdAt: Date())
+        let stack = StackModel(uniqueId: UUID(), userId: user.id!, name: "S", color: "#000000", now: Date())
+        stack.scheduler = SchedulerKind.fsrs.rawValue
+        // Every 37 minutes through 2026 (both changes of each hemisphere), a few days ahead.
+        var now = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01 00:00 UTC
+        while now < Date(timeIntervalSince1970: 1_798_761_600) {
+            for daysAhead in [0, 1, 6] {
+                let expected = StudyDay.dueCutoff(
+                    now: now, timeZone: user.zone, daysAhead: daysAhead, dayStartHour: fsrsDayStartHour)
+                let cutoff = StudyService.cutoff(for: user, stack: stack, now: now, daysAhead: daysAhead)
+                guard cutoff == expected else {
+                    Issue.record("\(zone) at \(now), \(daysAhead) days ahead: \(cutoff), not \(expected)")
+                    return
+                }
+            }
+            now.addTimeInterval(37 * 60)
+        }
+    }
 }
 
 /// Whether two optional numbers agree to 1e-9 relative.
