@@ -113,8 +113,20 @@ struct StudyService {
     /// cards the allowance lets through, counted no further than `dueCountLimit`.
     private struct QueueSnapshot {
         let allowance: Allowance
-        let heads: [Int: CardModel]
+        let heads: [Int: Head]
         let dueCount: Int
+    }
+
+    /// The first due card of a queue, decoded only as far as choosing between queues needs; the
+    /// card shown is decoded in full (`CardModel.read`) only for the one chosen.
+    private struct Head {
+        let id: Int
+        let dueAt: Date
+        let row: any SQLRow
+
+        static func order(_ a: Head, _ b: Head) -> Bool {
+            a.dueAt != b.dueAt ? a.dueAt < b.dueAt : a.id < b.id
+        }
     }
 
     private func fsrsNext(daysAhead: Int, counting: Bool, scheduling loaded: StackScheduling?) async throws -> Next {
@@ -132,14 +144,15 @@ struct StudyService {
         let new = allowance.newLeft > 0 ? snapshot.heads[0] : nil
         // Anki's order: a (re)learning card whose step is over comes first; then reviews and new
         // cards by due time; a learning card not yet due only when nothing else is left.
-        let card: CardModel?
+        let head: Head?
         if let learning, learning.dueAt <= context.now {
-            card = learning
-        } else if let other = [review, new].compactMap({ $0 }).min(by: Self.dueOrder) {
-            card = other
+            head = learning
+        } else if let other = [review, new].compactMap({ $0 }).min(by: Head.order) {
+            head = other
         } else {
-            card = learning
+            head = learning
         }
+        let card = try head.map { try CardModel.read($0.row) }
         guard counting else { return Next(card: card, dueCount: 0, nextDueAt: nil) }
         var nextDueAt: Date?
         if card == nil {
@@ -159,10 +172,6 @@ struct StudyService {
     /// When the stack's first card falls due (nil for an empty stack): one seek on `cards_stack_due`.
     private func firstDueAt() async throws -> Date? {
         try await CardModel.query(on: context.db).filter(\.$stackId == stack.id!).sort(\.$dueAt).first()?.dueAt
-    }
-
-    private static func dueOrder(_ a: CardModel, _ b: CardModel) -> Bool {
-        a.dueAt != b.dueAt ? a.dueAt < b.dueAt : a.id! < b.id!
     }
 
     /// The start of the learner day the FSRS limits count in.
@@ -209,10 +218,11 @@ struct StudyService {
             + due.joined(separator: " UNION ALL ") + " LIMIT \(literal: limit)) due) counted LEFT JOIN ("
             + heads.joined(separator: " UNION ALL ") + ") head ON 1 = 1"
         let rows = try await context.sql.raw(statement).all()
-        var headByQueue: [Int: CardModel] = [:]
+        var headByQueue: [Int: Head] = [:]
         for row in rows where try !row.decodeNil(column: "id") {
-            let card = try CardModel.read(row)
-            headByQueue[card.queue] = card
+            headByQueue[try row.decode(column: "queue", as: Int.self)] = Head(
+                id: try row.decode(column: "id", as: Int.self), dueAt: try row.decode(column: "due_at", as: Date.self),
+                row: row)
         }
         return QueueSnapshot(
             allowance: allowance, heads: headByQueue,
