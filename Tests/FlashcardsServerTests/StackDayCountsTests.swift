@@ -139,7 +139,7 @@ struct StackDayCountsTests {
     }
 
     @Test(
-        "concurrent ratings, a sync batch and deletes in one stack leave the counts exact",
+        "concurrent ratings (three of each card), a sync batch and deletes in one stack lose nothing and keep the counts exact",
         arguments: TestDatabase.available)
     func concurrentChanges(db: TestDatabase) async throws {
         let clock = TestClock()
@@ -159,8 +159,9 @@ struct StackDayCountsTests {
                 _ = try await client.rate(cards[0], in: stack.id, rating: "good")
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for card in cards[1..<30] {
-                        group.addTask { _ = try await client.rate(card, in: stack.id, rating: "good") }
-                        group.addTask { _ = try await client.rate(card, in: stack.id, rating: "easy") }
+                        for rating in ["good", "easy", "again"] {
+                            group.addTask { _ = try await client.rate(card, in: stack.id, rating: rating) }
+                        }
                     }
                     group.addTask {
                         _ = try await client.syncReviews(
@@ -174,6 +175,12 @@ struct StackDayCountsTests {
                     try await group.waitForAll()
                 }
                 try await checkKept(app, stack: stack.id)
+                // Ratings of one card at once queue on it: none is lost, each continues from the last.
+                let rated = try await client.cards(in: stack.id, perPage: 100).items.filter {
+                    cards[1..<30].contains($0.id)
+                }
+                #expect(rated.count == 29)
+                #expect(rated.allSatisfy { $0.reviewCount == 3 })
                 _ = try await client.rate(cards[38], in: stack.id, rating: "good")
                 #expect(try await checkKept(app, stack: stack.id) != nil)
                 let stackRow = try #require(

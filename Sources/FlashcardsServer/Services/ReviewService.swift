@@ -132,6 +132,7 @@ struct ReviewService {
         let loadedUser = user
         return try await context.db.writeTransaction { db in
             var duplicates = repeatedInBatch
+            try await db.sql.lockCards(cardIds, of: userId)
             let cards = try await Self.chunked(cardIds) { chunk in
                 try await CardModel.query(on: db).filter(\.$userId == userId).filter(\.$uniqueId ~~ chunk).all()
             }
@@ -209,6 +210,7 @@ struct ReviewService {
         let now = context.now
         let entryId = undoId ?? context.uuid()
         return try await context.db.writeTransaction { db in
+            try await db.sql.lockCards([cardId], of: userId, in: stack.id!)
             guard
                 let card = try await CardModel.query(on: db)
                     .filter(\.$uniqueId == cardId).filter(\.$stackId == stack.id!).first()

@@ -284,6 +284,7 @@ struct StudyService {
         let dayStart = scheduling.kind == .fsrs ? dayStart(scheduling) : nil
         let keptToday = dayStart.flatMap { StackDayCounts.kept(by: stack, from: $0) } != nil
         let (card, counts) = try await context.sqlWriteTransaction { sql -> (CardModel, StackDayCounts.Counts?) in
+            try await sql.lockCards([cardUUID], of: userId, in: stackId)
             // The card, its last arrival number and whether the review id is known (1: this review of
             // this card, stored already; 2: someone else's or another card's), in one statement.
             guard

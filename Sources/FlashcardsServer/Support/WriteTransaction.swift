@@ -65,3 +65,22 @@ final class SQLiteWriteGate: @unchecked Sendable {
         next?.resume()
     }
 }
+
+extension SQLDatabase {
+    /// Inside a write transaction on PostgreSQL: locks the rows of these cards of `userId` (by
+    /// `unique_id`, optionally only in `stackId`) until the transaction ends, in id order so that two
+    /// transactions never wait for each other's cards crosswise. A transaction that reads a card to
+    /// write the replay of its history must not start from a version that another one is replacing
+    /// (two ratings of one card at once would both count it as new, and the second would overwrite
+    /// the first's state). Run it before reading the cards: in a statement of its own, so the reads
+    /// that follow see what the transaction it waited for committed. SQLite needs nothing: its write
+    /// transactions run one at a time.
+    func lockCards(_ uniqueIds: [UUID], of userId: UUID, in stackId: Int? = nil) async throws {
+        guard dialect.name == "postgresql", !uniqueIds.isEmpty else { return }
+        let stackFilter: SQLQueryString = stackId.map { " AND stack_id = \(bind: $0)" } ?? ""
+        try await raw(
+            "SELECT id FROM cards WHERE user_id = \(bind: userId) AND unique_id IN (\(binds: uniqueIds.sorted { $0.uuidString < $1.uuidString }))"
+                + stackFilter + " ORDER BY id FOR UPDATE"
+        ).run()
+    }
+}
