@@ -1,6 +1,8 @@
 import FlashcardsAPI
+import Fluent
 import Foundation
 import JWTKit
+import SQLKit
 import Testing
 import Vapor
 import VaporTesting
@@ -141,5 +143,70 @@ struct AuthTests {
             #expect(user.passwordHash.hasPrefix("$2"))
             #expect(!user.passwordHash.contains("correct horse"))
         }
+    }
+
+    @Test(
+        "the user and stack read field by field equal Fluent's reading, stay clean and save only changes",
+        arguments: TestDatabase.available)
+    func fieldByFieldReading(db: TestDatabase) async throws {
+        try await withApp(db) { app in
+            try await withRunningServer(app) { client, _ in
+                try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
+                let created = try await client.createStack(name: "Chemie", color: "#112233", scheduler: "fsrs")
+                let sql = app.db.sql
+                let userRow = try #require(try await sql.raw("SELECT * FROM users").first())
+                let stackRow = try #require(
+                    try await sql.raw("SELECT * FROM stacks WHERE unique_id = \(bind: created.id)").first())
+
+                func same<M: Model>(_ make: () -> M, _ row: any SQLRow, read: (M, any DatabaseOutput) throws -> Void)
+                    throws
+                {
+                    let byField = make()
+                    let fieldKeys = RecordingOutput(row: row)
+                    try read(byField, fieldKeys)
+                    let byFluent = make()
+                    let fluentKeys = RecordingOutput(row: row)
+                    try byFluent.output(from: fluentKeys)
+                    // Every field Fluent reads is read, so the two readings can be compared.
+                    #expect(fieldKeys.keys == fluentKeys.keys, "\(M.schema)")
+                    guard fieldKeys.keys == fluentKeys.keys else { return }
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = .sortedKeys
+                    #expect(try encoder.encode(byField) == encoder.encode(byFluent), "\(M.schema)")
+                    #expect(!byField.hasChanges && byField._$idExists, "\(M.schema)")
+                }
+                try same(UserModel.init, userRow) { try $0.read(from: $1) }
+                try same(StackModel.init, stackRow) { try $0.read(from: $1) }
+
+                // A stack read this way and saved writes only what changed, not a stale copy of the rest.
+                let stack = StackModel()
+                try stack.read(from: PrefixedOutput(row: stackRow, prefix: ""))
+                try await sql.update("stacks").set("reviewed_today", to: 7).where("id", .equal, stack.id!).run()
+                stack.name = "Physik"
+                try await stack.save(on: app.db)
+                let saved = try #require(try await StackModel.find(stack.id, on: app.db))
+                #expect(saved.name == "Physik" && saved.reviewedToday == 7 && saved.color == "#112233")
+            }
+        }
+    }
+}
+
+/// A row as a Fluent model reads it, remembering which fields were read.
+private final class RecordingOutput: DatabaseOutput, @unchecked Sendable {
+    let row: any SQLRow
+    var keys = Set<String>()
+
+    init(row: any SQLRow) { self.row = row }
+
+    var description: String { "recording \(row)" }
+    func schema(_ schema: String) -> any DatabaseOutput { self }
+    func contains(_ key: FieldKey) -> Bool { row.contains(column: key.description) }
+    func decodeNil(_ key: FieldKey) throws -> Bool {
+        keys.insert(key.description)
+        return try row.decodeNil(column: key.description)
+    }
+    func decode<T: Decodable>(_ key: FieldKey, as type: T.Type) throws -> T {
+        keys.insert(key.description)
+        return try row.decode(column: key.description, as: T.self)
     }
 }

@@ -30,7 +30,8 @@ struct RequireUserMiddleware: AsyncMiddleware {
             let row = try await request.sql.raw("SELECT users.*\(extra) WHERE users.id = \(key: claims.userId)")
                 .first()
         else { throw AppError.unauthorized }
-        let user = try row.decode(fluentModel: UserModel.self)
+        let user = UserModel()
+        try user.read(from: PrefixedOutput(row: row, prefix: ""))
         guard user.tokenVersion == claims.version else { throw AppError.unauthorized }
         request.storage[CurrentUserKey.self] = user
         if stackId != nil {
@@ -38,7 +39,7 @@ struct RequireUserMiddleware: AsyncMiddleware {
                 text: try row.decode(column: Self.parametersColumn, as: String?.self))
             if try !row.decodeNil(column: Self.stackPrefix + "id") {
                 let stack = StackModel()
-                try stack.output(from: PrefixedOutput(row: row, prefix: Self.stackPrefix))
+                try stack.read(from: PrefixedOutput(row: row, prefix: Self.stackPrefix))
                 request.storage[PreloadedStackKey.self] = stack
             }
         }
@@ -55,7 +56,7 @@ struct RequireUserMiddleware: AsyncMiddleware {
 }
 
 /// A row's columns whose names carry `prefix`, as a Fluent model reads them.
-private struct PrefixedOutput: DatabaseOutput {
+struct PrefixedOutput: DatabaseOutput {
     let row: any SQLRow
     let prefix: String
 

@@ -39,6 +39,29 @@ final class StackModel: Model, @unchecked Sendable {
 
     init() {}
 
+    /// Reads every field from `output` as Fluent's `output(from:)` does, without its reflection (see
+    /// `UserModel.read(from:)`). A field added to the model must be added here.
+    func read(from output: any DatabaseOutput) throws {
+        try $id.output(from: output)
+        try $uniqueId.output(from: output)
+        try $userId.output(from: output)
+        try $name.output(from: output)
+        try $color.output(from: output)
+        try $createdAt.output(from: output)
+        try $updatedAt.output(from: output)
+        try $hintsEnabled.output(from: output)
+        try $scheduler.output(from: output)
+        try $desiredRetention.output(from: output)
+        try $learningSteps.output(from: output)
+        try $relearningSteps.output(from: output)
+        try $newCardsPerDay.output(from: output)
+        try $reviewsPerDay.output(from: output)
+        try $spreadDay.output(from: output)
+        try $reviewedSince.output(from: output)
+        try $reviewedToday.output(from: output)
+        try $freshToday.output(from: output)
+    }
+
     init(uniqueId: UUID, userId: UUID, name: String, color: String, now: Date) {
         self.uniqueId = uniqueId
         self.userId = userId
