@@ -6,22 +6,12 @@ public enum StudyDay {
     /// `timeZone` (the next midnight, or the next `dayStartHour` o'clock), plus `daysAhead` days.
     ///
     /// The original compared against 23:59 of the server's day; we use the user's day, so a learner
-    /// in Tokyo and one in Berlin both finish "today" at their own midnight. Days are added in the
-    /// calendar of the time zone, so a daylight-saving change still moves by whole days.
+    /// in Tokyo and one in Berlin both finish "today" at their own midnight. Days are counted on the
+    /// wall clock of the time zone, so a daylight-saving change still moves by whole days.
     public static func dueCutoff(now: Date, timeZone: TimeZone, daysAhead: Int = 0, dayStartHour: Int = 0) -> Date {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        // The learner's date: before the rollover hour on the wall clock it is still yesterday.
-        var startOfDay = calendar.startOfDay(for: now)
-        if calendar.component(.hour, from: now) < dayStartHour {
-            startOfDay = calendar.date(byAdding: .day, value: -1, to: startOfDay) ?? startOfDay
-        }
-        let days = 1 + max(daysAhead, 0)
-        let end = calendar.date(byAdding: .day, value: days, to: startOfDay) ?? startOfDay.addingTimeInterval(86_400)
-        // The rollover hour on the wall clock of that day (adding hours would count the hour a
-        // daylight-saving change skips or repeats, and end the day at 05:00 or 03:00).
-        guard dayStartHour > 0 else { return end }
-        return calendar.date(bySettingHour: dayStartHour, minute: 0, second: 0, of: end)
-            ?? end.addingTimeInterval(TimeInterval(dayStartHour * 3_600))
+        // The rollover hour on the wall clock, also on days a daylight-saving change skips or repeats
+        // an hour: the same day clock FSRS counts elapsed days with (no calendar built per request).
+        let clock = FSRSDayCounting.rollover(hourOfDay: dayStartHour, timeZone: timeZone)
+        return clock.startOfDay(clock.dayNumber(of: now) + 1 + max(daysAhead, 0))
     }
 }

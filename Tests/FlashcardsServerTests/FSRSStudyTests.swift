@@ -280,27 +280,44 @@ struct FSRSStudyTests {
     }
 
     @Test(
-        "an FSRS stack's day ends at 04:00 local time, across daylight-saving changes, as the calendar says",
-        arguments: ["Europe/Berlin", "America/New_York", "Pacific/Auckland", "Asia/Kolkata", "UTC"])
-    func fsrsCutoffFollowsTheCalendar(zone: String) throws {
+        "a stack's day ends at its rollover on the wall clock (FSRS 04:00, ladder midnight), across daylight-saving changes, as the calendar says",
+        arguments: ["Europe/Berlin", "America/New_York", "Pacific/Auckland", "America/Santiago", "Asia/Kolkata", "UTC"])
+    func cutoffFollowsTheCalendar(zone: String) throws {
         let user = UserModel(
             id: UUID(), name: "A", mail: "a@example.org", passwordHash: "", timeZone: zone, createdAt: Date())
-        let stack = StackModel(uniqueId: UUID(), userId: user.id!, name: "S", color: "#000000", now: Date())
-        stack.scheduler = SchedulerKind.fsrs.rawValue
-        // Every 37 minutes through 2026 (both changes of each hemisphere), a few days ahead.
-        var now = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01 00:00 UTC
-        while now < Date(timeIntervalSince1970: 1_798_761_600) {
-            for daysAhead in [0, 1, 6] {
-                let expected = StudyDay.dueCutoff(
-                    now: now, timeZone: user.zone, daysAhead: daysAhead, dayStartHour: fsrsDayStartHour)
-                let cutoff = StudyService.cutoff(for: user, stack: stack, now: now, daysAhead: daysAhead)
-                guard cutoff == expected else {
-                    Issue.record("\(zone) at \(now), \(daysAhead) days ahead: \(cutoff), not \(expected)")
-                    return
+        for (scheduler, hour) in [(SchedulerKind.fsrs, fsrsDayStartHour), (.ladder, 0)] {
+            let stack = StackModel(uniqueId: UUID(), userId: user.id!, name: "S", color: "#000000", now: Date())
+            stack.scheduler = scheduler.rawValue
+            // Every 37 minutes through 2026 (both changes of each hemisphere), a few days ahead.
+            var now = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01 00:00 UTC
+            while now < Date(timeIntervalSince1970: 1_798_761_600) {
+                for daysAhead in [0, 1, 6] {
+                    let expected = calendarCutoff(now: now, zone: user.zone, daysAhead: daysAhead, hour: hour)
+                    let cutoff = StudyService.cutoff(for: user, stack: stack, now: now, daysAhead: daysAhead)
+                    guard cutoff == expected else {
+                        Issue.record(
+                            "\(zone) \(scheduler) at \(now), \(daysAhead) days ahead: \(cutoff), not \(expected)")
+                        return
+                    }
                 }
+                now.addTimeInterval(37 * 60)
             }
-            now.addTimeInterval(37 * 60)
         }
+    }
+
+    /// The end of the learner's day by the calendar: the learner's date (before `hour` on the wall
+    /// clock still yesterday), `daysAhead + 1` dates on, at `hour` on that date's wall clock (the first
+    /// instant after it where a daylight-saving change skips that hour).
+    private func calendarCutoff(now: Date, zone: TimeZone, daysAhead: Int, hour: Int) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let today = calendar.dateComponents([.year, .month, .day, .hour], from: now)
+        // Noon of the date exists on every day; dates are counted from there.
+        let noon = calendar.date(from: DateComponents(year: today.year, month: today.month, day: today.day, hour: 12))!
+        let shift = (today.hour! < hour ? -1 : 0) + 1 + daysAhead
+        let end = calendar.dateComponents(
+            [.year, .month, .day], from: calendar.date(byAdding: .day, value: shift, to: noon)!)
+        return calendar.date(from: DateComponents(year: end.year, month: end.month, day: end.day, hour: hour))!
     }
 }
 

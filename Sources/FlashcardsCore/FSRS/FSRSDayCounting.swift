@@ -55,12 +55,25 @@ public enum FSRSDayCounting: Sendable, Hashable {
             return Date(timeIntervalSince1970: Double(dayNumber) * 86_400)
         case .rollover(let hour, let timeZone):
             let localSeconds = Double(dayNumber) * 86_400 + Double(hour) * 3_600
-            // The offset depends on the instant we are looking for; two rounds settle it except
-            // inside a DST gap, where the later side of the gap is taken.
-            var guess = localSeconds - Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: localSeconds)))
-            guess = localSeconds - Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: guess)))
-            return Date(timeIntervalSince1970: guess)
+            return Date(
+                timeIntervalSince1970: Self.instant(ofWallClock: localSeconds) {
+                    Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: $0)))
+                })
         }
+    }
+
+    /// The instant (Unix seconds) at which a zone's wall clock shows `local` (seconds since 1970 on
+    /// that clock), given the zone's offset at an instant. Around a daylight-saving change the offset
+    /// of a day before and a day after are the candidates: a wall time that exists once gives one
+    /// instant, one that exists twice (the clock set back) its first, and one the clock skips (set
+    /// forward) the change itself, the first instant after it, as `Calendar` does.
+    static func instant(ofWallClock local: Double, offset: (Double) -> Double) -> Double {
+        let before = local - offset(local - 86_400)
+        let after = local - offset(local + 86_400)
+        // No change within a day either side (nearly always): the one offset applies.
+        if before == after { return before }
+        let valid = [before, after].filter { $0 + offset($0) == local }
+        return valid.min() ?? max(before, after)
     }
 
     /// The instant `days` whole days after `date`, as a scheduler places a review `days` days out.

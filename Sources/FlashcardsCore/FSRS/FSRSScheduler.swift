@@ -292,11 +292,7 @@ struct DayClock: Sendable {
 
     func startOfDay(_ day: Int) -> Date {
         let local = Double(day) * 86_400 + hour * 3_600
-        // The offset depends on the instant sought; two rounds settle it (inside a DST gap the
-        // later side of the gap is taken), as in `FSRSDayCounting.startOfDay`.
-        var guess = local - offset(at: local)
-        guess = local - offset(at: guess)
-        return Date(timeIntervalSince1970: guess)
+        return Date(timeIntervalSince1970: FSRSDayCounting.instant(ofWallClock: local) { offset(at: $0) })
     }
 
     func date(addingDays days: Int, to date: Date) -> Date {

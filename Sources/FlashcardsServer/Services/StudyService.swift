@@ -42,12 +42,8 @@ struct StudyService {
     /// The cut-off for `stack`: midnight for ladder stacks (the original's day), the 04:00 rollover
     /// for FSRS stacks (Anki's day, which FSRS counts elapsed days in).
     static func cutoff(for user: UserModel, stack: StackModel, now: Date, daysAhead: Int) -> Date {
-        guard stack.scheduler == SchedulerKind.fsrs.rawValue else {
-            return cutoff(for: user, now: now, daysAhead: daysAhead)
-        }
-        // The FSRS day clock (the one its limits count days in), without building a calendar.
-        let clock = FSRSDayCounting.rollover(hourOfDay: fsrsDayStartHour, timeZone: user.zone)
-        return clock.startOfDay(clock.dayNumber(of: now) + 1 + max(daysAhead, 0))
+        let hour = stack.scheduler == SchedulerKind.fsrs.rawValue ? fsrsDayStartHour : 0
+        return StudyDay.dueCutoff(now: now, timeZone: user.zone, daysAhead: daysAhead, dayStartHour: hour)
     }
 
     /// The stack's scheduling (loads the user's FSRS parameters).
