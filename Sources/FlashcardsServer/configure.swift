@@ -90,7 +90,8 @@ private func configureDatabase(_ app: Application, configuration: AppConfigurati
         app.threadPool = NIOThreadPool(numberOfThreads: System.coreCount + 4)
         let directory = absolutePath(configuration.dataDirectory)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        app.databases.use(.sqlite(.file(directory + "/flashcards.sqlite")), as: .sqlite)
+        let file = directory + "/flashcards.sqlite"
+        app.databases.use(.sqlite(.file(file)), as: .sqlite)
         // Write-ahead logging lets readers proceed while a rating is written.
         _ = try await (app.db as! any SQLDatabase).raw("PRAGMA journal_mode=WAL").all()
         // `synchronous` and the busy handler belong to a connection, and the driver keeps exactly one
@@ -107,10 +108,9 @@ private func configureDatabase(_ app: Application, configuration: AppConfigurati
         }
         // The learning path's statements run on connections of their own, without the driver's
         // thread hop (`InlineSQLite`).
-        app.inlineSQLite = try InlineSQLite(
-            path: directory + "/flashcards.sqlite", synchronous: mode, threadPool: app.threadPool)
+        app.inlineSQLite = try InlineSQLite(path: file, synchronous: mode, threadPool: app.threadPool)
         app.walCheckpointer = WALCheckpointer(
-            path: directory + "/flashcards.sqlite", synchronous: mode, interval: .milliseconds(250),
+            path: file, synchronous: mode, interval: .milliseconds(250),
             threadPool: app.threadPool, eventLoop: app.eventLoopGroup.any(), logger: app.logger)
         app.lifecycle.use(WALCheckpointerLifecycle())
     case .postgres(let url, let schema):

@@ -95,7 +95,7 @@ struct CardService {
                 first: try row.decode(column: "first_reviewed_at", as: Date?.self),
                 last: try row.decode(column: "last_reviewed_at", as: Date?.self))
             _ = try await StackDayCounts.apply(
-                ReviewTimesChange(stackId: stackId, before: times, after: ReviewTimes(first: nil, last: nil)),
+                ReviewTimesChange(stackId: stackId, before: times, after: .unreviewed),
                 on: db.sql)
         }
     }

@@ -189,7 +189,7 @@ struct ReviewService {
             for card in cards {
                 guard let logs = newLogs[card.id!], let scheduling = schedulings[card.stackId] else { continue }
                 let change = try await ReviewRecorder(scheduling: scheduling).record(logs, for: card, on: db.sql)
-                if change.before != change.after { changedStacks.insert(card.stackId) }
+                if change.changesTimes { changedStacks.insert(card.stackId) }
                 inserted += logs.count
             }
             // A batch may change hundreds of cards: the next rating counts the day again.

@@ -14,6 +14,9 @@ struct ReviewTimes: Equatable, Sendable {
     init(_ card: CardModel) {
         self.init(first: card.firstReviewedAt, last: card.lastReviewedAt)
     }
+
+    /// A card never reviewed (or no longer there).
+    static let unreviewed = ReviewTimes(first: nil, last: nil)
 }
 
 /// A change of one card's review times, written in a transaction that has not ended yet.
@@ -21,6 +24,9 @@ struct ReviewTimesChange: Sendable {
     let stackId: Int
     let before: ReviewTimes
     let after: ReviewTimes
+
+    /// Whether the times changed at all (a replay often leaves them as they were).
+    var changesTimes: Bool { before != after }
 }
 
 /// The counts behind an FSRS stack's daily limits: its cards reviewed since the start of the
@@ -75,7 +81,7 @@ enum StackDayCounts {
 
     /// Adjusts the stack's counts, if it keeps any, by `change`. Returns the counts now kept.
     static func apply(_ change: ReviewTimesChange, on sql: any SQLDatabase) async throws -> Counts? {
-        guard change.before != change.after else { return nil }
+        guard change.changesTimes else { return nil }
         // +1 for a time now at or after `reviewed_since`, −1 for one that was.
         func term(_ date: Date?) -> SQLQueryString {
             guard let date else { return "0" }

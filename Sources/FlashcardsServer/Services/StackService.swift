@@ -21,10 +21,12 @@ struct StackService {
         if let stack = context.preloadedStack, stack.uniqueId == id, stack.userId == userId { return stack }
         // Plain SQL: every stack route starts here, and Fluent's query building cost more than the seek.
         guard
-            let stack = try await context.sql.raw(
+            let row = try await context.sql.raw(
                 "SELECT * FROM stacks WHERE unique_id = \(key: id) AND user_id = \(key: userId)"
-            ).first()?.decode(fluentModel: StackModel.self)
+            ).first()
         else { throw AppError.stackNotFound }
+        let stack = StackModel()
+        try stack.read(from: PrefixedOutput(row: row, prefix: ""))
         return stack
     }
 

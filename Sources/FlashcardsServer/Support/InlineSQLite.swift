@@ -97,7 +97,7 @@ final class InlineSQLite: Sendable {
             let writer = self.writer
             try await threadPool.runIfActive {
                 guard try writer.waitingForLock({ try writer.execute("BEGIN IMMEDIATE") }) else {
-                    throw InlineSQLiteError(code: SQLITE_BUSY, message: "database is locked")
+                    throw InlineSQLiteError.locked
                 }
             }
         }
@@ -105,7 +105,7 @@ final class InlineSQLite: Sendable {
         do {
             let result = try await body(database)
             guard try writer.execute("COMMIT") else {
-                throw InlineSQLiteError(code: SQLITE_BUSY, message: "database is locked")
+                throw InlineSQLiteError.locked
             }
             return result
         } catch {
@@ -294,6 +294,8 @@ struct InlineSQLiteError: Error, CustomStringConvertible, DatabaseError {
     var isConnectionClosed: Bool { code & 0xff == SQLITE_MISUSE }
     /// Another connection holds a lock this statement needs.
     var isLocked: Bool { code & 0xff == SQLITE_BUSY || code & 0xff == SQLITE_LOCKED }
+    /// A lock that was still held when the statement gave up waiting.
+    static let locked = InlineSQLiteError(code: SQLITE_BUSY, message: "database is locked")
 }
 
 /// The column names of a prepared statement and where each is (the first of equal names counts, as
@@ -380,12 +382,12 @@ private struct InlineSQLDatabase: SQLDatabase {
                 let ran = try pool.withReader { reader in
                     try reader.waitingForLock { try reader.run(sql, binds, onRow) }
                 }
-                guard ran == true else { throw InlineSQLiteError(code: SQLITE_BUSY, message: "database is locked") }
+                guard ran == true else { throw InlineSQLiteError.locked }
             }
         case .writer(let writer):
             // Inside the transaction the write lock is held already, so nothing here waits for one.
             guard try writer.run(serializer.sql, binds, onRow) else {
-                throw InlineSQLiteError(code: SQLITE_BUSY, message: "database is locked")
+                throw InlineSQLiteError.locked
             }
         }
     }
@@ -418,9 +420,9 @@ extension Request {
 /// SQLite's planner does not look at the value. SQLite 3.54 inspects such values while planning some
 /// statements (an equality before an `ORDER BY` on the same index, a `LEFT JOIN`, a limit of a
 /// subquery) and then prepares the statement again every time the value is bound, which on the
-/// learning path cost as much as running it. A unary
-/// plus leaves index use as it is (`EXPLAIN QUERY PLAN` is unchanged) but hides the value from the
-/// planner. PostgreSQL gets the plain parameter (it has no unary plus for every type).
+/// learning path cost as much as running it. A unary plus leaves index use as it is (`EXPLAIN QUERY
+/// PLAN` is unchanged) but hides the value from the planner. PostgreSQL gets the plain parameter (it
+/// has no unary plus for every type).
 struct SQLKeyBind: SQLExpression {
     let value: any Encodable & Sendable
 

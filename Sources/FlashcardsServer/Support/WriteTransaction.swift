@@ -80,7 +80,7 @@ extension SQLDatabase {
         guard dialect.name == "postgresql", !uniqueIds.isEmpty else { return }
         let stackFilter: SQLQueryString = stackId.map { " AND stack_id = \(bind: $0)" } ?? ""
         try await raw(
-            "SELECT id FROM cards WHERE user_id = \(bind: userId) AND unique_id IN (\(binds: uniqueIds.sorted { $0.uuidString < $1.uuidString }))"
+            "SELECT id FROM cards WHERE user_id = \(bind: userId) AND unique_id IN (\(binds: uniqueIds))"
                 + stackFilter + " ORDER BY id FOR UPDATE"
         ).run()
     }
