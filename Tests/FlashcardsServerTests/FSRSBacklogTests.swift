@@ -116,6 +116,78 @@ struct FSRSBacklogTests {
         }
     }
 
+    @Test(
+        "next-card follows Anki's order: learning cards whose step is over, then reviews and new cards by due time, learning cards not yet due last, held cards never",
+        arguments: TestDatabase.available, [200, 5_000])
+    func queueOrder(db: TestDatabase, reviewsPerDay: Int) async throws {
+        // 200 reviews a day are counted apart from the learning queue, 5,000 (more than the due count
+        // shows) in one range with it: both statements must give the same answers.
+        let clock = TestClock()
+        try await withApp(db, clock: clock) { app in
+            try await withRunningServer(app) { client, _ in
+                try await client.signup(
+                    name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
+                let stack = try await client.createStack(
+                    CreateStackRequest(
+                        name: "Reihenfolge", color: "#000000", newCardsPerDay: 1, reviewsPerDay: reviewsPerDay))
+                var cards: [String: UUID] = [:]
+                for name in ["review", "learningDue", "learningLater", "new", "heldNew"] {
+                    cards[name] = try await client.createCard(in: stack.id, question: name, answer: "A").id
+                    clock.advance(by: 1)
+                }
+                let now = clock.now  // 10:00 UTC; the learner day began at 04:00
+                // A review card due for weeks; a learning card whose one-minute step ended at 03:01; one
+                // whose ten-minute step ends in five minutes; two new cards, due since they were made.
+                // The learning cards were first seen yesterday, so today's one new card is still left.
+                let yesterday = now.addingTimeInterval(-7 * 3_600)
+                _ = try await client.syncReviews([
+                    SyncReviewDTO(
+                        id: UUID(), cardId: cards["review"]!, rating: "easy",
+                        reviewedAt: now.addingTimeInterval(-40 * 86_400)),
+                    SyncReviewDTO(id: UUID(), cardId: cards["learningDue"]!, rating: "again", reviewedAt: yesterday),
+                    SyncReviewDTO(
+                        id: UUID(), cardId: cards["learningLater"]!, rating: "again", reviewedAt: yesterday),
+                    SyncReviewDTO(
+                        id: UUID(), cardId: cards["learningLater"]!, rating: "good",
+                        reviewedAt: now.addingTimeInterval(-300)),
+                ])
+                let name = Dictionary(uniqueKeysWithValues: cards.map { ($1, $0) })
+
+                // Everything is due before the day ends; one new card a day.
+                var next = try await client.nextCard(in: stack.id)
+                #expect(next.dueCount == 4)
+                #expect(next.card.map { name[$0.id] } == "learningDue")
+                // Good moves it to its ten-minute step: the review is older than the new card.
+                next = try await client.rate(cards["learningDue"]!, in: stack.id, rating: "good").next
+                #expect(next.card.map { name[$0.id] } == "review")
+                #expect(next.dueCount == 4)
+                next = try await client.rate(cards["review"]!, in: stack.id, rating: "good").next
+                #expect(next.card.map { name[$0.id] } == "new")
+                #expect(next.dueCount == 3)
+                // Again makes the new card a learning card due in a minute; the other new card is held
+                // back by the limit, so the learning card due soonest (this one, before the one due in
+                // five minutes) comes next, before its time.
+                next = try await client.rate(cards["new"]!, in: stack.id, rating: "again").next
+                #expect(next.card.map { name[$0.id] } == "new")
+                #expect(next.dueCount == 3)
+                #expect(try #require(next.card).dueAt > clock.now)
+                // Once no learning card is left, held cards are not shown: the session waits for the
+                // next learner day.
+                for card in ["learningLater", "new", "learningDue"] {
+                    next = try await client.rate(cards[card]!, in: stack.id, rating: "easy").next
+                }
+                #expect(next.card == nil)
+                #expect(next.dueCount == 0)
+                let day = FSRSDayCounting.ankiDefaultUTC
+                #expect(next.nextDueAt == day.startOfDay(day.dayNumber(of: clock.now) + 1))
+                // The next day the held card is shown.
+                clock.set(try #require(next.nextDueAt))
+                next = try await client.nextCard(in: stack.id)
+                #expect(next.card.map { name[$0.id] } == "heldNew")
+            }
+        }
+    }
+
     @Test("next-card on an FSRS stack is an index seek per queue", arguments: TestDatabase.available)
     func nextCardUsesTheIndex(db: TestDatabase) async throws {
         try await withApp(db) { app in

@@ -443,3 +443,17 @@ extension SQLQueryString {
         appendInterpolation(SQLKeyBind(value: count))
     }
 }
+
+/// A statement written out for SQLite alone: its text with `?` placeholders (`+?` for keys and
+/// limits, see `SQLKeyBind`) and its binds in the order of the placeholders. For long statements on
+/// the learning path, where building and serializing SQLKit fragments cost more than the statement
+/// took to run.
+struct SQLiteStatement: SQLExpression {
+    let text: String
+    let binds: [any Encodable & Sendable]
+
+    func serialize(to serializer: inout SQLSerializer) {
+        serializer.write(text)
+        serializer.binds.append(contentsOf: binds)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import NIOConcurrencyHelpers
+import SQLKit
+
+/// The one statement of an FSRS next-card: the due cards today's limits let through, counted no
+/// further than `StudyService.dueCountLimit`, and the card to show with its `HeadRank`. One seek on
+/// `cards_stack_queue_due` per queue for its first due card; the statement returns only the one to
+/// show (a row with a NULL `id` when no queue has a due card).
+enum FSRSQueueStatement {
+    /// How the first due card of a queue ranks; the statement returns the lowest (ties: the earlier
+    /// due time, then the older card). Anki's order: a (re)learning card whose step is over comes
+    /// first; then reviews and new cards by due time; a learning card not yet due only when nothing
+    /// else is left; cards the limits hold back never.
+    enum HeadRank: Int {
+        case learningDue = 0
+        case allowed = 1
+        case learningLater = 2
+        case held = 3
+    }
+
+    /// A queue and how many of its due cards today's limits let through (the learning queue:
+    /// `dueCountLimit`).
+    struct Queue {
+        let number: Int
+        let cap: Int
+    }
+
+    /// The statement for `stackId` with the cards due before `cutoff`; learning cards due at `now`
+    /// count as due now. `queues`: learning (1), review (2), new (0), in this order.
+    static func make(stackId: Int, cutoff: Date, now: Date, queues: [Queue], dialect: String) -> SQLQueryString {
+        dialect == "postgresql"
+            ? postgres(stackId: stackId, cutoff: cutoff, now: now, queues: queues)
+            : "\(sqlite(stackId: stackId, cutoff: cutoff, now: now, queues: queues))"
+    }
+
+    /// The rank of a review or new queue's first card with this cap.
+    private static func rank(_ queue: Queue) -> HeadRank { queue.cap > 0 ? .allowed : .held }
+
+    // MARK: SQLite
+
+    /// On SQLite, written out as text: building and serializing it from SQLKit fragments cost more
+    /// than running it. The count reads one index range for the queues whose cap is the whole limit
+    /// (`queue IN (…)`: the learning queue always, reviews and new cards unless today's cap is lower)
+    /// and one per lower cap; a count per queue through `UNION ALL` cost a third more. The card to
+    /// show is picked with `min()` over a sort key, whose bare columns SQLite takes from the row of
+    /// the minimum: an `ORDER BY` over the three first cards built a temporary B-tree per queue,
+    /// which cost as much as the count.
+    private static func sqlite(stackId: Int, cutoff: Date, now: Date, queues: [Queue]) -> SQLiteStatement {
+        let limit = StudyService.dueCountLimit
+        let lowerCaps = queues.filter { $0.cap > 0 && $0.cap < limit }
+        let wide = queues.filter { $0.cap >= limit }.map(\.number)
+        var binds: [any Encodable & Sendable] = [stackId, cutoff]
+        for queue in lowerCaps { binds += [stackId, cutoff, queue.cap] }
+        binds.append(now)
+        binds += queues.dropFirst().map { rank($0).rawValue }
+        for _ in queues { binds += [stackId, cutoff] }
+        let text = sqliteTexts.withLockedValue { texts in
+            let key = TextKey(wide: wide, lowerCaps: lowerCaps.map(\.number), queues: queues.map(\.number))
+            if let text = texts[key] { return text }
+            let text = sqliteText(key)
+            texts[key] = text
+            return text
+        }
+        return SQLiteStatement(text: text, binds: binds)
+    }
+
+    /// What the SQLite text depends on: the queues counted in one range, those counted with a lower
+    /// cap, and all queues (learning first).
+    private struct TextKey: Hashable {
+        let wide: [Int]
+        let lowerCaps: [Int]
+        let queues: [Int]
+    }
+
+    /// The texts written so far (a handful: the ways the caps fall).
+    private static let sqliteTexts = NIOLockedValueBox<[TextKey: String]>([:])
+
+    private static func sqliteText(_ key: TextKey) -> String {
+        let limit = StudyService.dueCountLimit
+        let wide = key.wide.map(String.init).joined(separator: ", ")
+        let counts =
+            [
+                "(SELECT COUNT(*) FROM (SELECT 1 FROM cards WHERE stack_id = +? AND queue IN (\(wide)) AND due_at < ? LIMIT \(limit)))"
+            ]
+            + key.lowerCaps.map { queue in
+                "(SELECT COUNT(*) FROM (SELECT 1 FROM cards WHERE stack_id = +? AND queue = \(queue) AND due_at < ? LIMIT +?))"
+            }
+        // The learning queue's rank follows its due time; the others' are bound.
+        let ranks = key.queues.dropFirst().map { "WHEN \($0) THEN ?" }.joined(separator: " ")
+        let rank =
+            "CASE queue WHEN \(key.queues[0]) THEN CASE WHEN due_at <= ? THEN \(HeadRank.learningDue.rawValue) "
+            + "ELSE \(HeadRank.learningLater.rawValue) END \(ranks) END"
+        let heads = key.queues.map { queue in
+            "SELECT * FROM (SELECT * FROM cards WHERE stack_id = +? AND queue = \(queue) AND due_at < ? ORDER BY due_at, id LIMIT 1)"
+        }
+        // Rank, due time to the microsecond and id, as text that sorts in that order.
+        let sortKey = "printf('%d%020.6f%020d', \(rank), due_at, id)"
+        return "SELECT counted.n AS due_count, head.* FROM (SELECT min(" + counts.joined(separator: " + ")
+            + ", \(limit)) AS n) counted LEFT JOIN (SELECT *, CAST(substr(min(\(sortKey)), 1, 1) AS INTEGER) AS head_rank FROM ("
+            + heads.joined(separator: " UNION ALL ") + ")) head ON 1 = 1"
+    }
+
+    // MARK: PostgreSQL
+
+    /// On PostgreSQL, which plans every statement it is sent: the same seeks and count written once
+    /// for all queues (`LATERAL` over the queue numbers) instead of once per queue, which halves the
+    /// planning (0.63 → 0.30 ms measured on a 100k-card stack).
+    private static func postgres(stackId: Int, cutoff: Date, now: Date, queues: [Queue]) -> SQLQueryString {
+        let capped = queues.map { queue -> SQLQueryString in "(\(literal: queue.number), \(bind: queue.cap))" }
+        let numbers = queues.map { queue -> SQLQueryString in "(\(literal: queue.number))" }
+        let ranks = queues.dropFirst().map { queue -> SQLQueryString in
+            "WHEN \(literal: queue.number) THEN \(bind: rank(queue).rawValue)"
+        }
+        return "SELECT counted.n AS due_count, head.* FROM (SELECT COUNT(*) AS n FROM (SELECT 1 FROM (VALUES "
+            + capped.joined(separator: ", ")
+                + """
+                ) q(queue, cap) CROSS JOIN LATERAL (SELECT 1 FROM cards WHERE stack_id = \(bind: stackId)
+                AND queue = q.queue AND due_at < \(bind: cutoff) LIMIT q.cap) c LIMIT \(literal: StudyService.dueCountLimit)) due) counted
+                LEFT JOIN (SELECT h.*, CASE h.queue WHEN \(literal: queues[0].number) THEN CASE WHEN h.due_at <= \(bind: now)
+                THEN \(literal: HeadRank.learningDue.rawValue) ELSE \(literal: HeadRank.learningLater.rawValue) END
+                """ + " " + ranks.joined(separator: " ") + " END AS head_rank FROM (VALUES "
+            + numbers.joined(separator: ", ")
+                + """
+                ) q(queue) CROSS JOIN LATERAL (SELECT * FROM cards WHERE stack_id = \(bind: stackId)
+                AND queue = q.queue AND due_at < \(bind: cutoff) ORDER BY due_at, id LIMIT 1) h
+                ORDER BY head_rank, h.due_at, h.id LIMIT 1) head ON 1 = 1
+                """
+    }
+}
