@@ -1,6 +1,10 @@
-import FlashcardsAPI
+import FlashcardsCore
 import Foundation
 import Testing
+import Vapor
+
+@testable import FlashcardsAPI
+@testable import FlashcardsServer
 
 /// The shared date format of every API.
 @Suite("JSON dates")
@@ -27,5 +31,100 @@ struct JSONCodingTests {
         #expect(FlashcardsJSON.string(from: Date(timeIntervalSince1970: -0.25)) == "1969-12-31T23:59:59.750Z")
         let zone = try #require(FlashcardsJSON.date(from: "2026-06-13T17:51:05.5+02:00"))
         #expect(FlashcardsJSON.string(from: zone) == "2026-06-13T15:51:05.500Z")
+    }
+}
+
+@Suite("JSON dates, written directly")
+struct JSONDateWritingTests {
+    @Test("dates from 1970 to 9999 are written as the format style writes them")
+    func sameAsFormatStyle() {
+        var generator = SplitMix64(seed: 20_261_122)
+        var milliseconds: [Double] = [0, 1, 999, 86_399_999, 86_400_000, 951_782_400_000, 253_402_300_799_999]
+        // Leap days, the turns of centuries and of 400-year eras, month ends.
+        for text in ["2000-02-29", "2100-02-28", "2100-03-01", "2400-02-29", "1972-12-31", "9999-12-31"] {
+            if let date = FlashcardsJSON.date(from: text + "T23:59:59.999Z") {
+                milliseconds.append((date.timeIntervalSince1970 * 1_000).rounded())
+            }
+        }
+        for _ in 0..<20_000 {
+            milliseconds.append((generator.nextUnit() * 253_402_300_799_999).rounded())
+        }
+        for value in milliseconds {
+            let date = Date(timeIntervalSince1970: value / 1_000)
+            let expected = FlashcardsJSON.formatted((date.timeIntervalSince1970 * 1_000).rounded())
+            guard FlashcardsJSON.string(from: date) == expected else {
+                Issue.record("\(value) ms: \(FlashcardsJSON.string(from: date)), not \(expected)")
+                return
+            }
+        }
+    }
+}
+
+@Suite("Learning answers written directly")
+struct StudyRenderingTests {
+    /// Cards with every optional field absent and present, text that needs escaping, and numbers
+    /// that Swift and `JSONEncoder` might write differently.
+    static func cards() throws -> [CardDTO] {
+        let due = try #require(FlashcardsJSON.date(from: "2026-06-13T15:51:05.123Z"))
+        let plain = CardDTO(
+            id: UUID(), stackId: UUID(), question: "Was ist ein Kondensator?", answer: "Ein Bauteil.", hint: nil,
+            dueAt: due, level: 0, createdAt: due.addingTimeInterval(-86_400), updatedAt: due)
+        let texts = [
+            "Anführungszeichen \" und \\ Backslash / Schrägstrich", "Zeile\nZeile\r\n\tTab \u{1} \u{1F} \u{7F}",
+            "Ümlaute äöüß, Emoji 🧠, Formel ∑ x² ≤ 10", "",
+        ]
+        var cards = [plain]
+        for (index, text) in texts.enumerated() {
+            cards.append(
+                CardDTO(
+                    id: UUID(), stackId: UUID(), question: text, answer: text.uppercased(), hint: text, dueAt: due,
+                    level: index, createdAt: due, updatedAt: due.addingTimeInterval(0.999), state: "review",
+                    stability: [0.001, 1e-7, 9.977995708203709, 36_500, 123_456_789.125][index],
+                    difficulty: [1, 10, 5.5, 7.123456789012345, 2][index], lastReviewedAt: due.addingTimeInterval(-60),
+                    reviewCount: index * 7))
+        }
+        return cards
+    }
+
+    static func options() -> [StudyOptionDTO] {
+        [
+            StudyOptionDTO(
+                rating: "again", id: 11, label: "Nochmal", color: "#EF4444", intervalSeconds: 60,
+                intervalText: "1 Minute"),
+            StudyOptionDTO(
+                rating: "easy", id: 14, label: "Einfach \"schnell\"", color: "#0EA5E9", intervalSeconds: 52_345,
+                intervalText: "1 Tag"),
+        ]
+    }
+
+    /// The written body and `JSONEncoder`'s, parsed: equal objects, and the body decodes to `value`.
+    func expectSame<Value: Codable & Equatable>(_ value: Value, written response: Response) throws {
+        let written = try #require(response.body.data)
+        let encoded = try FlashcardsJSON.makeEncoder().encode(value)
+        let writtenObject = try #require(try JSONSerialization.jsonObject(with: written) as? NSDictionary)
+        let encodedObject = try #require(try JSONSerialization.jsonObject(with: encoded) as? NSDictionary)
+        #expect(writtenObject == encodedObject, "\(String(decoding: written, as: UTF8.self))")
+        #expect(try FlashcardsJSON.makeDecoder().decode(Value.self, from: written) == value)
+        #expect(response.headers.contentType == .json)
+    }
+
+    @Test("study/next and study/rate answers are what JSONEncoder writes")
+    func sameAsEncoder() throws {
+        let cards = try Self.cards()
+        let due = cards[0].dueAt
+        var answers = [
+            StudyNextResponse(card: nil, options: [], dueCount: 0, nextDueAt: nil),
+            StudyNextResponse(card: nil, options: [], dueCount: 0, nextDueAt: due),
+        ]
+        for card in cards {
+            answers.append(StudyNextResponse(card: card, options: Self.options(), dueCount: 1_000, nextDueAt: nil))
+        }
+        for answer in answers {
+            try expectSame(answer, written: StudyRendering.response(answer))
+        }
+        for card in cards {
+            let rated = RateResponse(card: card, next: answers[1])
+            try expectSame(rated, written: StudyRendering.response(rated))
+        }
     }
 }

@@ -20,14 +20,14 @@ enum CompatRendering {
 
     /// `GET /stack/{id}`: one stack with all its cards.
     static func response(stack: StackModel, on sql: any SQLDatabase) async throws -> Response {
-        var writer = CompatJSONWriter()
+        var writer = JSONBufferWriter()
         try await writer.appendStack(stack, on: sql)
         return writer.response()
     }
 
     /// `GET /stack`: every stack of the caller with all its cards, one index range per stack.
     static func response(stacks: [StackModel], on sql: any SQLDatabase) async throws -> Response {
-        var writer = CompatJSONWriter()
+        var writer = JSONBufferWriter()
         writer.raw("[")
         for (index, stack) in stacks.enumerated() {
             if index > 0 { writer.raw(",") }
@@ -38,45 +38,8 @@ enum CompatRendering {
     }
 }
 
-/// A JSON writer for the compatibility documents: appends to one growing buffer.
-struct CompatJSONWriter {
-    private(set) var buffer = ByteBufferAllocator().buffer(capacity: 4_096)
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    mutating func raw(_ text: StaticString) {
-        buffer.writeStaticString(text)
-    }
-
-    mutating func int(_ value: Int) {
-        buffer.writeString(String(value))
-    }
-
-    /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as UTF-8.
-    mutating func string(_ value: String) {
-        buffer.writeInteger(UInt8(ascii: "\""))
-        var utf8 = value
-        utf8.withUTF8 { bytes in
-            var start = 0
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<index])))
-                switch byte {
-                case 0x22: buffer.writeStaticString("\\\"")
-                case 0x5C: buffer.writeStaticString("\\\\")
-                case 0x0A: buffer.writeStaticString("\\n")
-                case 0x0D: buffer.writeStaticString("\\r")
-                case 0x09: buffer.writeStaticString("\\t")
-                default:
-                    buffer.writeStaticString("\\u00")
-                    buffer.writeInteger(Self.hexDigits[Int(byte >> 4)])
-                    buffer.writeInteger(Self.hexDigits[Int(byte & 0x0F)])
-                }
-                start = index + 1
-            }
-            buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start...])))
-        }
-        buffer.writeInteger(UInt8(ascii: "\""))
-    }
-
+/// The compatibility documents, written with `JSONBufferWriter`.
+extension JSONBufferWriter {
     /// Appends `{"id",…,"cards":[…]}` for `stack`, reading its cards' columns in id order.
     mutating func appendStack(_ stack: StackModel, on sql: any SQLDatabase) async throws {
         raw("{\"id\":")
@@ -135,12 +98,5 @@ struct CompatJSONWriter {
         raw(",\"level\":")
         int(try row.decode(column: "level", as: Int.self))
         raw("}}")
-    }
-
-    func response() -> Response {
-        let response = Response(status: .ok)
-        response.headers.contentType = .json
-        response.body = .init(buffer: buffer)
-        return response
     }
 }

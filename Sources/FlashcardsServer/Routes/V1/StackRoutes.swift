@@ -189,7 +189,7 @@ struct StackRoutes: RouteCollection {
     func next(_ req: Request) async throws -> Response {
         let study = try await study(req)
         let daysAhead = try Validate.daysAhead(query: req.query[String.self, at: "daysAhead"], name: "daysAhead")
-        return try jsonResponse(try await nextResponse(study, daysAhead: daysAhead))
+        return StudyRendering.response(try await nextResponse(study, daysAhead: daysAhead))
     }
 
     func rate(_ req: Request) async throws -> Response {
@@ -203,7 +203,7 @@ struct StackRoutes: RouteCollection {
         let card = try await study.rate(
             cardId: body.cardId.uuidString, rating: rating, reviewId: body.reviewId, durationMs: body.durationMs,
             scheduling: scheduling)
-        return try jsonResponse(
+        return StudyRendering.response(
             RateResponse(
                 card: Self.studyDTO(card, stack: study.stack),
                 next: try await nextResponse(study, daysAhead: daysAhead, scheduling: scheduling)))
