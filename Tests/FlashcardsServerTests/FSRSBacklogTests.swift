@@ -188,6 +188,51 @@ struct FSRSBacklogTests {
         }
     }
 
+    @Test("the queue statement counts and picks alike for every shape of the caps", arguments: TestDatabase.available)
+    func everyCapShape(db: TestDatabase) async throws {
+        let clock = TestClock()
+        try await withApp(db, clock: clock) { app in
+            try await withRunningServer(app) { client, _ in
+                try await client.signup(
+                    name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
+                let stack = try await client.createStack(CreateStackRequest(name: "Formen", color: "#000000"))
+                var cards: [UUID] = []
+                for index in 0..<3 {
+                    cards.append(try await client.createCard(in: stack.id, question: "Q\(index)", answer: "A").id)
+                    clock.advance(by: 1)
+                }
+                // One review card (due for weeks) and two new cards.
+                _ = try await client.syncReviews([
+                    SyncReviewDTO(
+                        id: UUID(), cardId: cards[2], rating: "easy",
+                        reviewedAt: clock.now.addingTimeInterval(-40 * 86_400))
+                ])
+                let stackId = try #require(try await StackModel.query(on: app.db).first()?.id)
+                let sql = app.db as! any SQLDatabase
+                // No cap, a lower cap, the whole limit: each way the text is written.
+                for reviewCap in [0, 1, 1_000] {
+                    for newCap in [0, 1, 1_000] {
+                        let statement = FSRSQueueStatement.make(
+                            stackId: stackId, cutoff: clock.now.addingTimeInterval(3_600), now: clock.now,
+                            reviewCap: reviewCap, newCap: newCap, dialect: sql.dialect.name)
+                        let row = try #require(try await sql.raw(statement).first())
+                        #expect(try row.decode(column: "due_count", as: Int.self) == min(reviewCap, 1) + min(newCap, 2))
+                        // The review card was due first; a queue without allowance is held, not shown.
+                        let shown = try row.decode(column: "unique_id", as: UUID?.self)
+                        let rank = try row.decode(column: "head_rank", as: Int.self)
+                        if reviewCap > 0 {
+                            #expect(shown == cards[2] && rank == FSRSQueueStatement.HeadRank.allowed.rawValue)
+                        } else if newCap > 0 {
+                            #expect(shown == cards[0] && rank == FSRSQueueStatement.HeadRank.allowed.rawValue)
+                        } else {
+                            #expect(rank == FSRSQueueStatement.HeadRank.held.rawValue)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test("next-card on an FSRS stack is an index seek per queue", arguments: TestDatabase.available)
     func nextCardUsesTheIndex(db: TestDatabase) async throws {
         try await withApp(db) { app in

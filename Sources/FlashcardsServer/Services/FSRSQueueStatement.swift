@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import SQLKit
 
 /// The one statement of an FSRS next-card: the due cards today's limits let through, counted no
@@ -18,17 +17,24 @@ enum FSRSQueueStatement {
         case held = 3
     }
 
-    /// A queue and how many of its due cards today's limits let through (the learning queue:
-    /// `dueCountLimit`).
+    /// A queue and how many of its due cards today's limits let through.
     struct Queue {
         let number: Int
         let cap: Int
     }
 
-    /// The statement for `stackId` with the cards due before `cutoff`; learning cards due at `now`
-    /// count as due now. `queues`: learning (1), review (2), new (0), in this order.
-    static func make(stackId: Int, cutoff: Date, now: Date, queues: [Queue], dialect: String) -> SQLQueryString {
-        dialect == "postgresql"
+    /// The statement for `stackId` with the cards due before `cutoff`: learning cards without a cap,
+    /// reviews and new cards up to `reviewCap` and `newCap`; learning cards due at `now` count as
+    /// due now.
+    static func make(stackId: Int, cutoff: Date, now: Date, reviewCap: Int, newCap: Int, dialect: String)
+        -> SQLQueryString
+    {
+        // Learning first (its rank follows its due time), then reviews and new cards.
+        let queues = [
+            Queue(number: 1, cap: StudyService.dueCountLimit), Queue(number: 2, cap: reviewCap),
+            Queue(number: 0, cap: newCap),
+        ]
+        return dialect == "postgresql"
             ? postgres(stackId: stackId, cutoff: cutoff, now: now, queues: queues)
             : "\(sqlite(stackId: stackId, cutoff: cutoff, now: now, queues: queues))"
     }
@@ -38,6 +44,16 @@ enum FSRSQueueStatement {
 
     // MARK: SQLite
 
+    /// How a queue enters the SQLite count: not at all (cap 0), on its own (a lower cap) or in the
+    /// one range with the learning queue (the whole limit).
+    private enum CountShape: Int, CaseIterable {
+        case none, lowerCap, wide
+
+        init(cap: Int) {
+            self = cap <= 0 ? .none : cap < StudyService.dueCountLimit ? .lowerCap : .wide
+        }
+    }
+
     /// On SQLite, written out as text: building and serializing it from SQLKit fragments cost more
     /// than running it. The count reads one index range for the queues whose cap is the whole limit
     /// (`queue IN (…)`: the learning queue always, reviews and new cards unless today's cap is lower)
@@ -46,51 +62,44 @@ enum FSRSQueueStatement {
     /// the minimum: an `ORDER BY` over the three first cards built a temporary B-tree per queue,
     /// which cost as much as the count.
     private static func sqlite(stackId: Int, cutoff: Date, now: Date, queues: [Queue]) -> SQLiteStatement {
-        let limit = StudyService.dueCountLimit
-        let lowerCaps = queues.filter { $0.cap > 0 && $0.cap < limit }
-        let wide = queues.filter { $0.cap >= limit }.map(\.number)
+        let shapes = queues.dropFirst().map { CountShape(cap: $0.cap) }
         var binds: [any Encodable & Sendable] = [stackId, cutoff]
-        for queue in lowerCaps { binds += [stackId, cutoff, queue.cap] }
-        binds.append(now)
-        binds += queues.dropFirst().map { rank($0).rawValue }
-        for _ in queues { binds += [stackId, cutoff] }
-        let text = sqliteTexts.withLockedValue { texts in
-            let key = TextKey(wide: wide, lowerCaps: lowerCaps.map(\.number), queues: queues.map(\.number))
-            if let text = texts[key] { return text }
-            let text = sqliteText(key)
-            texts[key] = text
-            return text
+        binds.reserveCapacity(20)
+        for (queue, shape) in zip(queues.dropFirst(), shapes) where shape == .lowerCap {
+            binds.append(stackId)
+            binds.append(cutoff)
+            binds.append(queue.cap)
         }
-        return SQLiteStatement(text: text, binds: binds)
+        binds.append(now)
+        for queue in queues.dropFirst() { binds.append(rank(queue).rawValue) }
+        for _ in queues {
+            binds.append(stackId)
+            binds.append(cutoff)
+        }
+        return SQLiteStatement(text: sqliteTexts[shapes[0].rawValue * 3 + shapes[1].rawValue], binds: binds)
     }
 
-    /// What the SQLite text depends on: the queues counted in one range, those counted with a lower
-    /// cap, and all queues (learning first).
-    private struct TextKey: Hashable {
-        let wide: [Int]
-        let lowerCaps: [Int]
-        let queues: [Int]
+    /// The text for each shape of the review and the new queue (`review.rawValue * 3 + new.rawValue`).
+    private static let sqliteTexts: [String] = CountShape.allCases.flatMap { review in
+        CountShape.allCases.map { new in sqliteText(shapes: [(2, review), (0, new)]) }
     }
 
-    /// The texts written so far (a handful: the ways the caps fall).
-    private static let sqliteTexts = NIOLockedValueBox<[TextKey: String]>([:])
-
-    private static func sqliteText(_ key: TextKey) -> String {
+    private static func sqliteText(shapes: [(queue: Int, shape: CountShape)]) -> String {
         let limit = StudyService.dueCountLimit
-        let wide = key.wide.map(String.init).joined(separator: ", ")
+        let wide = ([1] + shapes.filter { $0.shape == .wide }.map(\.queue)).map(String.init).joined(separator: ", ")
         let counts =
             [
                 "(SELECT COUNT(*) FROM (SELECT 1 FROM cards WHERE stack_id = +? AND queue IN (\(wide)) AND due_at < ? LIMIT \(limit)))"
             ]
-            + key.lowerCaps.map { queue in
+            + shapes.filter { $0.shape == .lowerCap }.map { queue, _ in
                 "(SELECT COUNT(*) FROM (SELECT 1 FROM cards WHERE stack_id = +? AND queue = \(queue) AND due_at < ? LIMIT +?))"
             }
         // The learning queue's rank follows its due time; the others' are bound.
-        let ranks = key.queues.dropFirst().map { "WHEN \($0) THEN ?" }.joined(separator: " ")
+        let ranks = shapes.map { "WHEN \($0.queue) THEN ?" }.joined(separator: " ")
         let rank =
-            "CASE queue WHEN \(key.queues[0]) THEN CASE WHEN due_at <= ? THEN \(HeadRank.learningDue.rawValue) "
+            "CASE queue WHEN 1 THEN CASE WHEN due_at <= ? THEN \(HeadRank.learningDue.rawValue) "
             + "ELSE \(HeadRank.learningLater.rawValue) END \(ranks) END"
-        let heads = key.queues.map { queue in
+        let heads = ([1] + shapes.map(\.queue)).map { queue in
             "SELECT * FROM (SELECT * FROM cards WHERE stack_id = +? AND queue = \(queue) AND due_at < ? ORDER BY due_at, id LIMIT 1)"
         }
         // Rank, due time to the microsecond and id, as text that sorts in that order.

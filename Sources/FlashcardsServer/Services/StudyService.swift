@@ -120,18 +120,22 @@ struct StudyService {
         let scheduling: StackScheduling
         if let loaded { scheduling = loaded } else { scheduling = try await self.scheduling() }
         let cutoff = cutoff(daysAhead: daysAhead)
-        var snapshot = try await queueSnapshot(before: cutoff, scheduling: scheduling)
-        let moved = try await BacklogSpreader(
-            context: context, stack: stack, scheduling: scheduling, reviewsLeft: snapshot.allowance.reviewsLeft
-        ).spreadIfNeeded()
-        if moved > 0 { snapshot = try await queueSnapshot(before: cutoff, scheduling: scheduling) }
+        let today = scheduling.day(of: context.now)
+        var snapshot = try await queueSnapshot(before: cutoff, today: today, scheduling: scheduling)
+        // The stack row says whether today's backlog was spread already (nearly always).
+        if stack.spreadDay != today {
+            let moved = try await BacklogSpreader(
+                context: context, stack: stack, scheduling: scheduling, reviewsLeft: snapshot.allowance.reviewsLeft
+            ).spreadIfNeeded()
+            if moved > 0 { snapshot = try await queueSnapshot(before: cutoff, today: today, scheduling: scheduling) }
+        }
         guard counting else { return Next(card: snapshot.card, dueCount: 0, nextDueAt: nil) }
         var nextDueAt: Date?
         if snapshot.card == nil {
             // Held cards wait for the next learner day; otherwise the stack's first due card counts.
             nextDueAt =
                 snapshot.held
-                ? scheduling.start(ofDay: scheduling.day(of: context.now) + 1) : try await firstDueAt()
+                ? scheduling.start(ofDay: today + 1) : try await firstDueAt()
         }
         return Next(card: snapshot.card, dueCount: snapshot.dueCount, nextDueAt: nextDueAt)
     }
@@ -152,26 +156,25 @@ struct StudyService {
     /// queue for its first due card, and one count of the due cards the allowance lets through that
     /// stops at `dueCountLimit`, so a 100k-card backlog reads no more index entries than the
     /// ladder's count.
-    private func queueSnapshot(before cutoff: Date, scheduling: StackScheduling) async throws -> QueueSnapshot {
+    private func queueSnapshot(before cutoff: Date, today: Int, scheduling: StackScheduling) async throws
+        -> QueueSnapshot
+    {
         let stackId = stack.id!
-        let dayStart = dayStart(scheduling)
-        let today: StackDayCounts.Counts
+        let dayStart = scheduling.start(ofDay: today)
+        let counts: StackDayCounts.Counts
         if let kept = StackDayCounts.kept(by: stack, from: dayStart) {
-            today = kept
+            counts = kept
         } else {
-            today = try await StackDayCounts.count(stackId: stackId, since: dayStart, on: context.sql)
+            counts = try await StackDayCounts.count(stackId: stackId, since: dayStart, on: context.sql)
         }
         let allowance = Allowance(
-            newLeft: max(0, stack.newCardsPerDay - today.fresh),
-            reviewsLeft: max(0, stack.reviewsPerDay - (today.reviewed - today.fresh)))
+            newLeft: max(0, stack.newCardsPerDay - counts.fresh),
+            reviewsLeft: max(0, stack.reviewsPerDay - (counts.reviewed - counts.fresh)))
         let limit = Self.dueCountLimit
         // Learning cards have no daily cap; reviews and new cards only as many as are left today.
         let statement = FSRSQueueStatement.make(
-            stackId: stackId, cutoff: cutoff, now: context.now,
-            queues: [
-                .init(number: 1, cap: limit), .init(number: 2, cap: min(allowance.reviewsLeft, limit)),
-                .init(number: 0, cap: min(allowance.newLeft, limit)),
-            ], dialect: context.sql.dialect.name)
+            stackId: stackId, cutoff: cutoff, now: context.now, reviewCap: min(allowance.reviewsLeft, limit),
+            newCap: min(allowance.newLeft, limit), dialect: context.sql.dialect.name)
         guard let row = try await context.sql.raw(statement).first() else {
             return QueueSnapshot(allowance: allowance, card: nil, held: false, dueCount: 0)
         }
