@@ -18,7 +18,7 @@ enum FSRSQueueStatement {
     }
 
     /// A queue and how many of its due cards today's limits let through.
-    struct Queue {
+    private struct Queue {
         let number: Int
         let cap: Int
     }
