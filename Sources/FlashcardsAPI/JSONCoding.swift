@@ -1,3 +1,4 @@
+import FlashcardsCore
 import Foundation
 
 /// The JSON conventions every Smart Flashcards client and the server share: ISO-8601 dates with
@@ -13,7 +14,7 @@ public enum FlashcardsJSON {
         let milliseconds = (date.timeIntervalSince1970 * 1_000).rounded()
         guard milliseconds >= 0, milliseconds < 253_402_300_800_000 else { return formatted(milliseconds) }
         let total = Int(milliseconds)
-        let (year, month, day) = civilDate(daysSince1970: total / 86_400_000)
+        let (year, month, day) = CivilDate.date(daysSince1970: total / 86_400_000)
         let time = total % 86_400_000
         let fields = [
             (year, 4), (month, 2), (day, 2), (time / 3_600_000, 2), (time / 60_000 % 60, 2), (time / 1_000 % 60, 2),
@@ -34,20 +35,6 @@ public enum FlashcardsJSON {
             }
             return index
         }
-    }
-
-    /// The proleptic Gregorian date of a day counted from 1970-01-01 (0 …), by the era arithmetic
-    /// of 400-year cycles: day of the era, year of the era, day of a year that begins in March.
-    static func civilDate(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
-        let shifted = days + 719_468  // days from 0000-03-01
-        let era = shifted / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthFromMarch = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
-        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// `string(from:)` through the format style, for `milliseconds` since 1970 outside 1970 … 9999.

@@ -165,7 +165,7 @@ public enum ReviewLogCSV {
             secondOfDay += 86_400
             days -= 1
         }
-        let (y, m, d) = civilFromDays(days)
+        let (y, m, d) = CivilDate.date(daysSince1970: Int(days))
         if y < 0 { out.append(0x2D) }
         appendDigits(&out, Int64(abs(y)), 4)
         out.append(0x2D)
@@ -316,7 +316,7 @@ public enum ReviewLogCSV {
             return nil
         }
         guard i == end else { return nil }
-        let days = daysFromCivil(year, month, day)
+        let days = CivilDate.days(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
@@ -327,30 +327,6 @@ public enum ReviewLogCSV {
         case 4, 6, 9, 11: return 30
         default: return 31
         }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (the well-known era-based conversion).
-    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let shiftedMonth = month > 2 ? month - 3 : month + 9
-        let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// Inverse of `daysFromCivil`.
-    static func civilFromDays(_ days: Int64) -> (Int, Int, Int) {
-        let z = Int(days) + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
 }
