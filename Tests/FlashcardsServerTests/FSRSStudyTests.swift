@@ -167,6 +167,56 @@ struct FSRSStudyTests {
         }
     }
 
+    @Test("a stack's scheduling is built anew when a setting, the time zone or the parameters change")
+    func schedulingFollowsItsInputs() throws {
+        let user = UserModel(
+            id: UUID(), name: "A", mail: "a@example.org", passwordHash: "", timeZone: "Europe/Berlin", createdAt: Date()
+        )
+        let stack = StackModel(uniqueId: UUID(), userId: user.id!, name: "S", color: "#000000", now: Date())
+        stack.scheduler = SchedulerKind.fsrs.rawValue
+        var custom = FSRSConfiguration.defaultParameters
+        custom[0] = 0.4
+        custom[2] = 2.5
+        let customText = "[" + custom.map { "\($0)" }.joined(separator: ",") + "]"
+        /// What a scheduling was built from, as read back from it.
+        func built(parameters: String? = nil) -> [String] {
+            let scheduling = StackScheduling.built(stack: stack, user: user, parameters: parameters)
+            let configuration = scheduling.fsrs.configuration
+            return [
+                scheduling.kind.rawValue, "\(configuration.desiredRetention)", "\(configuration.learningSteps)",
+                "\(configuration.relearningSteps)", scheduling.timeZone.identifier, "\(configuration.parameters)",
+            ]
+        }
+        let first = built()
+        #expect(
+            first == [
+                "fsrs", "0.9", "[60.0, 600.0]", "[600.0]", "Europe/Berlin", "\(FSRSConfiguration.defaultParameters)",
+            ])
+        // Each input on its own, then back: every answer is what the inputs say, never a kept one.
+        stack.desiredRetention = 0.8
+        #expect(built()[1] == "0.8")
+        stack.desiredRetention = 0.9
+        stack.learningSteps = "30"
+        #expect(built()[2] == "[30.0]")
+        stack.learningSteps = "60,600"
+        stack.relearningSteps = ""
+        #expect(built()[3] == "[]")
+        stack.relearningSteps = "600"
+        user.timeZone = "Asia/Tokyo"
+        #expect(built()[4] == "Asia/Tokyo")
+        user.timeZone = "Europe/Berlin"
+        #expect(built(parameters: customText)[5] == "\(custom)")
+        stack.scheduler = SchedulerKind.ladder.rawValue
+        #expect(built()[0] == "ladder")
+        stack.scheduler = SchedulerKind.fsrs.rawValue
+        #expect(built() == first)
+        // More distinct inputs than the cache holds still give each its own scheduling.
+        for step in 1...(StackScheduling.cacheLimit + 5) {
+            stack.learningSteps = "\(step)"
+            #expect(built()[2] == "[\(Double(step))]")
+        }
+    }
+
     @Test(
         "compatibility routes show an FSRS stack's four options and accept their ids", arguments: TestDatabase.available
     )

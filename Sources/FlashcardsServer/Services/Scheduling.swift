@@ -2,6 +2,7 @@ import FlashcardsAPI
 import FlashcardsCore
 import Fluent
 import Foundation
+import NIOConcurrencyHelpers
 import SQLKit
 
 /// The schedulers a stack can use.
@@ -24,6 +25,7 @@ struct StackScheduling: Sendable {
     let dayCounting: FSRSDayCounting
     let timeZone: TimeZone
 
+    /// Every stack field read here is part of the cache key of `built(stack:user:parameters:)`.
     init(stack: StackModel, timeZone: TimeZone, parameters: [Double]?) {
         kind = SchedulerKind(rawValue: stack.scheduler) ?? .ladder
         self.timeZone = timeZone
@@ -48,7 +50,7 @@ struct StackScheduling: Sendable {
         stack: StackModel, user: UserModel, on db: any Database, preloaded: PreloadedParameters? = nil
     ) async throws -> StackScheduling {
         guard stack.scheduler == SchedulerKind.fsrs.rawValue else {
-            return StackScheduling(stack: stack, timeZone: user.zone, parameters: nil)
+            return built(stack: stack, user: user, parameters: nil)
         }
         let text: String?
         if let preloaded {
@@ -59,8 +61,38 @@ struct StackScheduling: Sendable {
                 "SELECT parameters FROM scheduler_parameters WHERE user_id = \(bind: try user.requireID())"
             ).first(decoding: Row.self)?.parameters
         }
-        return StackScheduling(
-            stack: stack, timeZone: user.zone, parameters: text.flatMap(SchedulerParametersModel.weights))
+        return built(stack: stack, user: user, parameters: text)
+    }
+
+    /// Everything a scheduling is built from, as stored.
+    private struct Inputs: Hashable {
+        let scheduler: String
+        let desiredRetention: Double
+        let learningSteps: String
+        let relearningSteps: String
+        let timeZone: String
+        let parameters: String?
+    }
+
+    /// Schedulings built by `load`, by their inputs. Building one (steps parsed, parameters decoded,
+    /// the FSRS scheduler set up) took 20–35 µs of every study request, for either scheduler; the
+    /// inputs are a handful of settings most users never change. Emptied when it holds `cacheLimit`.
+    private static let cache = NIOLockedValueBox<[Inputs: StackScheduling]>([:])
+    static let cacheLimit = 512
+
+    /// The scheduling of `stack` for `user` with the stored parameter text `parameters`.
+    static func built(stack: StackModel, user: UserModel, parameters: String?) -> StackScheduling {
+        let inputs = Inputs(
+            scheduler: stack.scheduler, desiredRetention: stack.desiredRetention, learningSteps: stack.learningSteps,
+            relearningSteps: stack.relearningSteps, timeZone: user.timeZone, parameters: parameters)
+        if let scheduling = cache.withLockedValue({ $0[inputs] }) { return scheduling }
+        let scheduling = StackScheduling(
+            stack: stack, timeZone: user.zone, parameters: parameters.flatMap(SchedulerParametersModel.weights))
+        cache.withLockedValue { cache in
+            if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
+            cache[inputs] = scheduling
+        }
+        return scheduling
     }
 
     /// The learner day `date` falls into.

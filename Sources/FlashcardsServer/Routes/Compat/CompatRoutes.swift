@@ -131,7 +131,7 @@ struct CompatRoutes: RouteCollection {
         let context = ServiceContext(req)
         let user = try req.user
         let stack = try await StackService(context: context, user: user).find(req.parameters.get("stackId"))
-        let daysAhead = try Validate.daysAhead(query: req.query[String.self, at: "days-ahead"], name: "days-ahead")
+        let daysAhead = try Validate.daysAhead(query: req.queryText("days-ahead"), name: "days-ahead")
         let study = StudyService(context: context, user: user, stack: stack)
         guard let card = try await study.nextCard(daysAhead: daysAhead) else {
             // The iOS app ends the session only on 404.

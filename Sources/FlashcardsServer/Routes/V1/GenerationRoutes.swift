@@ -40,7 +40,7 @@ struct GenerationRoutes: RouteCollection {
     func drafts(_ req: Request) async throws -> Response {
         let service = try await service(req)
         var jobId: UUID?
-        if let text = req.query[String.self, at: "jobId"], !text.isEmpty {
+        if let text = req.queryText("jobId"), !text.isEmpty {
             guard let id = UUID(uuidString: text) else { throw AppError.validation("jobId muss eine UUID sein.") }
             jobId = id
         }

@@ -144,7 +144,7 @@ struct StackRoutes: RouteCollection {
         let (stack, cards) = try await stackAndCards(req)
         let page = try req.intQuery("page", default: 1, range: 1...1_000_000)
         let perPage = try req.intQuery("perPage", default: 50, range: 1...200)
-        let search = req.query[String.self, at: "q"]
+        let search = req.queryText("q")
         let result = try await cards.page(search: search, page: page, perPage: perPage)
         return try jsonResponse(
             PageDTO(items: result.cards.map { $0.dto(stack: stack) }, page: page, perPage: perPage, total: result.total)
@@ -188,7 +188,7 @@ struct StackRoutes: RouteCollection {
 
     func next(_ req: Request) async throws -> Response {
         let study = try await study(req)
-        let daysAhead = try Validate.daysAhead(query: req.query[String.self, at: "daysAhead"], name: "daysAhead")
+        let daysAhead = try Validate.daysAhead(query: req.queryText("daysAhead"), name: "daysAhead")
         return StudyRendering.response(try await nextResponse(study, daysAhead: daysAhead))
     }
 
