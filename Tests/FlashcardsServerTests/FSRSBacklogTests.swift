@@ -212,10 +212,10 @@ struct FSRSBacklogTests {
                 // No cap, a lower cap, the whole limit: each way the text is written.
                 for reviewCap in [0, 1, 1_000] {
                     for newCap in [0, 1, 1_000] {
-                        let statement = FSRSQueueStatement.make(
-                            stackId: stackId, cutoff: clock.now.addingTimeInterval(3_600), now: clock.now,
-                            reviewCap: reviewCap, newCap: newCap, dialect: sql.dialect.name)
-                        let row = try #require(try await sql.raw(statement).first())
+                        let row = try #require(
+                            try await FSRSQueueStatement.row(
+                                stackId: stackId, cutoff: clock.now.addingTimeInterval(3_600), now: clock.now,
+                                reviewCap: reviewCap, newCap: newCap, db: app.db, sql: sql))
                         #expect(try row.decode(column: "due_count", as: Int.self) == min(reviewCap, 1) + min(newCap, 2))
                         // The review card was due first; a queue without allowance is held, not shown.
                         let shown = try row.decode(column: "unique_id", as: UUID?.self)
@@ -256,6 +256,32 @@ struct FSRSBacklogTests {
                 #expect(plan.contains("cards_stack_queue_due"), "\(plan)")
                 #expect(!plan.contains("Sort"), "\(plan)")
             }
+        }
+    }
+
+    @Test("on PostgreSQL both next-card statements run prepared, by name", arguments: TestDatabase.available)
+    func nextCardIsPrepared(db: TestDatabase) async throws {
+        try await withApp(db) { app in
+            let ladder = PostgresNamedStatements.LadderNext(stackId: 1, cutoff: Date())
+            let fsrs = FSRSQueueStatement.Postgres(stackId: 1, cutoff: Date(), now: Date(), reviewCap: 5, newCap: 0)
+            guard db == .postgres else {
+                #expect(try await PostgresNamedStatements.rows(ladder, on: app.db) == nil)
+                return
+            }
+            // On one connection: both statements answer (the count row of an empty stack) and the
+            // connection then holds them as prepared statements.
+            let names = try await app.db.withConnection { connection in
+                for _ in 0..<2 {
+                    let rows = try await PostgresNamedStatements.rows(ladder, on: connection)
+                    #expect(try rows?.first?.decode(column: "due_count", as: Int.self) == 0)
+                    let queue = try await PostgresNamedStatements.rows(fsrs, on: connection)
+                    #expect(try queue?.first?.decode(column: "due_count", as: Int.self) == 0)
+                    #expect(try queue?.first?.decodeNil(column: "id") == true)
+                }
+                return try await (connection as! any SQLDatabase).raw("SELECT name FROM pg_prepared_statements").all()
+                    .map { try $0.decode(column: "name", as: String.self) }
+            }
+            #expect(Set(names).isSuperset(of: [type(of: ladder).name, type(of: fsrs).name]), "\(names)")
         }
     }
 }

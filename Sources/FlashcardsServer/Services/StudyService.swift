@@ -84,14 +84,20 @@ struct StudyService {
                 card: try await context.sql.raw(head).first().map(CardModel.read), dueCount: 0,
                 nextDueAt: nil)
         }
-        let counted: SQLQueryString = """
-            SELECT counted.n AS due_count, head.* FROM (SELECT COUNT(*) AS n FROM (SELECT 1 FROM cards
-            WHERE stack_id = \(key: stack.id!) AND due_at < \(bind: cutoff) LIMIT \(literal: Self.dueCountLimit)) due)
-            counted LEFT JOIN (
-            """
-        guard let row = try await context.sql.raw(counted + head + ") head ON 1 = 1").first() else {
-            return Next(card: nil, dueCount: 0, nextDueAt: nil)
+        let row: (any SQLRow)?
+        if let rows = try await PostgresNamedStatements.rows(
+            PostgresNamedStatements.LadderNext(stackId: stack.id!, cutoff: cutoff), on: context.db)
+        {
+            row = rows.first
+        } else {
+            let counted: SQLQueryString = """
+                SELECT counted.n AS due_count, head.* FROM (SELECT COUNT(*) AS n FROM (SELECT 1 FROM cards
+                WHERE stack_id = \(key: stack.id!) AND due_at < \(bind: cutoff) LIMIT \(literal: Self.dueCountLimit)) due)
+                counted LEFT JOIN (
+                """
+            row = try await context.sql.raw(counted + head + ") head ON 1 = 1").first()
         }
+        guard let row else { return Next(card: nil, dueCount: 0, nextDueAt: nil) }
         let due = try row.decode(column: "due_count", as: Int.self)
         let card = try row.decodeNil(column: "id") ? nil : try CardModel.read(row)
         return Next(card: card, dueCount: due, nextDueAt: card == nil ? try await firstDueAt() : nil)
@@ -172,10 +178,12 @@ struct StudyService {
             reviewsLeft: max(0, stack.reviewsPerDay - (counts.reviewed - counts.fresh)))
         let limit = Self.dueCountLimit
         // Learning cards have no daily cap; reviews and new cards only as many as are left today.
-        let statement = FSRSQueueStatement.make(
-            stackId: stackId, cutoff: cutoff, now: context.now, reviewCap: min(allowance.reviewsLeft, limit),
-            newCap: min(allowance.newLeft, limit), dialect: context.sql.dialect.name)
-        guard let row = try await context.sql.raw(statement).first() else {
+        let (reviewCap, newCap) = (min(allowance.reviewsLeft, limit), min(allowance.newLeft, limit))
+        guard
+            let row = try await FSRSQueueStatement.row(
+                stackId: stackId, cutoff: cutoff, now: context.now, reviewCap: reviewCap, newCap: newCap,
+                db: context.db, sql: context.sql)
+        else {
             return QueueSnapshot(allowance: allowance, card: nil, held: false, dueCount: 0)
         }
         let dueCount = try row.decode(column: "due_count", as: Int.self)
