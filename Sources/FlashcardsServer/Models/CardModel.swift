@@ -83,9 +83,6 @@ final class CardModel: Model, @unchecked Sendable {
 }
 
 extension CardModel {
-    /// The card in a row of `SELECT * FROM cards`, read column by column: on the learning path
-    /// Fluent's reflective model output cost more than the statement. Every field of the result
-    /// counts as set, so it is for reading and `saveSchedule`; a Fluent `save` would write every column.
     /// The columns `read` reads.
     static let columns = [
         "id", "unique_id", "stack_id", "user_id", "question", "answer", "hint", "search_text", "due_at", "level",
@@ -93,6 +90,9 @@ extension CardModel {
         "difficulty", "first_reviewed_at", "last_reviewed_at",
     ]
 
+    /// The card in a row with the `columns` of `cards`, read column by column: on the learning path
+    /// Fluent's reflective model output cost more than the statement. Every field of the result
+    /// counts as set, so it is for reading and `saveSchedule`; a Fluent `save` would write every column.
     static func read(_ row: any SQLRow) throws -> CardModel {
         let card = CardModel()
         card.id = try row.decode(column: "id", as: Int.self)
