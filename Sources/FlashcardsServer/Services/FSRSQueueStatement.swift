@@ -125,7 +125,7 @@ enum FSRSQueueStatement {
     /// On PostgreSQL, a statement prepared once per connection (`PostgresNamedStatements`): the
     /// same seeks and count written once for all queues (`LATERAL` over the queue numbers), the card
     /// to show picked by `ORDER BY` over the three first cards.
-    struct Postgres: PostgresPreparedStatement {
+    struct Postgres: PostgresNamedStatement {
         static let sql = """
             SELECT counted.n AS due_count, head.* FROM (SELECT COUNT(*) AS n FROM (SELECT 1 FROM
             (VALUES (1, \(StudyService.dueCountLimit)), (2, $4), (0, $5)) q(queue, cap) CROSS JOIN LATERAL
@@ -155,7 +155,5 @@ enum FSRSQueueStatement {
             bindings.append(rank(cap: newCap).rawValue)
             return bindings
         }
-
-        func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
     }
 }

@@ -19,9 +19,7 @@ enum PostgresNamedStatements {
 
     /// The rows of `statement` when `db` is PostgreSQL; nil for other databases. In a transaction
     /// `db` runs it on the transaction's connection, otherwise on one from the pool.
-    static func rows<Statement: PostgresPreparedStatement>(_ statement: Statement, on db: any Database)
-        async throws -> [any SQLRow]? where Statement.Row == PostgresRow
-    {
+    static func rows(_ statement: some PostgresNamedStatement, on db: any Database) async throws -> [any SQLRow]? {
         guard let postgres = db as? any PostgresDatabase else { return nil }
         let rows = try await postgres.withConnection { connection in
             connection.eventLoop.makeFutureWithTask {
@@ -35,7 +33,7 @@ enum PostgresNamedStatements {
 
     /// The ladder's next card: the count of due cards (up to `StudyService.dueCountLimit`) and the
     /// first due card, as `StudyService`'s SQLite statement.
-    struct LadderNext: PostgresPreparedStatement {
+    struct LadderNext: PostgresNamedStatement {
         static let sql = """
             SELECT counted.n AS due_count, head.* FROM (SELECT COUNT(*) AS n FROM (SELECT 1 FROM cards
             WHERE stack_id = $1 AND due_at < $2 LIMIT \(StudyService.dueCountLimit)) due) counted LEFT JOIN
@@ -52,7 +50,12 @@ enum PostgresNamedStatements {
             bindings.append(cutoff)
             return bindings
         }
-
-        func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
     }
+}
+
+/// A statement of `PostgresNamedStatements`: its rows are read as SQLKit rows.
+protocol PostgresNamedStatement: PostgresPreparedStatement where Row == PostgresRow {}
+
+extension PostgresNamedStatement {
+    func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
 }
