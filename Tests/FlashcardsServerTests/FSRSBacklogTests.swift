@@ -259,6 +259,36 @@ struct FSRSBacklogTests {
         }
     }
 
+    @Test("on PostgreSQL the cards table is vacuumed once 1 % of it changed", arguments: TestDatabase.available)
+    func cardsVacuumOften(db: TestDatabase) async throws {
+        try await withApp(db) { app in
+            let sql = app.db as! any SQLDatabase
+            struct Options: Decodable { let options: String? }
+            func options() async throws -> String? {
+                try await sql.raw(
+                    """
+                    SELECT array_to_string(reloptions, ',') AS options FROM pg_class
+                    WHERE relname = 'cards' AND relnamespace = current_schema()::regnamespace
+                    """
+                ).first(decoding: Options.self)?.options
+            }
+            let migration = UpdateCardVacuumOften()
+            guard db == .postgres else {
+                // Nothing to set on SQLite, in either direction.
+                try await migration.revert(on: app.db)
+                try await migration.prepare(on: app.db)
+                return
+            }
+            #expect(
+                try await options()
+                    == "autovacuum_vacuum_scale_factor=0.01,autovacuum_vacuum_insert_scale_factor=0.01")
+            try await migration.revert(on: app.db)
+            #expect(try await options() == nil)
+            try await migration.prepare(on: app.db)
+            #expect(try await options()?.contains("autovacuum_vacuum_scale_factor=0.01") == true)
+        }
+    }
+
     @Test("on PostgreSQL both next-card statements run prepared, by name", arguments: TestDatabase.available)
     func nextCardIsPrepared(db: TestDatabase) async throws {
         try await withApp(db) { app in

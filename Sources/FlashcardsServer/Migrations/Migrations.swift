@@ -19,5 +19,6 @@ enum Migrations {
         CreateSchedulerParameters(),
         UpdateCardCoverTodaysReviews(),
         UpdateStackAddDayCounts(),
+        UpdateCardVacuumOften(),
     ]
 }
