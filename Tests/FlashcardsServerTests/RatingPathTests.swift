@@ -196,15 +196,20 @@ struct RatingPathTests {
                 let plain = try await client.createCard(in: stack.id, question: "Frage \"1\" 🦊", answer: "Ä\nB")
                 let hinted = try await client.createCard(in: stack.id, question: "Q", answer: "A", hint: "Tipp")
                 _ = try await client.rate(hinted.id, in: stack.id, rating: "good")
+                // The driver's rows and, on SQLite, the inline connections' (read without the decoder).
+                let inline = app.inlineSQLite?.database(fallback: app.db.sql)
                 for id in [plain.id, hinted.id] {
-                    let row = try #require(
-                        try await app.db.sql.raw("SELECT * FROM cards WHERE unique_id = \(bind: id)").first())
-                    let read = try CardModel.read(row)
+                    let statement: SQLQueryString = "SELECT * FROM cards WHERE unique_id = \(bind: id)"
+                    let row = try #require(try await app.db.sql.raw(statement).first())
                     let fluent = try row.decode(fluentModel: CardModel.self)
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = .sortedKeys
-                    #expect(try encoder.encode(read) == encoder.encode(fluent))
-                    #expect(read.$id.exists)
+                    for database in [app.db.sql] + (inline.map { [$0] } ?? []) {
+                        let read = try CardModel.read(try #require(try await database.raw(statement).first()))
+                        #expect(try encoder.encode(read) == encoder.encode(fluent))
+                        #expect(read.$id.exists)
+                    }
+                    #expect((db == .sqlite) == (inline != nil))
                 }
             }
         }

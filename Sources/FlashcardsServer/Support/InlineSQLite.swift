@@ -335,6 +335,12 @@ struct InlineRow: SQLRow {
     }
 
     private static let decoder = SQLiteDataDecoder()
+
+    /// The stored value of `column` (nil without such a column), for reads that skip the generic
+    /// decoder where the storage class is the one wanted (`CardModel.read`).
+    func stored(_ column: String) -> SQLiteData? {
+        columns.offsets[column].map { values[$0] }
+    }
 }
 
 /// SQLKit over `InlineSQLite`: the SQLite dialect, binds and rows as the driver encodes and decodes
