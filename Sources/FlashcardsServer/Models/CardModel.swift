@@ -136,8 +136,8 @@ extension CardModel {
 }
 
 /// Typed reads of a row's columns. On the inline SQLite connections a stored value is converted as
-/// the driver converts it, without the generic decoder around that: reading a card took 22–33 µs with it and
-/// takes 16–19 µs so (timed in the server, same row; the rest is Fluent's model and its property
+/// the driver converts it, without the generic decoder around that: reading a card took 21–39 µs with it and
+/// takes 16–21 µs so (timed in the server, same row; the rest is Fluent's model and its property
 /// wrappers). Anything else (PostgreSQL rows, another storage class) goes through
 /// `decode(column:as:)` as before.
 private struct ColumnReader {
