@@ -90,18 +90,23 @@ struct StudyService {
         {
             row = rows.first
         } else {
-            let counted: SQLQueryString = """
-                SELECT counted.n AS due_count, head.* FROM (SELECT COUNT(*) AS n FROM (SELECT 1 FROM cards
-                WHERE stack_id = \(key: stack.id!) AND due_at < \(bind: cutoff) LIMIT \(literal: Self.dueCountLimit)) due)
-                counted LEFT JOIN (
-                """
-            row = try await context.sql.raw(counted + head + ") head ON 1 = 1").first()
+            let statement = SQLiteStatement(text: Self.ladderNextText, binds: [stack.id!, cutoff])
+            row = try await context.sql.raw("\(statement)").first()
         }
         guard let row else { return Next(card: nil, dueCount: 0, nextDueAt: nil) }
         let due = try row.decode(column: "due_count", as: Int.self)
         let card = try row.decodeNil(column: "id") ? nil : try CardModel.read(row)
         return Next(card: card, dueCount: due, nextDueAt: card == nil ? try await firstDueAt() : nil)
     }
+
+    /// The ladder's next card with the count of due cards on SQLite (?1 stack, ?2 cut-off), the
+    /// count as `SQLiteCappedCount` writes it.
+    private static let ladderNextText: String = {
+        let range = "FROM cards WHERE stack_id = +?1 AND due_at < ?2"
+        return
+            "SELECT counted.n AS due_count, head.* FROM (SELECT \(SQLiteCappedCount.text(range, cap: dueCountLimit)) "
+            + "AS n) counted LEFT JOIN (SELECT * \(range) ORDER BY due_at, id LIMIT 1) head ON 1 = 1"
+    }()
 
     // MARK: FSRS
 
