@@ -233,6 +233,78 @@ struct FSRSBacklogTests {
         }
     }
 
+    @Test(
+        "the queue statement counts to the limit and picks by rank in every mix of queues",
+        arguments: TestDatabase.available)
+    func countsAcrossQueues(db: TestDatabase) async throws {
+        let clock = TestClock()
+        try await withApp(db, clock: clock) { app in
+            try await withRunningServer(app) { client, _ in
+                try await client.signup(
+                    name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
+                let stack = try await client.createStack(CreateStackRequest(name: "Mix", color: "#000000"))
+                let model = try #require(try await StackModel.query(on: app.db).first())
+                let base = clock.now
+                // 1,001 learning cards a second apart from `base`; 40 reviews and 40 new cards in
+                // between them, in the first 80 seconds.
+                var dues: [(queue: Int, due: Date)] = (0...1_000).map { (1, base.addingTimeInterval(Double($0))) }
+                for index in 0..<40 {
+                    dues.append((2, base.addingTimeInterval(Double(2 * index) + 0.5)))
+                    dues.append((0, base.addingTimeInterval(Double(2 * index) + 0.25)))
+                }
+                var cards: [CardModel] = []
+                for (index, entry) in dues.enumerated() {
+                    let card = CardModel(
+                        uniqueId: UUID(), stackId: model.id!, userId: model.userId, question: "Q\(index)", answer: "A",
+                        hint: nil, now: base)
+                    card.queue = entry.queue
+                    card.state = ["new", "learning", "review"][entry.queue]
+                    card.dueAt = entry.due
+                    cards.append(card)
+                }
+                try await cards.create(on: app.db)
+                let stored = try await CardModel.query(on: app.db).all()
+                let ids = Dictionary(uniqueKeysWithValues: try stored.map { (try $0.requireID(), $0) })
+                let sql = app.db as! any SQLDatabase
+                let limit = StudyService.dueCountLimit
+                // Cut-offs that take a few cards of each queue, a learning queue one short of the
+                // limit, at it and past it; caps from none to the whole limit.
+                for seconds in [10.0, 500, 999.1, 999.9, 1_000.5] {
+                    let cutoff = base.addingTimeInterval(seconds)
+                    let due = { (queue: Int) in dues.filter { $0.queue == queue && $0.due < cutoff } }
+                    for (reviewCap, newCap) in [(0, 0), (5, 0), (0, 5), (5, 5), (limit, limit), (1, limit)] {
+                        let expected = min(
+                            limit, due(1).count + min(due(2).count, reviewCap) + min(due(0).count, newCap))
+                        // Before `base` no learning card is due yet; just after it the first one is.
+                        for now in [base.addingTimeInterval(-1), base.addingTimeInterval(0.1)] {
+                            let row = try #require(
+                                try await FSRSQueueStatement.row(
+                                    stackId: model.id!, cutoff: cutoff, now: now, reviewCap: reviewCap,
+                                    newCap: newCap, db: app.db, sql: sql))
+                            let shape =
+                                "cut-off \(seconds) s, caps \(reviewCap)/\(newCap), now \(now.timeIntervalSince(base))"
+                            #expect(try row.decode(column: "due_count", as: Int.self) == expected, "\(shape)")
+                            let rank = try row.decode(column: "head_rank", as: Int.self)
+                            let shown = try ids[row.decode(column: "id", as: Int.self)]
+                            let allowed =
+                                (reviewCap > 0 ? due(2) : []).map(\.due) + (newCap > 0 ? due(0) : []).map(\.due)
+                            if now > base {
+                                #expect(rank == FSRSQueueStatement.HeadRank.learningDue.rawValue, "\(shape)")
+                                #expect(shown?.dueAt == base, "\(shape)")
+                            } else if let first = allowed.min() {
+                                #expect(rank == FSRSQueueStatement.HeadRank.allowed.rawValue, "\(shape)")
+                                #expect(shown?.dueAt == first, "\(shape)")
+                            } else {
+                                #expect(rank == FSRSQueueStatement.HeadRank.learningLater.rawValue, "\(shape)")
+                                #expect(shown?.dueAt == base, "\(shape)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test("next-card on an FSRS stack is an index seek per queue", arguments: TestDatabase.available)
     func nextCardUsesTheIndex(db: TestDatabase) async throws {
         try await withApp(db) { app in
@@ -243,7 +315,7 @@ struct FSRSBacklogTests {
             case .sqlite:
                 let rows = try await sql.raw("EXPLAIN QUERY PLAN \(unsafeRaw: query)").all()
                 let plan = try rows.map { try $0.decode(column: "detail", as: String.self) }.joined(separator: "\n")
-                #expect(plan.contains("cards_stack_queue_due"), "\(plan)")
+                #expect(plan.contains("cards_review_due"), "\(plan)")
                 #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
             case .postgres:
                 let plan = try await app.db.transaction { db in
@@ -286,6 +358,34 @@ struct FSRSBacklogTests {
             #expect(try await options() == nil)
             try await migration.prepare(on: app.db)
             #expect(try await options()?.contains("autovacuum_vacuum_scale_factor=0.01") == true)
+        }
+    }
+
+    @Test("on SQLite each queue has its own partial index", arguments: TestDatabase.available)
+    func indexEachQueue(db: TestDatabase) async throws {
+        try await withApp(db) { app in
+            let sql = app.db as! any SQLDatabase
+            struct Index: Decodable { let name: String }
+            func indexes() async throws -> Set<String> {
+                let query: SQLQueryString =
+                    db == .sqlite
+                    ? "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'cards'"
+                    : "SELECT indexname AS name FROM pg_indexes WHERE tablename = 'cards' AND schemaname = current_schema()"
+                return Set(try await sql.raw(query).all(decoding: Index.self).map(\.name))
+            }
+            let partial: Set = ["cards_new_due", "cards_learning_due", "cards_review_due"]
+            let migration = UpdateCardIndexEachQueue()
+            let migrated = try await indexes()
+            if db == .sqlite {
+                #expect(migrated.isSuperset(of: partial) && !migrated.contains("cards_stack_queue_due"), "\(migrated)")
+            } else {
+                #expect(migrated.isDisjoint(with: partial) && migrated.contains("cards_stack_queue_due"), "\(migrated)")
+            }
+            try await migration.revert(on: app.db)
+            let reverted = try await indexes()
+            #expect(reverted.isDisjoint(with: partial) && reverted.contains("cards_stack_queue_due"), "\(reverted)")
+            try await migration.prepare(on: app.db)
+            #expect(try await indexes() == migrated)
         }
     }
 

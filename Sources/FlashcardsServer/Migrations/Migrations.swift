@@ -20,5 +20,6 @@ enum Migrations {
         UpdateCardCoverTodaysReviews(),
         UpdateStackAddDayCounts(),
         UpdateCardVacuumOften(),
+        UpdateCardIndexEachQueue(),
     ]
 }

@@ -3,9 +3,10 @@ import Foundation
 import SQLKit
 
 /// The one statement of an FSRS next-card: the due cards today's limits let through, counted no
-/// further than `StudyService.dueCountLimit`, and the card to show with its `HeadRank`. One seek on
-/// `cards_stack_queue_due` per queue for its first due card; the statement returns only the one to
-/// show (a row with a NULL `id` when no queue has a due card).
+/// further than `StudyService.dueCountLimit`, and the card to show with its `HeadRank`. One seek per
+/// queue for its first due card, on SQLite in the queue's own index (`cards_learning_due`,
+/// `cards_review_due`, `cards_new_due`), on PostgreSQL in `cards_stack_queue_due`; the statement
+/// returns only the card to show (a row with a NULL `id` when no queue has a due card).
 enum FSRSQueueStatement {
     /// How the first due card of a queue ranks; the statement returns the lowest (ties: the earlier
     /// due time, then the older card). Anki's order: a (re)learning card whose step is over comes
@@ -16,12 +17,6 @@ enum FSRSQueueStatement {
         case allowed = 1
         case learningLater = 2
         case held = 3
-    }
-
-    /// A queue and how many of its due cards today's limits let through.
-    private struct Queue {
-        let number: Int
-        let cap: Int
     }
 
     /// The statement's row for `stackId` with the cards due before `cutoff`: learning cards without
@@ -35,19 +30,10 @@ enum FSRSQueueStatement {
         {
             return rows.first
         }
-        return try await sql.raw(
-            sqlite(stackId: stackId, cutoff: cutoff, now: now, reviewCap: reviewCap, newCap: newCap)
-        )
-        .first()
-    }
-
-    private static func sqlite(stackId: Int, cutoff: Date, now: Date, reviewCap: Int, newCap: Int) -> SQLQueryString {
-        // Learning first (its rank follows its due time), then reviews and new cards.
-        let queues = [
-            Queue(number: 1, cap: StudyService.dueCountLimit), Queue(number: 2, cap: reviewCap),
-            Queue(number: 0, cap: newCap),
+        let binds: [any Encodable & Sendable] = [
+            stackId, cutoff, now, reviewCap, max(reviewCap - 1, 0), newCap, max(newCap - 1, 0),
         ]
-        return "\(sqlite(stackId: stackId, cutoff: cutoff, now: now, queues: queues))"
+        return try await sql.raw("\(SQLiteStatement(text: sqliteText, binds: binds))").first()
     }
 
     /// The rank of a review or new queue's first card with this cap.
@@ -55,70 +41,48 @@ enum FSRSQueueStatement {
 
     // MARK: SQLite
 
-    /// How a queue enters the SQLite count: not at all (cap 0), on its own (a lower cap) or in the
-    /// one range with the learning queue (the whole limit).
-    private enum CountShape: Int, CaseIterable {
-        case none, lowerCap, wide
-
-        init(cap: Int) {
-            self = cap <= 0 ? .none : cap < StudyService.dueCountLimit ? .lowerCap : .wide
-        }
-    }
-
-    /// On SQLite, written out as text: building and serializing it from SQLKit fragments cost more
-    /// than running it. The count reads one index range for the queues whose cap is the whole limit
-    /// (`queue IN (…)`: the learning queue always, reviews and new cards unless today's cap is lower)
-    /// and one per lower cap; a count per queue through `UNION ALL` cost a third more. The card to
-    /// show is picked with `min()` over a sort key, whose bare columns SQLite takes from the row of
-    /// the minimum: an `ORDER BY` over the three first cards built a temporary B-tree per queue,
-    /// which cost as much as the count.
-    private static func sqlite(stackId: Int, cutoff: Date, now: Date, queues: [Queue]) -> SQLiteStatement {
-        let shapes = queues.dropFirst().map { CountShape(cap: $0.cap) }
-        var binds: [any Encodable & Sendable] = [stackId, cutoff]
-        binds.reserveCapacity(20)
-        for (queue, shape) in zip(queues.dropFirst(), shapes) where shape == .lowerCap {
-            binds.append(stackId)
-            binds.append(cutoff)
-            binds.append(queue.cap)
-        }
-        binds.append(now)
-        for queue in queues.dropFirst() { binds.append(rank(cap: queue.cap).rawValue) }
-        for _ in queues {
-            binds.append(stackId)
-            binds.append(cutoff)
-        }
-        return SQLiteStatement(text: sqliteTexts[shapes[0].rawValue * 3 + shapes[1].rawValue], binds: binds)
-    }
-
-    /// The text for each shape of the review and the new queue (`review.rawValue * 3 + new.rawValue`).
-    private static let sqliteTexts: [String] = CountShape.allCases.flatMap { review in
-        CountShape.allCases.map { new in sqliteText(shapes: [(2, review), (0, new)]) }
-    }
-
-    private static func sqliteText(shapes: [(queue: Int, shape: CountShape)]) -> String {
+    /// On SQLite, one text for every cap (numbered parameters: ?1 stack, ?2 cut-off, ?3 now, ?4 and
+    /// ?5 the review cap and the offset of its last card, ?6 and ?7 the same for new cards), written
+    /// out: building it from SQLKit fragments cost more than running it. Each queue has its own
+    /// partial index (`UpdateCardIndexEachQueue`), so a seek or a count in one compares two key
+    /// columns, as the ladder's do on `cards_stack_due`.
+    ///
+    /// The count is `SQLiteCappedCount`'s per queue: the learning queue alone when it fills the
+    /// limit (nothing else is read then), otherwise its exact count plus reviews and new cards each
+    /// up to its cap. The card to show is picked in rank order by `COALESCE`, which stops at the
+    /// first rank that has one, as `id * 4 + rank`; it is then read by its row id. Reviews and new
+    /// cards share a rank and are picked by due time, then id (`min()` over a sort key, whose bare
+    /// column SQLite takes from the row of the minimum; an `ORDER BY` over the two sorted them).
+    private static let sqliteText: String = {
         let limit = StudyService.dueCountLimit
-        let wide = ([1] + shapes.filter { $0.shape == .wide }.map(\.queue)).map(String.init).joined(separator: ", ")
-        let counts =
-            [
-                "(SELECT COUNT(*) FROM (SELECT 1 FROM cards WHERE stack_id = +? AND queue IN (\(wide)) AND due_at < ? LIMIT \(limit)))"
-            ]
-            + shapes.filter { $0.shape == .lowerCap }.map { queue, _ in
-                "(SELECT COUNT(*) FROM (SELECT 1 FROM cards WHERE stack_id = +? AND queue = \(queue) AND due_at < ? LIMIT +?))"
-            }
-        // The learning queue's rank follows its due time; the others' are bound.
-        let ranks = shapes.map { "WHEN \($0.queue) THEN ?" }.joined(separator: " ")
-        let rank =
-            "CASE queue WHEN 1 THEN CASE WHEN due_at <= ? THEN \(HeadRank.learningDue.rawValue) "
-            + "ELSE \(HeadRank.learningLater.rawValue) END \(ranks) END"
-        let heads = ([1] + shapes.map(\.queue)).map { queue in
-            "SELECT * FROM (SELECT * FROM cards WHERE stack_id = +? AND queue = \(queue) AND due_at < ? ORDER BY due_at, id LIMIT 1)"
+        func range(_ queue: Int, _ condition: String = "due_at < ?2") -> String {
+            "FROM cards WHERE stack_id = +?1 AND queue = \(queue) AND \(condition)"
         }
-        // Rank, due time to the microsecond and id, as text that sorts in that order.
-        let sortKey = "printf('%d%020.6f%020d', \(rank), due_at, id)"
-        return "SELECT counted.n AS due_count, head.* FROM (SELECT min(" + counts.joined(separator: " + ")
-            + ", \(limit)) AS n) counted LEFT JOIN (SELECT *, CAST(substr(min(\(sortKey)), 1, 1) AS INTEGER) AS head_rank FROM ("
-            + heads.joined(separator: " UNION ALL ") + ")) head ON 1 = 1"
-    }
+        let learning = range(1)
+        let counted =
+            "SELECT COALESCE((SELECT \(limit) \(learning) LIMIT 1 OFFSET \(limit - 1)), min(\(limit), "
+            + "(SELECT COUNT(*) \(learning)) + \(SQLiteCappedCount.text(range(2), cap: "+?4", lastOffset: "+?5")) + "
+            + "\(SQLiteCappedCount.text(range(0), cap: "+?6", lastOffset: "+?7")))) AS n"
+        func first(_ rank: HeadRank, _ range: String) -> String {
+            "(SELECT id * 4 + \(rank.rawValue) \(range) ORDER BY due_at, id LIMIT 1)"
+        }
+        func allowedHead(_ queue: Int, cap: String) -> String {
+            "SELECT * FROM (SELECT id, due_at \(range(queue, "due_at < ?2 AND \(cap) > 0")) ORDER BY due_at, id LIMIT 1)"
+        }
+        let allowed =
+            "(SELECT id * 4 + \(HeadRank.allowed.rawValue) FROM (SELECT min(printf('%020.6f%020d', due_at, id)), id FROM ("
+            + allowedHead(2, cap: "+?4") + " UNION ALL " + allowedHead(0, cap: "+?6") + ")))"
+        func held(_ queue: Int, cap: String) -> String {
+            "(SELECT id * 4 + \(HeadRank.held.rawValue) \(range(queue, "due_at < ?2 AND \(cap) <= 0")) LIMIT 1)"
+        }
+        let picks = [
+            first(.learningDue, range(1, "due_at <= ?3")), allowed, first(.learningLater, learning),
+            held(2, cap: "+?4"), held(0, cap: "+?6"),
+        ]
+        return "SELECT counted.n AS due_count, picked.pick & 3 AS head_rank, cards.* FROM (\(counted)) counted "
+            + "LEFT JOIN (SELECT COALESCE(\(picks.joined(separator: ", "))) AS pick) picked ON 1 = 1 "
+            + "LEFT JOIN cards ON cards.id = picked.pick >> 2"
+    }()
 
     // MARK: PostgreSQL
 
