@@ -49,7 +49,7 @@ struct FSRSDayCountingTests {
     }
 
     @Test(
-        "the scheduler's offset table agrees with TimeZone",
+        "the scheduler's offset table agrees with TimeZone, and so do its public day functions",
         arguments: [
             "UTC", "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Europe/Moscow", "Asia/Kolkata",
             "Pacific/Apia", "America/Sao_Paulo",
@@ -59,6 +59,7 @@ struct FSRSDayCountingTests {
         for hour in [0, 4] {
             let counting = FSRSDayCounting.rollover(hourOfDay: hour, timeZone: zone)
             let clock = DayClock(counting)
+            let scheduler = try FSRSScheduler(configuration: FSRSConfiguration(dayCounting: counting))
             var random = SplitMix64(seed: 7)
             for _ in 0..<3_000 {
                 // 1960 … 2110, so both the table and the fallback outside it are exercised.
@@ -67,6 +68,7 @@ struct FSRSDayCountingTests {
                 #expect(clock.dayNumber(of: date) == counting.dayNumber(of: date), "\(zoneName) \(date)")
                 let day = counting.dayNumber(of: date)
                 #expect(clock.startOfDay(day) == counting.startOfDay(day), "\(zoneName) day \(day)")
+                #expect(scheduler.dayNumber(of: date) == day && scheduler.startOfDay(day) == clock.startOfDay(day))
             }
         }
     }

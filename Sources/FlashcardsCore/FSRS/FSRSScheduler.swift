@@ -23,6 +23,12 @@ public struct FSRSScheduler: Sendable {
         intervalPerStability = (pow(configuration.desiredRetention, 1 / model.decay) - 1) / model.factor
     }
 
+    /// The learner day of `date` (`FSRSDayCounting.dayNumber(of:)`), from the zone's offset table.
+    public func dayNumber(of date: Date) -> Int { clock.dayNumber(of: date) }
+
+    /// The instant learner day `day` begins (`FSRSDayCounting.startOfDay(_:)`), from the offset table.
+    public func startOfDay(_ day: Int) -> Date { clock.startOfDay(day) }
+
     /// The fuzz seed for a card's `reviewCount`-th review (0 for its first), so that the same card
     /// reviewed the same way always gets the same schedule (the scheme Anki uses: card id + reps).
     public static func fuzzSeed(cardID: Int64, reviewCount: Int) -> UInt64 {
