@@ -401,11 +401,9 @@ struct ServerBenchCommand: AsyncParsableCommand {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// VmHWM of a process: its peak resident memory.
-    /// User plus system CPU seconds of process `pid` so far (Linux `/proc`; 0 elsewhere).
-    /// The CPU time all threads of `pid` have run: the scheduler's nanoseconds
-    /// (`/proc/PID/task/*/schedstat`), else the clock ticks of `/proc/PID/stat` (10 ms each, a tenth
-    /// of a 100-request block of next-card).
+    /// The CPU seconds all threads of `pid` have run so far (Linux `/proc`; 0 elsewhere): the
+    /// scheduler's nanoseconds (`/proc/PID/task/*/schedstat`), else user plus system clock ticks of
+    /// `/proc/PID/stat` (10 ms each, a tenth of a 100-request block of next-card).
     private func cpuSeconds(of pid: Int32) -> Double {
         if let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") {
             let nanoseconds = threads.compactMap { thread -> Double? in
@@ -423,6 +421,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// VmHWM of a process: its peak resident memory.
     private func peakMemoryMB(of pid: Int32) -> Double {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return -1 }
         for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {

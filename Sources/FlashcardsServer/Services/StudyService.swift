@@ -8,8 +8,8 @@ import SQLKit
 ///
 /// Ladder stacks behave as the original: the due card with the earliest due time, one seek on
 /// `cards_stack_due`. FSRS stacks honour the daily limits and spread a backlog over the next days
-/// (`BacklogSpreader`); their next card is at most three seeks on `cards_stack_queue_due`, one per
-/// queue, so it costs the same whatever the stack's size. Nothing else of the stack is loaded.
+/// (`BacklogSpreader`); their next card is at most three seeks, one per queue (`FSRSQueueStatement`),
+/// so it costs the same whatever the stack's size. Nothing else of the stack is loaded.
 struct StudyService {
     let context: ServiceContext
     let user: UserModel
