@@ -183,6 +183,17 @@ struct RatingPathTests {
                 // The stack list counts the same way.
                 #expect(try await client.stacks().first?.dueCount == 1_000)
                 #expect(try await client.stack(stack.id).dueCount == 1_000)
+                // On SQLite a ladder stack whose count reached the limit is probed next time.
+                let ladderOnSQLite = db == .sqlite && scheduler == "ladder"
+                let hints = app.inlineSQLite?.cappedCountHints
+                #expect((hints?.full(model.id!) ?? false) == ladderOnSQLite)
+                // Back under the limit: the count after a full one (the ladder probes then) and the
+                // one after it are exact.
+                let kept = try await CardModel.query(on: app.db).filter(\.$reviewCount == 0).limit(998).all()
+                try await CardModel.query(on: app.db).filter(\.$id !~ kept.map { $0.id! }).delete()
+                #expect(try await client.nextCard(in: stack.id).dueCount == 998)
+                #expect(hints?.full(model.id!) != true)
+                #expect(try await client.nextCard(in: stack.id).dueCount == 998)
             }
         }
     }

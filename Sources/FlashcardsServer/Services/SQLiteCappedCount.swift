@@ -1,3 +1,5 @@
+import NIOConcurrencyHelpers
+
 /// How SQLite counts the rows of an index range no further than a cap, for the due counts of the
 /// learning path (`StudyService.dueCountLimit`).
 ///
@@ -9,9 +11,11 @@
 ///
 /// The trade-off (callgrind, `cards_stack_due`, cap 1,000): a range of 1,000 or more costs 343k
 /// instructions against 509k with the co-routine, but a shorter one is read twice, by the probe and
-/// by the count: 899 rows cost 602k against 441k. Ranges that reach the cap are the expensive ones
-/// (a large ladder stack's backlog); an FSRS stack's reviews and new cards are counted only up to
-/// today's caps, usually a few hundred.
+/// by the count: 899 rows cost 602k against 441k. So where a range may go either way (a ladder
+/// stack's due cards), the caller keeps which form its last count needed (`Hints`, one per
+/// database: `InlineSQLite.cappedCountHints`) and writes the co-routine (`limitedText`) unless the last count reached the
+/// cap. An FSRS stack counts reviews and new cards only up to today's caps (usually a few hundred),
+/// and there the probe gives the count its laziness (see `FSRSQueueStatement`).
 enum SQLiteCappedCount {
     /// The count of `range` (`FROM … WHERE …`) up to `cap`; `cap` and `lastOffset` (`max(cap - 1,
     /// 0)`) are SQL: literals or placeholders, the latter written `+?` (see `SQLKeyBind`).
@@ -22,5 +26,35 @@ enum SQLiteCappedCount {
     /// The count of `range` up to the literal `cap` (at least 1).
     static func text(_ range: String, cap: Int) -> String {
         text(range, cap: String(cap), lastOffset: String(cap - 1))
+    }
+
+    /// The count of `range` up to the literal `cap` through a co-routine: cheaper than the probe when
+    /// the range is shorter than the cap.
+    static func limitedText(_ range: String, cap: Int) -> String {
+        "(SELECT COUNT(*) FROM (SELECT 1 \(range) LIMIT \(cap)))"
+    }
+
+    /// Which keys (stack ids) of one database had a last count that reached the cap; at most
+    /// `keptLimit`, emptied when full. Only speed depends on it: either form counts alike.
+    final class Hints: Sendable {
+        private let fullKeys = NIOLockedValueBox<Set<Int>>([])
+        static let keptLimit = 4_096
+
+        /// Whether the last count for `key` reached the cap (then probe).
+        func full(_ key: Int) -> Bool {
+            fullKeys.withLockedValue { $0.contains(key) }
+        }
+
+        /// Keeps whether the count for `key` reached the cap.
+        func remember(_ key: Int, full: Bool) {
+            fullKeys.withLockedValue { keys in
+                if full {
+                    if keys.count >= Self.keptLimit { keys.removeAll(keepingCapacity: true) }
+                    keys.insert(key)
+                } else {
+                    keys.remove(key)
+                }
+            }
+        }
     }
 }

@@ -20,6 +20,9 @@ struct ServiceContext {
     /// The caller's FSRS parameters, read together with the account on stack routes.
     let preloadedParameters: PreloadedParameters?
 
+    /// Which stacks' due counts last reached the limit, on an SQLite file (`SQLiteCappedCount`).
+    var cappedCountHints: SQLiteCappedCount.Hints? { inline?.cappedCountHints }
+
     init(_ request: Request) {
         self.db = request.db
         self.sql = request.sql

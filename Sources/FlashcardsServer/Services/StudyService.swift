@@ -90,8 +90,13 @@ struct StudyService {
         {
             row = rows.first
         } else {
-            let statement = SQLiteStatement(text: Self.ladderNextText, binds: [stack.id!, cutoff])
-            row = try await context.sql.raw("\(statement)").first()
+            let hints = context.cappedCountHints
+            let probe = hints?.full(stack.id!) ?? false
+            let text = probe ? Self.ladderNextTexts.probe : Self.ladderNextTexts.limited
+            row = try await context.sql.raw("\(SQLiteStatement(text: text, binds: [stack.id!, cutoff]))").first()
+            if let due = try row?.decode(column: "due_count", as: Int.self), (due >= Self.dueCountLimit) != probe {
+                hints?.remember(stack.id!, full: !probe)
+            }
         }
         guard let row else { return Next(card: nil, dueCount: 0, nextDueAt: nil) }
         let due = try row.decode(column: "due_count", as: Int.self)
@@ -100,12 +105,18 @@ struct StudyService {
     }
 
     /// The ladder's next card with the count of due cards on SQLite (?1 stack, ?2 cut-off), the
-    /// count as `SQLiteCappedCount` writes it.
-    private static let ladderNextText: String = {
+    /// count in either of `SQLiteCappedCount`'s forms: the probe for a stack whose last count
+    /// reached the limit, the co-routine otherwise.
+    private static let ladderNextTexts: (probe: String, limited: String) = {
         let range = "FROM cards WHERE stack_id = +?1 AND due_at < ?2"
-        return
-            "SELECT counted.n AS due_count, head.* FROM (SELECT \(SQLiteCappedCount.text(range, cap: dueCountLimit)) "
-            + "AS n) counted LEFT JOIN (SELECT * \(range) ORDER BY due_at, id LIMIT 1) head ON 1 = 1"
+        func text(_ count: String) -> String {
+            "SELECT counted.n AS due_count, head.* FROM (SELECT \(count) AS n) counted "
+                + "LEFT JOIN (SELECT * \(range) ORDER BY due_at, id LIMIT 1) head ON 1 = 1"
+        }
+        return (
+            text(SQLiteCappedCount.text(range, cap: dueCountLimit)),
+            text(SQLiteCappedCount.limitedText(range, cap: dueCountLimit))
+        )
     }()
 
     // MARK: FSRS

@@ -30,6 +30,8 @@ final class InlineSQLite: Sendable {
     let threadPool: NIOThreadPool
     /// The connection of write transactions; only used inside the write gate.
     let writer: InlineSQLiteConnection
+    /// Which stacks' due counts last reached the limit (`SQLiteCappedCount.Hints`).
+    let cappedCountHints = SQLiteCappedCount.Hints()
     private let idleReaders = NIOLockedValueBox<[InlineSQLiteConnection]>([])
     private let openedReaders = NIOLockedValueBox<[InlineSQLiteConnection]>([])
 
