@@ -209,7 +209,7 @@ struct FSRSBacklogTests {
                 ])
                 let stackId = try #require(try await StackModel.query(on: app.db).first()?.id)
                 let sql = app.db as! any SQLDatabase
-                // No cap, a lower cap, the whole limit: each way the text is written.
+                // No cap, a lower cap, the whole limit.
                 for reviewCap in [0, 1, 1_000] {
                     for newCap in [0, 1, 1_000] {
                         let row = try #require(

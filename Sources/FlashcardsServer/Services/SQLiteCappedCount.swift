@@ -13,9 +13,10 @@ import NIOConcurrencyHelpers
 /// instructions against 509k with the co-routine, but a shorter one is read twice, by the probe and
 /// by the count: 899 rows cost 602k against 441k. So where a range may go either way (a ladder
 /// stack's due cards), the caller keeps which form its last count needed (`Hints`, one per
-/// database: `InlineSQLite.cappedCountHints`) and writes the co-routine (`limitedText`) unless the last count reached the
-/// cap. An FSRS stack counts reviews and new cards only up to today's caps (usually a few hundred),
-/// and there the probe gives the count its laziness (see `FSRSQueueStatement`).
+/// database: `InlineSQLite.cappedCountHints`) and writes the co-routine (`limitedText`) unless the
+/// last count reached the cap. An FSRS stack counts reviews and new cards only up to today's caps
+/// (usually a few hundred), and there the probe gives the count its laziness
+/// (see `FSRSQueueStatement`).
 enum SQLiteCappedCount {
     /// The count of `range` (`FROM … WHERE …`) up to `cap`; `cap` and `lastOffset` (`max(cap - 1,
     /// 0)`) are SQL: literals or placeholders, the latter written `+?` (see `SQLKeyBind`).

@@ -85,21 +85,23 @@ struct StudyService {
                 nextDueAt: nil)
         }
         let row: (any SQLRow)?
+        // On SQLite: whether the count probed (see `SQLiteCappedCount`).
+        var probed: Bool?
         if let rows = try await PostgresNamedStatements.rows(
             PostgresNamedStatements.LadderNext(stackId: stack.id!, cutoff: cutoff), on: context.db)
         {
             row = rows.first
         } else {
-            let hints = context.cappedCountHints
-            let probe = hints?.full(stack.id!) ?? false
+            let probe = context.cappedCountHints?.full(stack.id!) ?? false
             let text = probe ? Self.ladderNextTexts.probe : Self.ladderNextTexts.limited
             row = try await context.sql.raw("\(SQLiteStatement(text: text, binds: [stack.id!, cutoff]))").first()
-            if let due = try row?.decode(column: "due_count", as: Int.self), (due >= Self.dueCountLimit) != probe {
-                hints?.remember(stack.id!, full: !probe)
-            }
+            probed = probe
         }
         guard let row else { return Next(card: nil, dueCount: 0, nextDueAt: nil) }
         let due = try row.decode(column: "due_count", as: Int.self)
+        if let probed, (due >= Self.dueCountLimit) != probed {
+            context.cappedCountHints?.remember(stack.id!, full: !probed)
+        }
         let card = try row.decodeNil(column: "id") ? nil : try CardModel.read(row)
         return Next(card: card, dueCount: due, nextDueAt: card == nil ? try await firstDueAt() : nil)
     }
