@@ -1,3 +1,4 @@
+import FlashcardsCore
 import Foundation
 
 // Wire types of the original Smart Flashcards API (routes at the root), exactly as its web and
@@ -96,13 +97,23 @@ public struct CompatDifficulty: Codable, Sendable, Hashable {
     }
 }
 
-/// An interval as the original sends it.
+/// An interval as the original API describes it, in both shapes its clients read: `displayName`
+/// (what the Vue app shows) and `amount` + `unit` (the documented `Duration` model, which a client
+/// written to it decodes). Both name the same interval.
 public struct CompatDuration: Codable, Sendable, Hashable {
     /// E.g. `10 Minuten`.
     public var displayName: String
+    /// E.g. `10`.
+    public var amount: Int
+    /// E.g. `MINUTES`.
+    public var unit: DurationText.Unit
 
     /// Creates the duration.
-    public init(displayName: String) { self.displayName = displayName }
+    public init(displayName: String, amount: Int, unit: DurationText.Unit) {
+        self.displayName = displayName
+        self.amount = amount
+        self.unit = unit
+    }
 }
 
 /// A rating with the interval it would apply now.

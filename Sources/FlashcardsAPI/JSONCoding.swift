@@ -9,7 +9,7 @@ public enum FlashcardsJSON {
     /// below it, which it would write as `.062`: a date sent in must come back as it was.)
     ///
     /// Years 1970 … 9999 are written from the day count directly (every response carries several
-    /// dates, and the format style took about 3 µs for each); others go through the format style.
+    /// dates, and the format style is slow; docs/benchmarks.md); others go through the format style.
     public static func string(from date: Date) -> String {
         let milliseconds = (date.timeIntervalSince1970 * 1_000).rounded()
         guard milliseconds >= 0, milliseconds < 253_402_300_800_000 else { return formatted(milliseconds) }

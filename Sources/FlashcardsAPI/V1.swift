@@ -1,3 +1,4 @@
+import FlashcardsCore
 import Foundation
 
 // Wire types of the primary API under `/api/v1`. See docs/api.md for the routes.
@@ -130,7 +131,7 @@ public struct StackDTO: Codable, Sendable, Hashable {
     /// Last change of name, colour or scheduler settings.
     public var updatedAt: Date
     /// The scheduler: `ladder` (the original three ratings) or `fsrs` (FSRS-6, four ratings).
-    public var scheduler: String
+    public var scheduler: SchedulerKind
     /// FSRS: the probability of recall a review is planned for, 0.70 … 0.99.
     public var desiredRetention: Double
     /// FSRS: learning steps of new cards, in seconds (default 60, 600).
@@ -148,7 +149,7 @@ public struct StackDTO: Codable, Sendable, Hashable {
     /// Creates the DTO; the scheduler settings default to a ladder stack with FSRS defaults.
     public init(
         id: UUID, name: String, color: String, cardCount: Int, dueCount: Int, createdAt: Date, updatedAt: Date,
-        scheduler: String = "ladder", desiredRetention: Double = 0.9, learningSteps: [Int] = [60, 600],
+        scheduler: SchedulerKind = .ladder, desiredRetention: Double = 0.9, learningSteps: [Int] = [60, 600],
         relearningSteps: [Int] = [600], newCardsPerDay: Int = 20, reviewsPerDay: Int = 200, hintsEnabled: Bool = true
     ) {
         self.id = id
@@ -175,7 +176,7 @@ public struct CreateStackRequest: Codable, Sendable, Hashable {
     /// Colour as `#RRGGBB`.
     public var color: String
     /// `fsrs` (default) or `ladder`.
-    public var scheduler: String?
+    public var scheduler: SchedulerKind?
     /// 0.70 … 0.99 (default 0.90).
     public var desiredRetention: Double?
     /// Learning steps in seconds, at most 10, each 1 s … 1 day (default 60, 600).
@@ -191,7 +192,7 @@ public struct CreateStackRequest: Codable, Sendable, Hashable {
 
     /// Creates the request.
     public init(
-        name: String, color: String, scheduler: String? = nil, desiredRetention: Double? = nil,
+        name: String, color: String, scheduler: SchedulerKind? = nil, desiredRetention: Double? = nil,
         learningSteps: [Int]? = nil, relearningSteps: [Int]? = nil, newCardsPerDay: Int? = nil,
         reviewsPerDay: Int? = nil, hintsEnabled: Bool? = nil
     ) {
@@ -215,7 +216,7 @@ public struct UpdateStackRequest: Codable, Sendable, Hashable {
     /// New colour.
     public var color: String?
     /// `fsrs` or `ladder`.
-    public var scheduler: String?
+    public var scheduler: SchedulerKind?
     /// 0.70 … 0.99.
     public var desiredRetention: Double?
     /// Learning steps in seconds.
@@ -232,7 +233,7 @@ public struct UpdateStackRequest: Codable, Sendable, Hashable {
 
     /// Creates the request.
     public init(
-        name: String? = nil, color: String? = nil, scheduler: String? = nil, desiredRetention: Double? = nil,
+        name: String? = nil, color: String? = nil, scheduler: SchedulerKind? = nil, desiredRetention: Double? = nil,
         learningSteps: [Int]? = nil, relearningSteps: [Int]? = nil, newCardsPerDay: Int? = nil,
         reviewsPerDay: Int? = nil, hintsEnabled: Bool? = nil
     ) {
@@ -269,7 +270,7 @@ public struct CardDTO: Codable, Sendable, Hashable {
     /// Last edit.
     public var updatedAt: Date
     /// `new`, `learning`, `review` or `relearning` (ladder cards: `new`, `learning` below level 4, else `review`).
-    public var state: String?
+    public var state: CardState?
     /// FSRS memory stability in days; nil for new and ladder cards.
     public var stability: Double?
     /// FSRS difficulty, 1 … 10; nil for new and ladder cards.
@@ -282,7 +283,7 @@ public struct CardDTO: Codable, Sendable, Hashable {
     /// Creates the DTO.
     public init(
         id: UUID, stackId: UUID, question: String, answer: String, hint: String?, dueAt: Date, level: Int,
-        createdAt: Date, updatedAt: Date, state: String? = nil, stability: Double? = nil, difficulty: Double? = nil,
+        createdAt: Date, updatedAt: Date, state: CardState? = nil, stability: Double? = nil, difficulty: Double? = nil,
         lastReviewedAt: Date? = nil, reviewCount: Int? = nil
     ) {
         self.state = state
@@ -360,7 +361,7 @@ public struct PageDTO<Item: Codable & Sendable & Hashable>: Codable, Sendable, H
 public struct StudyOptionDTO: Codable, Sendable, Hashable {
     /// The key to send back when rating: `easy`, `medium`, `hard` (ladder) or `again`, `hard`, `good`,
     /// `easy` (FSRS).
-    public var rating: String
+    public var rating: RatingKey
     /// The original clients' numeric id of the rating: 0, 1, 2 (ladder) or 11, 12, 13, 14 (FSRS).
     public var id: Int
     /// German label, e.g. `Einfach`.
@@ -373,7 +374,7 @@ public struct StudyOptionDTO: Codable, Sendable, Hashable {
     public var intervalText: String
 
     /// Creates the option.
-    public init(rating: String, id: Int, label: String, color: String, intervalSeconds: Int, intervalText: String) {
+    public init(rating: RatingKey, id: Int, label: String, color: String, intervalSeconds: Int, intervalText: String) {
         self.rating = rating
         self.id = id
         self.label = label
@@ -408,7 +409,7 @@ public struct RateRequest: Codable, Sendable, Hashable {
     /// The card rated.
     @LowercaseUUID public var cardId: UUID
     /// One of the offered options' `rating` keys.
-    public var rating: String
+    public var rating: RatingKey
     /// Learn-ahead days of the session, so the answer's `next` uses the same cut-off.
     public var daysAhead: Int?
     /// A client-made id that makes a retried request idempotent.
@@ -418,7 +419,7 @@ public struct RateRequest: Codable, Sendable, Hashable {
 
     /// Creates the request.
     public init(
-        cardId: UUID, rating: String, daysAhead: Int? = nil, reviewId: UUID? = nil, durationMs: Int? = nil
+        cardId: UUID, rating: RatingKey, daysAhead: Int? = nil, reviewId: UUID? = nil, durationMs: Int? = nil
     ) {
         self.cardId = cardId
         self.rating = rating
@@ -475,4 +476,10 @@ extension StudyNextResponse {
         try container.encode(dueCount, forKey: .dueCount)
         try container.encode(nextDueAt, forKey: .nextDueAt)
     }
+}
+
+/// A rating key of `/api/v1`: `again`, `hard`, `good`, `easy` on FSRS stacks, `easy`, `medium`,
+/// `hard` on ladder stacks (the same word names the scheduler's own rating in each).
+public enum RatingKey: String, Codable, Sendable, Hashable, CaseIterable {
+    case again, hard, medium, good, easy
 }

@@ -1,3 +1,4 @@
+import FlashcardsCore
 import Foundation
 
 // Wire types of scheduling under `/api/v1`: offline review sync, undo, statistics and the
@@ -10,14 +11,14 @@ public struct SyncReviewDTO: Codable, Sendable, Hashable {
     /// The card reviewed (one of the caller's).
     @LowercaseUUID public var cardId: UUID
     /// A rating key of the card's stack: `again`, `hard`, `good`, `easy` (FSRS) or `easy`, `medium`, `hard` (ladder).
-    public var rating: String
+    public var rating: RatingKey
     /// When the review happened on the client.
     public var reviewedAt: Date
     /// How long the learner took, in milliseconds.
     public var durationMs: Int?
 
     /// Creates the review.
-    public init(id: UUID, cardId: UUID, rating: String, reviewedAt: Date, durationMs: Int? = nil) {
+    public init(id: UUID, cardId: UUID, rating: RatingKey, reviewedAt: Date, durationMs: Int? = nil) {
         self.id = id
         self.cardId = cardId
         self.rating = rating
@@ -167,7 +168,7 @@ public struct CardRetrievabilityDTO: Codable, Sendable, Hashable {
     /// Its stack.
     @LowercaseUUID public var stackId: UUID
     /// Its state (see ``CardDTO/state``).
-    public var state: String
+    public var state: CardState
     /// FSRS stability in days.
     public var stability: Double?
     /// The probability of recall now, 0 … 1; nil for new cards and cards of ladder stacks.
@@ -177,7 +178,7 @@ public struct CardRetrievabilityDTO: Codable, Sendable, Hashable {
 
     /// Creates the entry.
     public init(
-        cardId: UUID, stackId: UUID, state: String, stability: Double?, retrievability: Double?, dueAt: Date
+        cardId: UUID, stackId: UUID, state: CardState, stability: Double?, retrievability: Double?, dueAt: Date
     ) {
         self.cardId = cardId
         self.stackId = stackId

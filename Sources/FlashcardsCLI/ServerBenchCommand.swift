@@ -286,7 +286,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
     private func learningLoop(
         _ http: HTTPClient, base: String, seeded: BenchmarkSeeder.Seeded, scheduler: String, pid: Int32
     ) async throws -> (LoopResult, String) {
-        let rating = scheduler == "fsrs" ? "again" : "hard"
+        let rating: RatingKey = scheduler == "fsrs" ? .again : .hard
         let login = try await Self.call(
             http, .POST, base + "/api/v1/auth/login",
             body: try JSONEncoder().encode(LoginRequest(mail: seeded.mail, password: seeded.password)))
@@ -347,7 +347,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
         return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))])
     }
 
-    private static func nextAndRate(_ http: HTTPClient, stackPath: String, token: String, rating: String) async throws {
+    private static func nextAndRate(_ http: HTTPClient, stackPath: String, token: String, rating: RatingKey) async throws {
         let next = try FlashcardsJSON.makeDecoder().decode(
             StudyNextResponse.self, from: try await Self.call(http, .GET, stackPath + "/study/next", token: token))
         guard let card = next.card else { throw ValidationError("no due card left to rate") }

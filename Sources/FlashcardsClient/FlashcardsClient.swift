@@ -90,9 +90,9 @@ public struct FlashcardsClient: Sendable {
         try await transport.send([StackDTO].self, "GET", "api/v1/stacks")
     }
 
-    /// Creates a stack; `color` as `#RRGGBB`. It uses FSRS unless `scheduler` is `"ladder"`; hints
+    /// Creates a stack; `color` as `#RRGGBB`. It uses FSRS unless `scheduler` is `.ladder`; hints
     /// are on unless `hintsEnabled` is false.
-    public func createStack(name: String, color: String, scheduler: String? = nil, hintsEnabled: Bool? = nil)
+    public func createStack(name: String, color: String, scheduler: SchedulerKind? = nil, hintsEnabled: Bool? = nil)
         async throws -> StackDTO
     {
         try await createStack(
@@ -179,7 +179,7 @@ public struct FlashcardsClient: Sendable {
 
     /// Rates a card with one of the offered options' `rating` keys; the answer carries the next card.
     public func rate(
-        _ card: UUID, in stack: UUID, rating: String, daysAhead: Int = 0, reviewId: UUID? = nil,
+        _ card: UUID, in stack: UUID, rating: RatingKey, daysAhead: Int = 0, reviewId: UUID? = nil,
         durationMs: Int? = nil
     ) async throws -> RateResponse {
         try await transport.send(

@@ -28,7 +28,7 @@ public enum BenchmarkSeeder {
         _ app: Application, cardCount: Int, scheduler: String = "ladder", reviewsPerCard: Int = 3, now: Date = Date()
     ) async throws -> Seeded {
         let fsrs = scheduler == "fsrs"
-        let sql = app.db as! any SQLDatabase
+        let sql = app.db.sql
         let password = "benchmark-password"
         let mail = "bench-\(scheduler)-\(cardCount)-\(UUID().uuidString.prefix(8).lowercased())@example.org"
         let user = UserModel(

@@ -93,7 +93,7 @@ private func configureDatabase(_ app: Application, configuration: AppConfigurati
         let file = directory + "/flashcards.sqlite"
         app.databases.use(.sqlite(.file(file)), as: .sqlite)
         // Write-ahead logging lets readers proceed while a rating is written.
-        _ = try await (app.db as! any SQLDatabase).raw("PRAGMA journal_mode=WAL").all()
+        _ = try await app.db.sql.raw("PRAGMA journal_mode=WAL").all()
         // `synchronous` and the busy handler belong to a connection, and the driver keeps exactly one
         // per event loop. `busy_timeout` replaces the driver's busy handler, which retries without
         // pause and so burns a core while another connection writes, with SQLite's sleeping one
@@ -101,10 +101,10 @@ private func configureDatabase(_ app: Application, configuration: AppConfigurati
         let mode = configuration.sqliteSynchronous == "full" ? "FULL" : "NORMAL"
         for eventLoop in app.eventLoopGroup.makeIterator() {
             guard let db = app.databases.database(.sqlite, logger: app.logger, on: eventLoop) else { continue }
-            try await (db as! any SQLDatabase).raw("PRAGMA synchronous=\(unsafeRaw: mode)").run()
-            try await (db as! any SQLDatabase).raw("PRAGMA busy_timeout=10000").run()
+            try await db.sql.raw("PRAGMA synchronous=\(unsafeRaw: mode)").run()
+            try await db.sql.raw("PRAGMA busy_timeout=10000").run()
             // Checkpoints run in the background (`WALCheckpointer`), not inside a request's commit.
-            try await (db as! any SQLDatabase).raw("PRAGMA wal_autocheckpoint=0").run()
+            try await db.sql.raw("PRAGMA wal_autocheckpoint=0").run()
         }
         // The learning path's statements run on connections of their own, without the driver's
         // thread hop (`InlineSQLite`).
@@ -121,7 +121,7 @@ private func configureDatabase(_ app: Application, configuration: AppConfigurati
             as: .psql)
         if let schema {
             // A named schema keeps several deployments (or test runs) apart in one database.
-            try await (app.db as! any SQLDatabase).raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run()
+            try await app.db.sql.raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run()
         }
     }
     app.migrations.add(Migrations.all)

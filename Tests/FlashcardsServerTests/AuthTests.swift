@@ -152,7 +152,7 @@ struct AuthTests {
         try await withApp(db) { app in
             try await withRunningServer(app) { client, _ in
                 try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
-                let created = try await client.createStack(name: "Chemie", color: "#112233", scheduler: "fsrs")
+                let created = try await client.createStack(name: "Chemie", color: "#112233", scheduler: .fsrs)
                 let sql = app.db.sql
                 let userRow = try #require(try await sql.raw("SELECT * FROM users").first())
                 let stackRow = try #require(

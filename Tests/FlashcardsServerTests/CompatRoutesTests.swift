@@ -223,6 +223,10 @@ struct CompatRoutesTests {
             #expect(difficulties.map { $0["color"] as? String } == ["#22C55E", "#F97316", "#EF4444"])
             let durations = options.compactMap { ($0["duration"] as? [String: Any])?["displayName"] as? String }
             #expect(durations == ["10 Minuten", "2 Minuten", "1 Minute"])
+            // The documented `Duration {amount, unit}` shape travels in the same object.
+            #expect(
+                try durationShapes(options)
+                    == [(10, "MINUTES"), (2, "MINUTES"), (1, "MINUTES")].map(DurationShape.init))
 
             // Vue sends `difficulty`: EASY, due in 10 minutes, still today, so it comes back this session.
             try await rate(app, token: token, body: #"{"stackId":"\#(stackId)","cardId":"\#(first)","difficulty":0}"#)

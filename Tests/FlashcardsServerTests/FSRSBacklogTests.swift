@@ -32,7 +32,7 @@ struct FSRSBacklogTests {
                 _ = try await client.syncReviews(
                     cards.enumerated().map { index, card in
                         SyncReviewDTO(
-                            id: UUID(), cardId: card.id, rating: "easy",
+                            id: UUID(), cardId: card.id, rating: .easy,
                             reviewedAt: clock.now.addingTimeInterval(-Double(70 + index) * 86_400))
                     })
                 let counting = FSRSDayCounting.ankiDefaultUTC
@@ -56,7 +56,7 @@ struct FSRSBacklogTests {
                 var seen: [UUID] = []
                 while let card = next.card {
                     seen.append(card.id)
-                    next = try await client.rate(card.id, in: stack.id, rating: "good").next
+                    next = try await client.rate(card.id, in: stack.id, rating: .good).next
                 }
                 #expect(seen == cards[7...].reversed().map(\.id))
                 #expect(next.dueCount == 0)
@@ -94,7 +94,7 @@ struct FSRSBacklogTests {
                 #expect(try await client.stack(stack.id).dueCount == 3)
                 var rated = 0
                 while let card = next.card {
-                    next = try await client.rate(card.id, in: stack.id, rating: "easy").next
+                    next = try await client.rate(card.id, in: stack.id, rating: .easy).next
                     rated += 1
                 }
                 #expect(rated == 3)
@@ -103,11 +103,11 @@ struct FSRSBacklogTests {
                     FSRSDayCounting.ankiDefaultUTC.dayNumber(of: clock.now) + 1)
                 #expect(next.nextDueAt == tomorrow)
                 // Learn-ahead does not lift the limit either.
-                #expect(try await client.nextCard(in: stack.id, daysAhead: 3).card?.state != "new")
+                #expect(try await client.nextCard(in: stack.id, daysAhead: 3).card?.state != .new)
                 clock.set(tomorrow)
                 next = try await client.nextCard(in: stack.id)
                 #expect(next.dueCount == 2)
-                #expect(next.card?.state == "new")
+                #expect(next.card?.state == .new)
                 // Raising the limit lets the rest in today.
                 clock.set(tomorrow.addingTimeInterval(-3_600))
                 _ = try await client.updateStack(stack.id, UpdateStackRequest(newCardsPerDay: 5))
@@ -142,13 +142,13 @@ struct FSRSBacklogTests {
                 let yesterday = now.addingTimeInterval(-7 * 3_600)
                 _ = try await client.syncReviews([
                     SyncReviewDTO(
-                        id: UUID(), cardId: cards["review"]!, rating: "easy",
+                        id: UUID(), cardId: cards["review"]!, rating: .easy,
                         reviewedAt: now.addingTimeInterval(-40 * 86_400)),
-                    SyncReviewDTO(id: UUID(), cardId: cards["learningDue"]!, rating: "again", reviewedAt: yesterday),
+                    SyncReviewDTO(id: UUID(), cardId: cards["learningDue"]!, rating: .again, reviewedAt: yesterday),
                     SyncReviewDTO(
-                        id: UUID(), cardId: cards["learningLater"]!, rating: "again", reviewedAt: yesterday),
+                        id: UUID(), cardId: cards["learningLater"]!, rating: .again, reviewedAt: yesterday),
                     SyncReviewDTO(
-                        id: UUID(), cardId: cards["learningLater"]!, rating: "good",
+                        id: UUID(), cardId: cards["learningLater"]!, rating: .good,
                         reviewedAt: now.addingTimeInterval(-300)),
                 ])
                 let name = Dictionary(uniqueKeysWithValues: cards.map { ($1, $0) })
@@ -158,23 +158,23 @@ struct FSRSBacklogTests {
                 #expect(next.dueCount == 4)
                 #expect(next.card.map { name[$0.id] } == "learningDue")
                 // Good moves it to its ten-minute step: the review is older than the new card.
-                next = try await client.rate(cards["learningDue"]!, in: stack.id, rating: "good").next
+                next = try await client.rate(cards["learningDue"]!, in: stack.id, rating: .good).next
                 #expect(next.card.map { name[$0.id] } == "review")
                 #expect(next.dueCount == 4)
-                next = try await client.rate(cards["review"]!, in: stack.id, rating: "good").next
+                next = try await client.rate(cards["review"]!, in: stack.id, rating: .good).next
                 #expect(next.card.map { name[$0.id] } == "new")
                 #expect(next.dueCount == 3)
                 // Again makes the new card a learning card due in a minute; the other new card is held
                 // back by the limit, so the learning card due soonest (this one, before the one due in
                 // five minutes) comes next, before its time.
-                next = try await client.rate(cards["new"]!, in: stack.id, rating: "again").next
+                next = try await client.rate(cards["new"]!, in: stack.id, rating: .again).next
                 #expect(next.card.map { name[$0.id] } == "new")
                 #expect(next.dueCount == 3)
                 #expect(try #require(next.card).dueAt > clock.now)
                 // Once no learning card is left, held cards are not shown: the session waits for the
                 // next learner day.
                 for card in ["learningLater", "new", "learningDue"] {
-                    next = try await client.rate(cards[card]!, in: stack.id, rating: "easy").next
+                    next = try await client.rate(cards[card]!, in: stack.id, rating: .easy).next
                 }
                 #expect(next.card == nil)
                 #expect(next.dueCount == 0)
@@ -204,28 +204,28 @@ struct FSRSBacklogTests {
                 // One review card (due for weeks) and two new cards.
                 _ = try await client.syncReviews([
                     SyncReviewDTO(
-                        id: UUID(), cardId: cards[2], rating: "easy",
+                        id: UUID(), cardId: cards[2], rating: .easy,
                         reviewedAt: clock.now.addingTimeInterval(-40 * 86_400))
                 ])
                 let stackId = try #require(try await StackModel.query(on: app.db).first()?.id)
-                let sql = app.db as! any SQLDatabase
+                let store = app.studyStore(on: app.db)
                 // No cap, a lower cap, the whole limit.
                 for reviewCap in [0, 1, 1_000] {
                     for newCap in [0, 1, 1_000] {
-                        let row = try #require(
-                            try await FSRSQueueStatement.row(
-                                stackId: stackId, cutoff: clock.now.addingTimeInterval(3_600), now: clock.now,
-                                reviewCap: reviewCap, newCap: newCap, db: app.db, sql: sql))
-                        #expect(try row.decode(column: "due_count", as: Int.self) == min(reviewCap, 1) + min(newCap, 2))
+                        let head = try await store.queueHead(
+                            stackId: stackId,
+                            order: QueueOrder(
+                                cutoff: clock.now.addingTimeInterval(3_600),
+                                rule: .fsrs(now: clock.now, reviewCap: reviewCap, newCap: newCap)))
+                        #expect(head.dueCount == min(reviewCap, 1) + min(newCap, 2))
                         // The review card was due first; a queue without allowance is held, not shown.
-                        let shown = try row.decode(column: "unique_id", as: UUID?.self)
-                        let rank = try row.decode(column: "head_rank", as: Int.self)
+                        let shown = head.card?.uniqueId
                         if reviewCap > 0 {
-                            #expect(shown == cards[2] && rank == FSRSQueueStatement.HeadRank.allowed.rawValue)
+                            #expect(shown == cards[2] && head.rank == .allowed)
                         } else if newCap > 0 {
-                            #expect(shown == cards[0] && rank == FSRSQueueStatement.HeadRank.allowed.rawValue)
+                            #expect(shown == cards[0] && head.rank == .allowed)
                         } else {
-                            #expect(rank == FSRSQueueStatement.HeadRank.held.rawValue)
+                            #expect(head.rank == .held && head.shown == nil)
                         }
                     }
                 }
@@ -265,8 +265,11 @@ struct FSRSBacklogTests {
                 try await cards.create(on: app.db)
                 let stored = try await CardModel.query(on: app.db).all()
                 let ids = Dictionary(uniqueKeysWithValues: try stored.map { (try $0.requireID(), $0) })
-                let sql = app.db as! any SQLDatabase
-                let limit = StudyService.dueCountLimit
+                let store = app.studyStore(on: app.db)
+                let limit = QueueOrder.dueCountLimit
+                let entries = try stored.map {
+                    QueueOrder.Entry(id: try $0.requireID(), queue: CardQueue(rawValue: $0.queue)!, due: $0.dueAt)
+                }
                 // Cut-offs that take a few cards of each queue, a learning queue one short of the
                 // limit, at it and past it; caps from none to the whole limit.
                 for seconds in [10.0, 500, 999.1, 999.9, 1_000.5] {
@@ -277,25 +280,28 @@ struct FSRSBacklogTests {
                             limit, due(1).count + min(due(2).count, reviewCap) + min(due(0).count, newCap))
                         // Before `base` no learning card is due yet; just after it the first one is.
                         for now in [base.addingTimeInterval(-1), base.addingTimeInterval(0.1)] {
-                            let row = try #require(
-                                try await FSRSQueueStatement.row(
-                                    stackId: model.id!, cutoff: cutoff, now: now, reviewCap: reviewCap,
-                                    newCap: newCap, db: app.db, sql: sql))
+                            let order = QueueOrder(
+                                cutoff: cutoff, rule: .fsrs(now: now, reviewCap: reviewCap, newCap: newCap))
+                            let head = try await store.queueHead(stackId: model.id!, order: order)
                             let shape =
                                 "cut-off \(seconds) s, caps \(reviewCap)/\(newCap), now \(now.timeIntervalSince(base))"
-                            #expect(try row.decode(column: "due_count", as: Int.self) == expected, "\(shape)")
-                            let rank = try row.decode(column: "head_rank", as: Int.self)
-                            let shown = try ids[row.decode(column: "id", as: Int.self)]
+                            #expect(head.dueCount == expected, "\(shape)")
+                            // The store's statement gives what the order's own evaluation gives.
+                            let reference = order.select(entries)
+                            #expect(head.card?.id == reference.head && head.rank == reference.rank, "\(shape)")
+                            #expect(head.dueCount == reference.dueCount, "\(shape)")
+                            let rank = head.rank
+                            let shown = head.card.flatMap { ids[$0.id!] }
                             let allowed =
                                 (reviewCap > 0 ? due(2) : []).map(\.due) + (newCap > 0 ? due(0) : []).map(\.due)
                             if now > base {
-                                #expect(rank == FSRSQueueStatement.HeadRank.learningDue.rawValue, "\(shape)")
+                                #expect(rank == .learningDue, "\(shape)")
                                 #expect(shown?.dueAt == base, "\(shape)")
                             } else if let first = allowed.min() {
-                                #expect(rank == FSRSQueueStatement.HeadRank.allowed.rawValue, "\(shape)")
+                                #expect(rank == .allowed, "\(shape)")
                                 #expect(shown?.dueAt == first, "\(shape)")
                             } else {
-                                #expect(rank == FSRSQueueStatement.HeadRank.learningLater.rawValue, "\(shape)")
+                                #expect(rank == .learningLater, "\(shape)")
                                 #expect(shown?.dueAt == base, "\(shape)")
                             }
                         }
@@ -399,22 +405,25 @@ struct FSRSBacklogTests {
     func nextCardIsPrepared(db: TestDatabase) async throws {
         try await withApp(db) { app in
             let ladder = PostgresNamedStatements.LadderNext(stackId: 1, cutoff: Date())
-            let fsrs = FSRSQueueStatement.Postgres(stackId: 1, cutoff: Date(), now: Date(), reviewCap: 5, newCap: 0)
+            let fsrs = PostgresNamedStatements.FSRSNext(
+                stackId: 1, cutoff: Date(), now: Date(), reviewCap: 5, newCap: 0)
             guard db == .postgres else {
-                #expect(try await PostgresNamedStatements.rows(ladder, on: app.db) == nil)
+                #expect(app.studyStore(on: app.db) is SQLiteStudyStore)
+                await #expect(throws: (any Error).self) { try await PostgresNamedStatements.rows(ladder, on: app.db) }
                 return
             }
+            #expect(app.studyStore(on: app.db) is PostgresStudyStore)
             // On one connection: both statements answer (the count row of an empty stack) and the
             // connection then holds them as prepared statements.
             let names = try await app.db.withConnection { connection in
                 for _ in 0..<2 {
                     let rows = try await PostgresNamedStatements.rows(ladder, on: connection)
-                    #expect(try rows?.first?.decode(column: "due_count", as: Int.self) == 0)
+                    #expect(try rows.first?.decode(column: "due_count", as: Int.self) == 0)
                     let queue = try await PostgresNamedStatements.rows(fsrs, on: connection)
-                    #expect(try queue?.first?.decode(column: "due_count", as: Int.self) == 0)
-                    #expect(try queue?.first?.decodeNil(column: "id") == true)
+                    #expect(try queue.first?.decode(column: "due_count", as: Int.self) == 0)
+                    #expect(try queue.first?.decodeNil(column: "id") == true)
                 }
-                return try await (connection as! any SQLDatabase).raw("SELECT name FROM pg_prepared_statements").all()
+                return try await connection.sql.raw("SELECT name FROM pg_prepared_statements").all()
                     .map { try $0.decode(column: "name", as: String.self) }
             }
             #expect(Set(names).isSuperset(of: [type(of: ladder).name, type(of: fsrs).name]), "\(names)")

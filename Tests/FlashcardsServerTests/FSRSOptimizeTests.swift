@@ -46,7 +46,7 @@ struct FSRSOptimizeTests {
                     for review in history.reviews {
                         reviews.append(
                             SyncReviewDTO(
-                                id: UUID(), cardId: card.id, rating: FSRSButtons.key(review.rating),
+                                id: UUID(), cardId: card.id, rating: RatingKey(rawValue: review.rating.key)!,
                                 reviewedAt: review.reviewedAt))
                     }
                 }
@@ -86,7 +86,7 @@ struct FSRSOptimizeTests {
 
                 // A new card's first Good now starts from the fitted w2.
                 let card = try await client.createCard(in: stack.id, question: "Neu", answer: "A")
-                let rated = try await client.rate(card.id, in: stack.id, rating: "good")
+                let rated = try await client.rate(card.id, in: stack.id, rating: .good)
                 #expect(isClose(rated.card.stability, stored.parameters[2]))
 
                 try await client.resetSchedulerParameters()
@@ -110,12 +110,14 @@ struct FSRSOptimizeTests {
                 userId: userId, parameters: FSRSConfiguration.defaultParameters, optimizedAt: Date(), logLoss: 0.4,
                 defaultLogLoss: 0.5, reviews: 7)
             try await other.withConnection { connection in
-                let sql = connection as! any SQLDatabase
+                let sql = connection.sql
                 try await sql.raw("BEGIN IMMEDIATE").run()
                 try await sql.raw("UPDATE users SET name = 'Ada B.' WHERE id = \(bind: userId)").run()
                 // Storing starts while the other connection holds the write lock. A deferred
                 // transaction would read now and fail with SQLITE_BUSY once the other one commits.
-                let storing = Task { try await OptimizeJobHandler.store(row, on: mine) }
+                let storing = Task {
+                    try await app.studyStore(on: mine).writeTransaction { try await $0.storeParameters(row) }
+                }
                 try await Task.sleep(nanoseconds: 150_000_000)
                 try await sql.raw("COMMIT").run()
                 try await storing.value

@@ -66,8 +66,8 @@ struct InlineSQLiteTests {
         }
     }
 
-    @Test("the learning path's statements are prepared once and reused", arguments: ["ladder", "fsrs"])
-    func preparedOnce(scheduler: String) async throws {
+    @Test("the learning path's statements are prepared once and reused", arguments: SchedulerKind.allCases)
+    func preparedOnce(scheduler: SchedulerKind) async throws {
         let clock = TestClock()
         try await withApp(.sqlite, clock: clock) { app in
             try await withRunningServer(app) { client, _ in
@@ -75,7 +75,7 @@ struct InlineSQLiteTests {
                 let stack = try await client.createStack(name: "Reuse", color: "#336699", scheduler: scheduler)
                 for index in 0..<5 { _ = try await client.createCard(in: stack.id, question: "Q\(index)", answer: "A") }
                 // Ratings that keep every card due today.
-                let rating = scheduler == "fsrs" ? "again" : "hard"
+                let rating: RatingKey = scheduler == .fsrs ? .again : .hard
                 var warm: [String: Int] = [:]
                 for round in 0..<14 {
                     // After two rounds every statement has been prepared (and seen the schema once).
@@ -97,13 +97,13 @@ struct InlineSQLiteTests {
         try await withApp(.sqlite, clock: clock) { app in
             try await withRunningServer(app) { client, _ in
                 try await client.signup(name: "Ada", mail: "ada@example.org", password: "geheim123")
-                let stack = try await client.createStack(name: "Spät", color: "#336699", scheduler: "fsrs")
+                let stack = try await client.createStack(name: "Spät", color: "#336699", scheduler: .fsrs)
                 let card = try await client.createCard(in: stack.id, question: "F", answer: "A")
                 // A review synced from a device whose clock runs an hour ahead.
                 _ = try await client.syncReviews([
-                    SyncReviewDTO(id: UUID(), cardId: card.id, rating: "good", reviewedAt: clock.now + 3_600)
+                    SyncReviewDTO(id: UUID(), cardId: card.id, rating: .good, reviewedAt: clock.now + 3_600)
                 ])
-                let rated = try await client.rate(card.id, in: stack.id, rating: "again")
+                let rated = try await client.rate(card.id, in: stack.id, rating: .again)
                 // The rating sorts before the synced review: the card is the replay of both.
                 let logs = try await ReviewLogModel.query(on: app.db).sort(\.$reviewedAt).all()
                 #expect(logs.map(\.rating) == [1, 3])
@@ -142,11 +142,11 @@ struct InlineSQLiteTests {
         try await withApp(.sqlite) { app in
             try await withRunningServer(app) { client, _ in
                 try await client.signup(name: "Ada", mail: "ada@example.org", password: "geheim123")
-                let stack = try await client.createStack(name: "Wartend", color: "#336699", scheduler: "ladder")
+                let stack = try await client.createStack(name: "Wartend", color: "#336699", scheduler: .ladder)
                 let card = try await client.createCard(in: stack.id, question: "F", answer: "A")
                 let other = try await otherConnection(app)
                 _ = try await other.query("BEGIN IMMEDIATE")
-                let rating = Task { try await client.rate(card.id, in: stack.id, rating: "easy") }
+                let rating = Task { try await client.rate(card.id, in: stack.id, rating: .easy) }
                 try await Task.sleep(for: .milliseconds(400))
                 // Meanwhile the server answers reads: no event loop is stuck waiting for the lock.
                 let next = try await client.nextCard(in: stack.id)

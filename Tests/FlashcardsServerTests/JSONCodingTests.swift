@@ -78,7 +78,7 @@ struct StudyRenderingTests {
             cards.append(
                 CardDTO(
                     id: UUID(), stackId: UUID(), question: text, answer: text.uppercased(), hint: text, dueAt: due,
-                    level: index, createdAt: due, updatedAt: due.addingTimeInterval(0.999), state: "review",
+                    level: index, createdAt: due, updatedAt: due.addingTimeInterval(0.999), state: .review,
                     stability: [0.001, 1e-7, 9.977995708203709, 36_500, 123_456_789.125][index],
                     difficulty: [1, 10, 5.5, 7.123456789012345, 2][index], lastReviewedAt: due.addingTimeInterval(-60),
                     reviewCount: index * 7))
@@ -89,10 +89,10 @@ struct StudyRenderingTests {
     static func options() -> [StudyOptionDTO] {
         [
             StudyOptionDTO(
-                rating: "again", id: 11, label: "Nochmal", color: "#EF4444", intervalSeconds: 60,
+                rating: .again, id: 11, label: "Nochmal", color: "#EF4444", intervalSeconds: 60,
                 intervalText: "1 Minute"),
             StudyOptionDTO(
-                rating: "easy", id: 14, label: "Einfach \"schnell\"", color: "#0EA5E9", intervalSeconds: 52_345,
+                rating: .easy, id: 14, label: "Einfach \"schnell\"", color: "#0EA5E9", intervalSeconds: 52_345,
                 intervalText: "1 Tag"),
         ]
     }

@@ -15,8 +15,8 @@ import Vapor
 struct RatingPathTests {
     @Test(
         "ratings in a session give the state and log entries of a full replay",
-        arguments: TestDatabase.available, ["ladder", "fsrs"])
-    func appendedRatingsEqualReplay(db: TestDatabase, scheduler: String) async throws {
+        arguments: TestDatabase.available, SchedulerKind.allCases)
+    func appendedRatingsEqualReplay(db: TestDatabase, scheduler: SchedulerKind) async throws {
         let clock = TestClock()
         try await withApp(db, clock: clock) { app in
             try await withRunningServer(app) { client, _ in
@@ -27,7 +27,7 @@ struct RatingPathTests {
                 for index in 0..<3 {
                     cards.append(try await client.createCard(in: stack.id, question: "Q\(index)", answer: "A"))
                 }
-                let keys = scheduler == "fsrs" ? ["again", "hard", "good", "easy"] : ["easy", "medium", "hard"]
+                let keys: [RatingKey] = scheduler == .fsrs ? [.again, .hard, .good, .easy] : [.easy, .medium, .hard]
                 var generator = SplitMix64(seed: 11)
                 // Sessions over 60 days: minutes apart within a day, days apart between them, and two
                 // ratings at the very same instant.
@@ -57,7 +57,7 @@ struct RatingPathTests {
                 let stackModel = try #require(
                     try await StackModel.query(on: app.db).filter(\.$uniqueId == stack.id).first())
                 let user = try #require(try await UserModel.query(on: app.db).first())
-                let scheduling = try await StackScheduling.load(stack: stackModel, user: user, on: app.db)
+                let cardScheduler = SchedulerCache.scheduler(for: stackModel, user: user, parameters: nil)
                 for card in cards {
                     let stored = try #require(
                         try await CardModel.query(on: app.db).filter(\.$uniqueId == card.id).first())
@@ -66,7 +66,11 @@ struct RatingPathTests {
                     #expect(Set(logs.map(\.seq)) == Set(1...logs.count))
                     let replayed = try #require(
                         try await CardModel.query(on: app.db).filter(\.$uniqueId == card.id).first())
-                    let steps = scheduling.replay(replayed, logs: logs, describing: Set(logs.map { $0.id! }))
+                    let replay = cardScheduler.replay(
+                        logs.map(\.logged), cardID: Int64(replayed.id!), createdAt: replayed.createdAt,
+                        describing: Set(logs.map { $0.id! }))
+                    replayed.schedule = replay.schedule
+                    let steps = replay.steps
                     #expect(stored.dueAt == replayed.dueAt)
                     #expect(stored.level == replayed.level)
                     #expect(stored.reviewCount == replayed.reviewCount)
@@ -77,14 +81,14 @@ struct RatingPathTests {
                     #expect(stored.difficulty == replayed.difficulty)
                     #expect(stored.firstReviewedAt == replayed.firstReviewedAt)
                     #expect(stored.lastReviewedAt == replayed.lastReviewedAt)
-                    if scheduler == "fsrs" { #expect(stored.stability != nil) }
+                    if scheduler == .fsrs { #expect(stored.stability != nil) }
                     // Every review rated in order was described exactly as a replay describes it.
                     if card.id == cards[2].id {
                         #expect(steps.count == logs.count)
                         for log in logs {
                             let step = try #require(steps[log.id!])
-                            #expect(log.stateBefore == step.before)
-                            #expect(log.stateAfter == step.after)
+                            #expect(log.stateBefore == StateJSON.text(step.before))
+                            #expect(log.stateAfter == StateJSON.text(step.after))
                             #expect(log.elapsedDays == step.elapsedDays)
                         }
                     }
@@ -102,12 +106,12 @@ struct RatingPathTests {
                 let first = try await client.createCard(in: stack.id, question: "Q1", answer: "A")
                 let second = try await client.createCard(in: stack.id, question: "Q2", answer: "A")
                 let reviewId = UUID()
-                let once = try await client.rate(first.id, in: stack.id, rating: "good", reviewId: reviewId)
-                let again = try await client.rate(first.id, in: stack.id, rating: "easy", reviewId: reviewId)
+                let once = try await client.rate(first.id, in: stack.id, rating: .good, reviewId: reviewId)
+                let again = try await client.rate(first.id, in: stack.id, rating: .easy, reviewId: reviewId)
                 #expect(again.card.reviewCount == 1)
                 #expect(again.card.dueAt == once.card.dueAt)
                 await expectConflict {
-                    _ = try await client.rate(second.id, in: stack.id, rating: "good", reviewId: reviewId)
+                    _ = try await client.rate(second.id, in: stack.id, rating: .good, reviewId: reviewId)
                 }
                 #expect(try await client.card(second.id, in: stack.id).reviewCount == 0)
 
@@ -116,7 +120,7 @@ struct RatingPathTests {
                 let otherStack = try await other.createStack(name: "Bob", color: "#000000")
                 let otherCard = try await other.createCard(in: otherStack.id, question: "Q", answer: "A")
                 await expectConflict {
-                    _ = try await other.rate(otherCard.id, in: otherStack.id, rating: "good", reviewId: reviewId)
+                    _ = try await other.rate(otherCard.id, in: otherStack.id, rating: .good, reviewId: reviewId)
                 }
                 #expect(try await other.card(otherCard.id, in: otherStack.id).reviewCount == 0)
             }
@@ -136,7 +140,7 @@ struct RatingPathTests {
                     do {
                         switch attempt {
                         case 0: _ = try await eve.nextCard(in: stack.id)
-                        case 1: _ = try await eve.rate(card.id, in: stack.id, rating: "good")
+                        case 1: _ = try await eve.rate(card.id, in: stack.id, rating: .good)
                         default: _ = try await eve.stack(stack.id)
                         }
                         Issue.record("Eve reached Ada's stack (\(attempt))")
@@ -152,8 +156,8 @@ struct RatingPathTests {
 
     @Test(
         "due cards are counted up to 1,000, whatever the backlog",
-        arguments: TestDatabase.available, ["ladder", "fsrs"])
-    func dueCountLimit(db: TestDatabase, scheduler: String) async throws {
+        arguments: TestDatabase.available, SchedulerKind.allCases)
+    func dueCountLimit(db: TestDatabase, scheduler: SchedulerKind) async throws {
         let clock = TestClock()
         try await withApp(db, clock: clock) { app in
             try await withRunningServer(app) { client, _ in
@@ -173,18 +177,18 @@ struct RatingPathTests {
                 try await addCards(999)
                 #expect(try await client.nextCard(in: stack.id).dueCount == 999)
                 try await addCards(2)
-                #expect(try await client.nextCard(in: stack.id).dueCount == StudyService.dueCountLimit)
+                #expect(try await client.nextCard(in: stack.id).dueCount == QueueOrder.dueCountLimit)
                 try await addCards(50)
                 let next = try await client.nextCard(in: stack.id)
                 #expect(next.dueCount == 1_000)
                 let card = try #require(next.card)
-                let rated = try await client.rate(card.id, in: stack.id, rating: scheduler == "fsrs" ? "good" : "easy")
+                let rated = try await client.rate(card.id, in: stack.id, rating: scheduler == .fsrs ? .good : .easy)
                 #expect(rated.next.dueCount == 1_000)
                 // The stack list counts the same way.
                 #expect(try await client.stacks().first?.dueCount == 1_000)
                 #expect(try await client.stack(stack.id).dueCount == 1_000)
                 // On SQLite a ladder stack whose count reached the limit is probed next time.
-                let ladderOnSQLite = db == .sqlite && scheduler == "ladder"
+                let ladderOnSQLite = db == .sqlite && scheduler == .ladder
                 let hints = app.inlineSQLite?.cappedCountHints
                 #expect((hints?.full(model.id!) ?? false) == ladderOnSQLite)
                 // Back under the limit: the count after a full one (the ladder probes then) and the
@@ -203,10 +207,10 @@ struct RatingPathTests {
         try await withApp(db) { app in
             try await withRunningServer(app) { client, _ in
                 try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
-                let stack = try await client.createStack(name: "Zeilen", color: "#000000", scheduler: "fsrs")
+                let stack = try await client.createStack(name: "Zeilen", color: "#000000", scheduler: .fsrs)
                 let plain = try await client.createCard(in: stack.id, question: "Frage \"1\" 🦊", answer: "Ä\nB")
                 let hinted = try await client.createCard(in: stack.id, question: "Q", answer: "A", hint: "Tipp")
-                _ = try await client.rate(hinted.id, in: stack.id, rating: "good")
+                _ = try await client.rate(hinted.id, in: stack.id, rating: .good)
                 // The driver's rows and, on SQLite, the inline connections' (read without the decoder).
                 let inline = app.inlineSQLite?.database(fallback: app.db.sql)
                 for id in [plain.id, hinted.id] {

@@ -26,7 +26,7 @@ struct ReviewSyncTests {
                     cards.append(try await client.createCard(in: stack.id, question: "Q\(index)", answer: "A"))
                 }
                 // Four cards' histories over 40 days, made offline on a phone.
-                let keys = ["again", "hard", "good", "easy"]
+                let keys: [RatingKey] = [.again, .hard, .good, .easy]
                 var generator = SplitMix64(seed: 7)  // deterministic, so a failure can be reproduced
                 var reviews: [SyncReviewDTO] = []
                 for card in cards {
@@ -64,11 +64,11 @@ struct ReviewSyncTests {
                     let history = reviews.filter { $0.cardId == card.id }.sorted { $0.reviewedAt < $1.reviewedAt }
                     let expected = try #require(
                         scheduler.replay(
-                            history.map { (FSRSButtons.rating(forKey: $0.rating)!, $0.reviewedAt) },
+                            history.map { (FSRSRating(key: $0.rating.rawValue)!, $0.reviewedAt) },
                             cardID: Int64(numericId)
                         ).last)
                     let actual = try await client.card(card.id, in: stack.id)
-                    #expect(actual.state == expected.state.rawValue)
+                    #expect(actual.state?.rawValue == expected.state.rawValue)
                     #expect(abs(actual.dueAt.timeIntervalSince(expected.due)) < 0.001)
                     #expect(isClose(actual.stability, expected.stability))
                     #expect(isClose(actual.difficulty, expected.difficulty))
@@ -97,14 +97,14 @@ struct ReviewSyncTests {
                 let stack = try await client.createStack(name: "S", color: "#000000")
                 let card = try await client.createCard(in: stack.id, question: "Q", answer: "A")
                 let t0 = clock.now.addingTimeInterval(-10 * 86_400)
-                let first = SyncReviewDTO(id: UUID(), cardId: card.id, rating: "good", reviewedAt: t0)
+                let first = SyncReviewDTO(id: UUID(), cardId: card.id, rating: .good, reviewedAt: t0)
                 let third = SyncReviewDTO(
-                    id: UUID(), cardId: card.id, rating: "good", reviewedAt: t0.addingTimeInterval(5 * 86_400))
+                    id: UUID(), cardId: card.id, rating: .good, reviewedAt: t0.addingTimeInterval(5 * 86_400))
                 _ = try await client.syncReviews([first, third])
                 // Rated online now, then the phone's review from between the two arrives.
-                _ = try await client.rate(card.id, in: stack.id, rating: "again")
+                _ = try await client.rate(card.id, in: stack.id, rating: .again)
                 let second = SyncReviewDTO(
-                    id: UUID(), cardId: card.id, rating: "easy", reviewedAt: t0.addingTimeInterval(600))
+                    id: UUID(), cardId: card.id, rating: .easy, reviewedAt: t0.addingTimeInterval(600))
                 _ = try await client.syncReviews([second])
                 // Undo the online "again" (the last by time), then sync a duplicate: still undone.
                 let undone = try await client.undoLastReview(of: card.id, in: stack.id)
@@ -137,19 +137,19 @@ struct ReviewSyncTests {
                 try await client.signup(name: "Eve", mail: "eve@example.org", password: "correct horse")
                 let eveStack = try await client.createStack(name: "Eve", color: "#000000")
                 let eveCard = try await client.createCard(in: eveStack.id, question: "Q", answer: "A")
-                let eveReview = SyncReviewDTO(id: UUID(), cardId: eveCard.id, rating: "good", reviewedAt: Date())
+                let eveReview = SyncReviewDTO(id: UUID(), cardId: eveCard.id, rating: .good, reviewedAt: Date())
                 _ = try await client.syncReviews([eveReview])
 
                 let ada = FlashcardsClient(baseURL: url)
                 try await ada.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
                 let stack = try await ada.createStack(name: "Ada", color: "#000000")
                 let card = try await ada.createCard(in: stack.id, question: "Q", answer: "A")
-                let mine = SyncReviewDTO(id: UUID(), cardId: card.id, rating: "good", reviewedAt: Date())
+                let mine = SyncReviewDTO(id: UUID(), cardId: card.id, rating: .good, reviewedAt: Date())
                 let unknown = UUID()
                 do {
                     _ = try await ada.syncReviews([
-                        mine, SyncReviewDTO(id: UUID(), cardId: eveCard.id, rating: "good", reviewedAt: Date()),
-                        SyncReviewDTO(id: UUID(), cardId: unknown, rating: "good", reviewedAt: Date()),
+                        mine, SyncReviewDTO(id: UUID(), cardId: eveCard.id, rating: .good, reviewedAt: Date()),
+                        SyncReviewDTO(id: UUID(), cardId: unknown, rating: .good, reviewedAt: Date()),
                     ])
                     Issue.record("foreign card accepted")
                 } catch let error as FlashcardsError {
@@ -158,10 +158,10 @@ struct ReviewSyncTests {
                     #expect(error.response?.message.contains(unknown.path) == true)
                 }
                 for bad in [
-                    SyncReviewDTO(id: UUID(), cardId: card.id, rating: "medium", reviewedAt: Date()),
-                    SyncReviewDTO(id: UUID(), cardId: card.id, rating: "good", reviewedAt: Date(), durationMs: -1),
+                    SyncReviewDTO(id: UUID(), cardId: card.id, rating: .medium, reviewedAt: Date()),
+                    SyncReviewDTO(id: UUID(), cardId: card.id, rating: .good, reviewedAt: Date(), durationMs: -1),
                     SyncReviewDTO(
-                        id: UUID(), cardId: card.id, rating: "good", reviewedAt: Date().addingTimeInterval(9 * 86_400)),
+                        id: UUID(), cardId: card.id, rating: .good, reviewedAt: Date().addingTimeInterval(9 * 86_400)),
                 ] {
                     do {
                         _ = try await ada.syncReviews([mine, bad])
@@ -173,7 +173,7 @@ struct ReviewSyncTests {
                 // Eve's review id reused by Ada: a conflict, not a silent duplicate.
                 do {
                     _ = try await ada.syncReviews([
-                        SyncReviewDTO(id: eveReview.id, cardId: card.id, rating: "good", reviewedAt: Date())
+                        SyncReviewDTO(id: eveReview.id, cardId: card.id, rating: .good, reviewedAt: Date())
                     ])
                     Issue.record("another user's review id accepted")
                 } catch let error as FlashcardsError {
@@ -188,7 +188,7 @@ struct ReviewSyncTests {
                 }
                 // Nothing of Ada's was written; her card is untouched.
                 #expect(try await ReviewLogModel.query(on: app.db).count() == 1)
-                #expect(try await ada.card(card.id, in: stack.id).state == "new")
+                #expect(try await ada.card(card.id, in: stack.id).state == .new)
                 // Undo is scoped too: Eve's card through Ada's stack is not found.
                 do {
                     _ = try await ada.undoLastReview(of: eveCard.id, in: stack.id)

@@ -110,7 +110,7 @@ struct SQLiteSetupTests {
         try await withApp(.sqlite) { app in
             try await withRunningServer(app) { client, _ in
                 _ = try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
-                let stack = try await client.createStack(name: "Parallel", color: "#059669", scheduler: "fsrs")
+                let stack = try await client.createStack(name: "Parallel", color: "#059669", scheduler: .fsrs)
                 var cards: [UUID] = []
                 for index in 0..<24 {
                     cards.append(
@@ -119,8 +119,8 @@ struct SQLiteSetupTests {
                 let rated = try await withThrowingTaskGroup(of: Int.self) { group in
                     for card in cards {
                         group.addTask {
-                            _ = try await client.rate(card, in: stack.id, rating: "good")
-                            _ = try await client.rate(card, in: stack.id, rating: "again")
+                            _ = try await client.rate(card, in: stack.id, rating: .good)
+                            _ = try await client.rate(card, in: stack.id, rating: .again)
                             return 2
                         }
                     }

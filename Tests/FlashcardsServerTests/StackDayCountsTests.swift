@@ -60,7 +60,7 @@ struct StackDayCountsTests {
                 var learnt: [UUID] = []
                 while let card = next.card {
                     learnt.append(card.id)
-                    next = try await client.rate(card.id, in: stack.id, rating: "easy").next
+                    next = try await client.rate(card.id, in: stack.id, rating: .easy).next
                     #expect(try await checkKept(app, stack: stack.id) == dayStart)
                 }
                 #expect(learnt.count == 3)
@@ -72,7 +72,7 @@ struct StackDayCountsTests {
                 next = try await client.nextCard(in: stack.id)
                 #expect(next.dueCount == 1)
                 let relearnt = try #require(next.card?.id)
-                next = try await client.rate(relearnt, in: stack.id, rating: "easy").next
+                next = try await client.rate(relearnt, in: stack.id, rating: .easy).next
                 #expect(next.card == nil)
 
                 // The counts kept are what the limits read.
@@ -91,16 +91,16 @@ struct StackDayCountsTests {
                 let unseen = cards.filter { !learnt.contains($0) && $0 != relearnt }
                 _ = try await client.syncReviews([
                     SyncReviewDTO(
-                        id: UUID(), cardId: unseen[0], rating: "good", reviewedAt: clock.now.addingTimeInterval(-86_400)
+                        id: UUID(), cardId: unseen[0], rating: .good, reviewedAt: clock.now.addingTimeInterval(-86_400)
                     ),
                     SyncReviewDTO(
-                        id: UUID(), cardId: unseen[1], rating: "easy", reviewedAt: clock.now.addingTimeInterval(-60)),
+                        id: UUID(), cardId: unseen[1], rating: .easy, reviewedAt: clock.now.addingTimeInterval(-60)),
                 ])
                 #expect(try await checkKept(app, stack: stack.id) == nil)
                 next = try await client.nextCard(in: stack.id)
                 #expect(next.dueCount == 1)  // unseen[0], learning since yesterday; no new card left
                 #expect(next.card?.id == unseen[0])
-                next = try await client.rate(unseen[0], in: stack.id, rating: "good").next
+                next = try await client.rate(unseen[0], in: stack.id, rating: .good).next
                 #expect(try await checkKept(app, stack: stack.id) == dayStart)
 
                 // A new learner day: counted from the cards until its first rating.
@@ -109,19 +109,19 @@ struct StackDayCountsTests {
                 next = try await client.nextCard(in: stack.id)
                 #expect(next.dueCount == 3)  // the day's new cards; the cards learnt are due later
                 #expect(try await checkKept(app, stack: stack.id) == dayStart)
-                next = try await client.rate(try #require(next.card?.id), in: stack.id, rating: "again").next
+                next = try await client.rate(try #require(next.card?.id), in: stack.id, rating: .again).next
                 #expect(try await checkKept(app, stack: stack.id) == tomorrow)
 
                 // A scheduler switch recomputes every card and stops keeping the counts; ladder
                 // ratings leave nothing kept; switching back counts again at the next rating.
-                _ = try await client.updateStack(stack.id, UpdateStackRequest(scheduler: "ladder"))
+                _ = try await client.updateStack(stack.id, UpdateStackRequest(scheduler: .ladder))
                 #expect(try await checkKept(app, stack: stack.id) == nil)
                 let ladderCard = try #require(try await client.nextCard(in: stack.id).card)
-                _ = try await client.rate(ladderCard.id, in: stack.id, rating: "easy")
+                _ = try await client.rate(ladderCard.id, in: stack.id, rating: .easy)
                 #expect(try await checkKept(app, stack: stack.id) == nil)
-                _ = try await client.updateStack(stack.id, UpdateStackRequest(scheduler: "fsrs"))
+                _ = try await client.updateStack(stack.id, UpdateStackRequest(scheduler: .fsrs))
                 next = try await client.nextCard(in: stack.id)
-                next = try await client.rate(try #require(next.card?.id), in: stack.id, rating: "good").next
+                next = try await client.rate(try #require(next.card?.id), in: stack.id, rating: .good).next
                 #expect(try await checkKept(app, stack: stack.id) == tomorrow)
 
                 // Another time zone moves the learner day: its start is counted from afresh.
@@ -131,7 +131,7 @@ struct StackDayCountsTests {
                 let localStart = local.startOfDay(local.dayNumber(of: clock.now))
                 next = try await client.nextCard(in: stack.id)
                 if let card = next.card {
-                    _ = try await client.rate(card.id, in: stack.id, rating: "good")
+                    _ = try await client.rate(card.id, in: stack.id, rating: .good)
                     #expect(try await checkKept(app, stack: stack.id) == localStart)
                 }
             }
@@ -156,17 +156,17 @@ struct StackDayCountsTests {
                 let cards = created
                 let now = clock.now
                 // The first rating counts the day; then everything at once.
-                _ = try await client.rate(cards[0], in: stack.id, rating: "good")
+                _ = try await client.rate(cards[0], in: stack.id, rating: .good)
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for card in cards[1..<30] {
-                        for rating in ["good", "easy", "again"] {
+                        for rating: RatingKey in [.good, .easy, .again] {
                             group.addTask { _ = try await client.rate(card, in: stack.id, rating: rating) }
                         }
                     }
                     group.addTask {
                         _ = try await client.syncReviews(
                             cards[30..<36].map {
-                                SyncReviewDTO(id: UUID(), cardId: $0, rating: "good", reviewedAt: now)
+                                SyncReviewDTO(id: UUID(), cardId: $0, rating: .good, reviewedAt: now)
                             })
                     }
                     for card in [cards[0], cards[36], cards[37]] {
@@ -181,7 +181,7 @@ struct StackDayCountsTests {
                 }
                 #expect(rated.count == 29)
                 #expect(rated.allSatisfy { $0.reviewCount == 3 })
-                _ = try await client.rate(cards[38], in: stack.id, rating: "good")
+                _ = try await client.rate(cards[38], in: stack.id, rating: .good)
                 #expect(try await checkKept(app, stack: stack.id) != nil)
                 let stackRow = try #require(
                     try await StackModel.query(on: app.db).filter(\.$uniqueId == stack.id).first())

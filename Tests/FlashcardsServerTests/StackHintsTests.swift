@@ -27,7 +27,7 @@ struct StackHintsTests {
                 let renamed = try await client.updateStack(quiet.id, name: "Still ohne")
                 #expect(renamed.name == "Still ohne")
                 #expect(!renamed.hintsEnabled)
-                let ladder = try await client.updateStack(quiet.id, UpdateStackRequest(scheduler: "ladder"))
+                let ladder = try await client.updateStack(quiet.id, UpdateStackRequest(scheduler: .ladder))
                 #expect(!ladder.hintsEnabled)
 
                 let on = try await client.updateStack(quiet.id, hintsEnabled: true)
@@ -143,7 +143,7 @@ struct StackHintsTests {
         try await withApp(db) { app in
             try await withRunningServer(app) { client, _ in
                 _ = try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
-                let stack = try await client.createStack(name: "Stapel", color: "#059669", scheduler: "ladder")
+                let stack = try await client.createStack(name: "Stapel", color: "#059669", scheduler: .ladder)
                 let hinted = try await client.createCard(
                     in: stack.id, question: "Erfinder des Telefons?", answer: "Bell", hint: "Eine Glocke")
                 let blank = try await client.createCard(in: stack.id, question: "Größter Planet?", answer: "Jupiter")

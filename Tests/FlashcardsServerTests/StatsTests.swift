@@ -26,17 +26,17 @@ struct StatsTests {
                     cards.append(try await client.createCard(in: stack.id, question: "Q\(index)", answer: "A"))
                 }
                 func at(_ text: String) -> Date { FlashcardsJSON.date(from: text)! }
-                func review(_ card: Int, _ rating: String, _ time: String) -> SyncReviewDTO {
+                func review(_ card: Int, _ rating: RatingKey, _ time: String) -> SyncReviewDTO {
                     SyncReviewDTO(id: UUID(), cardId: cards[card].id, rating: rating, reviewedAt: at(time))
                 }
                 _ = try await client.syncReviews([
-                    review(0, "good", "2026-06-01T10:00:00.000Z"), review(0, "good", "2026-06-03T10:00:00.000Z"),
-                    review(0, "again", "2026-06-10T10:00:00.000Z"),
-                    review(1, "easy", "2026-06-01T11:00:00.000Z"),
+                    review(0, .good, "2026-06-01T10:00:00.000Z"), review(0, .good, "2026-06-03T10:00:00.000Z"),
+                    review(0, .again, "2026-06-10T10:00:00.000Z"),
+                    review(1, .easy, "2026-06-01T11:00:00.000Z"),
                     // 03:00 is before the 04:00 rollover: it counts for Sunday 06-07.
-                    review(1, "good", "2026-06-08T03:00:00.000Z"),
-                    review(2, "again", "2026-06-12T10:00:00.000Z"), review(2, "good", "2026-06-12T10:05:00.000Z"),
-                    review(0, "good", "2026-06-13T09:00:00.000Z"),
+                    review(1, .good, "2026-06-08T03:00:00.000Z"),
+                    review(2, .again, "2026-06-12T10:00:00.000Z"), review(2, .good, "2026-06-12T10:05:00.000Z"),
+                    review(0, .good, "2026-06-13T09:00:00.000Z"),
                 ])
                 // The last one is undone: it counts nowhere.
                 _ = try await client.undoLastReview(of: cards[0].id, in: stack.id)
@@ -85,7 +85,8 @@ struct StatsTests {
                         continue
                     }
                     let state = FSRSCard(
-                        state: FSRSState(rawValue: card.state ?? "") ?? .review, step: nil, stability: stability,
+                        state: FSRSState(rawValue: card.state?.rawValue ?? "") ?? .review, step: nil,
+                        stability: stability,
                         difficulty: card.difficulty, due: card.dueAt, lastReview: last)
                     #expect(isClose(item.retrievability, scheduler.retrievability(of: state, at: clock.now)))
                     #expect((0...1).contains(item.retrievability ?? -1))
@@ -121,7 +122,7 @@ struct StatsTests {
         #expect(week["retention"] is NSNull)
         let card = try json(
             CardRetrievabilityDTO(
-                cardId: UUID(), stackId: UUID(), state: "new", stability: nil, retrievability: nil, dueAt: Date()))
+                cardId: UUID(), stackId: UUID(), state: .new, stability: nil, retrievability: nil, dueAt: Date()))
         #expect(card["stability"] is NSNull && card["retrievability"] is NSNull)
         let parameters = try json(
             SchedulerParametersDTO(parameters: FSRSConfiguration.defaultParameters, isDefault: true))

@@ -20,7 +20,7 @@ struct V1StoryTests {
                 #expect(auth.expiresAt == clock.now.addingTimeInterval(7 * 86_400))
                 #expect(try await client.me().timeZone == "Europe/Berlin")
 
-                let stack = try await client.createStack(name: "Biologie", color: "#059669", scheduler: "ladder")
+                let stack = try await client.createStack(name: "Biologie", color: "#059669", scheduler: .ladder)
                 #expect(stack.cardCount == 0)
                 #expect(stack.dueCount == 0)
                 let questions = ["Was ist ATP?", "Was macht das Mitochondrium?", "Was ist DNA? 🧬"]
@@ -38,25 +38,25 @@ struct V1StoryTests {
                 var next = try await client.nextCard(in: stack.id)
                 #expect(next.card?.id == cards[0].id)
                 #expect(next.dueCount == 3)
-                #expect(next.options.map(\.rating) == ["easy", "medium", "hard"])
+                #expect(next.options.map(\.rating) == [.easy, .medium, .hard])
                 #expect(next.options.map(\.intervalText) == ["10 Minuten", "2 Minuten", "1 Minute"])
                 #expect(next.options.map(\.intervalSeconds) == [600, 120, 60])
 
                 // Rate; the answer already carries the next card.
-                var rated = try await client.rate(cards[0].id, in: stack.id, rating: "easy")
+                var rated = try await client.rate(cards[0].id, in: stack.id, rating: .easy)
                 #expect(rated.card.level == 1)
                 #expect(rated.card.dueAt == clock.now.addingTimeInterval(600))
                 #expect(rated.next.card?.id == cards[1].id)
-                rated = try await client.rate(cards[1].id, in: stack.id, rating: "medium")
-                rated = try await client.rate(cards[2].id, in: stack.id, rating: "hard")
+                rated = try await client.rate(cards[1].id, in: stack.id, rating: .medium)
+                rated = try await client.rate(cards[2].id, in: stack.id, rating: .hard)
                 // All three are due again later today, so the session goes on with the earliest.
                 #expect(rated.next.card?.id == cards[2].id)
                 #expect(rated.next.dueCount == 3)
 
                 // A retried rating with the same reviewId is applied once.
                 let reviewId = UUID()
-                let once = try await client.rate(cards[2].id, in: stack.id, rating: "easy", reviewId: reviewId)
-                let twice = try await client.rate(cards[2].id, in: stack.id, rating: "easy", reviewId: reviewId)
+                let once = try await client.rate(cards[2].id, in: stack.id, rating: .easy, reviewId: reviewId)
+                let twice = try await client.rate(cards[2].id, in: stack.id, rating: .easy, reviewId: reviewId)
                 #expect(once.card == twice.card)
                 #expect(once.card.level == 1)
 
@@ -126,9 +126,9 @@ struct V1StoryTests {
             try await withRunningServer(app) { client, url in
                 try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
                 let oldToken = try #require(client.token)
-                let stack = try await client.createStack(name: "S", color: "#000000", scheduler: "ladder")
+                let stack = try await client.createStack(name: "S", color: "#000000", scheduler: .ladder)
                 let card = try await client.createCard(in: stack.id, question: "Q", answer: "A")
-                _ = try await client.rate(card.id, in: stack.id, rating: "easy")
+                _ = try await client.rate(card.id, in: stack.id, rating: .easy)
 
                 await #expect(throws: FlashcardsError.self) {
                     try await client.changePassword(current: "wrong one!", new: "new password")

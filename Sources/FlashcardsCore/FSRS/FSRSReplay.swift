@@ -66,11 +66,11 @@ public enum FSRSReplay {
         _ reviews: [Element], scheduler: FSRSScheduler, _ extract: (Element) -> Review,
         _ body: (Step) throws -> Void
     ) rethrows {
-        // Card states live in a dense array of compact records indexed through an id → slot table:
-        // with tens of thousands of interleaved cards, each review's state is a cache miss, so the
-        // fewer and smaller the records, the faster the replay.
+        // Card schedules live in a dense array indexed through an id → slot table: with tens of
+        // thousands of interleaved cards, each review's state is a cache miss.
+        let cardScheduler = CardScheduler(kind: .fsrs, fsrs: scheduler)
         var slots: [Int64: Int] = [:]
-        var cards: [PackedCard] = []
+        var cards: [CardSchedule] = []
         for element in reviews {
             let review = extract(element)
             let slot: Int
@@ -79,42 +79,11 @@ public enum FSRSReplay {
             } else {
                 slot = cards.count
                 slots[review.cardID] = slot
-                cards.append(PackedCard(FSRSCard.new(due: review.time), count: 0))
+                cards.append(CardSchedule.new(createdAt: review.time))
             }
-            let packed = cards[slot]
-            let next = scheduler.review(
-                packed.card, rating: review.rating, at: review.time,
-                fuzzSeed: FSRSScheduler.fuzzSeed(cardID: review.cardID, reviewCount: Int(packed.count)))
-            cards[slot] = PackedCard(next, count: packed.count + 1)
-            try body(Step(cardID: review.cardID, reviewTime: review.time, rating: review.rating, card: next))
-        }
-    }
-
-    /// An `FSRSCard` in 40 bytes (NaN and −1 stand for nil) plus its review count.
-    private struct PackedCard {
-        var stability: Double
-        var difficulty: Double
-        var due: Double
-        var lastReview: Double
-        var step: Int32
-        var count: Int32
-        var state: FSRSState
-
-        init(_ card: FSRSCard, count: Int32) {
-            stability = card.stability ?? .nan
-            difficulty = card.difficulty ?? .nan
-            due = card.due.timeIntervalSinceReferenceDate
-            lastReview = card.lastReview?.timeIntervalSinceReferenceDate ?? .nan
-            step = card.step.map { Int32(clamping: $0) } ?? -1
-            self.count = count
-            state = card.state
-        }
-
-        var card: FSRSCard {
-            FSRSCard(
-                state: state, step: step < 0 ? nil : Int(step), stability: stability.isNaN ? nil : stability,
-                difficulty: difficulty.isNaN ? nil : difficulty, due: Date(timeIntervalSinceReferenceDate: due),
-                lastReview: lastReview.isNaN ? nil : Date(timeIntervalSinceReferenceDate: lastReview))
+            cardScheduler.apply(.fsrs(review.rating), at: review.time, to: &cards[slot], cardID: review.cardID)
+            try body(
+                Step(cardID: review.cardID, reviewTime: review.time, rating: review.rating, card: cards[slot].fsrsCard))
         }
     }
 

@@ -29,6 +29,9 @@ public struct FSRSScheduler: Sendable {
     /// The instant learner day `day` begins (`FSRSDayCounting.startOfDay(_:)`), from the offset table.
     public func startOfDay(_ day: Int) -> Date { clock.startOfDay(day) }
 
+    /// Learner days from `earlier` to `later` as this scheduler counts them.
+    public func elapsedDays(from earlier: Date, to later: Date) -> Int { clock.elapsedDays(from: earlier, to: later) }
+
     /// The fuzz seed for a card's `reviewCount`-th review (0 for its first), so that the same card
     /// reviewed the same way always gets the same schedule (the scheme Anki uses: card id + reps).
     public static func fuzzSeed(cardID: Int64, reviewCount: Int) -> UInt64 {
@@ -202,8 +205,8 @@ public struct FSRSScheduler: Sendable {
     }
 }
 
-/// `FSRSDayCounting` made fast: asking `TimeZone` for an offset costs ~0.2 µs, several times per
-/// review, which dominated a million-review replay. So the zone's offset changes between 1970 and
+/// `FSRSDayCounting` made fast: asking `TimeZone` for an offset, several times per review, dominated
+/// a million-review replay (docs/benchmarks.md). So the zone's offset changes between 1970 and
 /// 2100 are read once into a table (a fixed-offset zone such as UTC has none) and looked up by binary
 /// search; instants outside that span still ask the zone.
 /// Offset tables by time zone, made once per zone and process: a table takes a few hundred time-zone

@@ -16,43 +16,16 @@ struct RequireUserMiddleware: AsyncMiddleware {
         else { throw AppError.unauthorized }
         // Routes of one stack read the caller's stack and FSRS parameters in the same statement as
         // the account (database round trips less on every learning request); `StackService.find` and
-        // `StudyService.scheduling` take them from there.
+        // `StudyService.scheduler` take them from there.
         let stackId = request.parameters.get("stackId").flatMap(UUID.init(uuidString:))
-        let extra: SQLQueryString
-        if let stackId {
-            extra =
-                "\(unsafeRaw: Self.stackColumnList) FROM users"
-                + " LEFT JOIN stacks ON stacks.user_id = users.id AND stacks.unique_id = \(key: stackId)"
-        } else {
-            extra = " FROM users"
-        }
-        guard
-            let row = try await request.sql.raw("SELECT users.*\(extra) WHERE users.id = \(key: claims.userId)")
-                .first()
+        guard let row = try await request.studyStore.authenticated(userId: claims.userId, stackId: stackId),
+            row.user.tokenVersion == claims.version
         else { throw AppError.unauthorized }
-        let user = UserModel()
-        try user.read(from: PrefixedOutput(row: row, prefix: ""))
-        guard user.tokenVersion == claims.version else { throw AppError.unauthorized }
-        request.storage[CurrentUserKey.self] = user
-        if stackId != nil {
-            request.storage[PreloadedParametersKey.self] = PreloadedParameters(
-                text: try row.decode(column: Self.parametersColumn, as: String?.self))
-            if try !row.decodeNil(column: Self.stackPrefix + "id") {
-                let stack = StackModel()
-                try stack.read(from: PrefixedOutput(row: row, prefix: Self.stackPrefix))
-                request.storage[PreloadedStackKey.self] = stack
-            }
-        }
+        request.storage[CurrentUserKey.self] = row.user
+        if let parameters = row.parameters { request.storage[PreloadedParametersKey.self] = parameters }
+        if let stack = row.stack { request.storage[PreloadedStackKey.self] = stack }
         return try await next.respond(to: request)
     }
-
-    private static let stackPrefix = "stack__"
-    private static let parametersColumn = "fsrs_parameters__"
-    /// The stack's columns under prefixed names and the parameters, as SQL text made once (SQLite and
-    /// PostgreSQL quote identifiers alike; the names are the models' own).
-    private static let stackColumnList =
-        StackModel.keys.map { ", stacks.\"\($0.description)\" AS \"\(stackPrefix)\($0.description)\"" }.joined()
-        + ", (SELECT parameters FROM scheduler_parameters WHERE user_id = users.id) AS \"\(parametersColumn)\""
 }
 
 /// A row's columns whose names carry `prefix`, as a Fluent model reads them.
@@ -72,11 +45,6 @@ struct PrefixedOutput: DatabaseOutput {
 private struct CurrentUserKey: StorageKey { typealias Value = UserModel }
 private struct PreloadedStackKey: StorageKey { typealias Value = StackModel }
 private struct PreloadedParametersKey: StorageKey { typealias Value = PreloadedParameters }
-
-/// The caller's stored FSRS parameters as read with the account: `text` is nil when they have none.
-struct PreloadedParameters: Sendable {
-    let text: String?
-}
 
 extension Request {
     /// The signed-in user; only valid behind ``RequireUserMiddleware``.

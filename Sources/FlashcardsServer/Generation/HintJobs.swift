@@ -61,7 +61,7 @@ struct HintJobHandler: JobHandler {
                 guard !hint.isEmpty else { continue }
                 let clipped = String(hint.prefix(TextLimits.hint))
                 // Only where the card still has no hint: the user may have written one meanwhile.
-                try await (job.db as! any SQLDatabase).update("cards")
+                try await job.db.sql.update("cards")
                     .set("hint", to: clipped)
                     .set("hint_source", to: "generated")
                     .set(

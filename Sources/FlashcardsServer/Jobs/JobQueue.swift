@@ -61,7 +61,7 @@ struct JobContext: Sendable {
 
     /// Stores progress, renews the lease, and throws `CancellationError` when the user cancelled.
     func report(_ progress: JobProgressDTO) async throws {
-        let sql = db as! any SQLDatabase
+        let sql = db.sql
         let json = String(decoding: try FlashcardsJSON.makeEncoder().encode(progress), as: UTF8.self)
         let rows = try await sql.update("jobs")
             .set("progress", to: json)

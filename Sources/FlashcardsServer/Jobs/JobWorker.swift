@@ -62,7 +62,7 @@ final class JobWorker: @unchecked Sendable {
         }
         for loop in running { loop.cancel() }
         for loop in running { await loop.value }
-        let sql = application.db as! any SQLDatabase
+        let sql = application.db.sql
         try? await sql.update("jobs")
             .set("status", to: JobStatus.queued.rawValue)
             .set(SQLIdentifier("locked_by"), to: SQLLiteral.null)
@@ -97,7 +97,7 @@ final class JobWorker: @unchecked Sendable {
     }
 
     private func claim(only jobId: UUID? = nil) async throws -> Claimed? {
-        let sql = application.db as! any SQLDatabase
+        let sql = application.db.sql
         let now = self.now
         let lockClause: SQLQueryString = sql.dialect.name == "postgresql" ? " FOR UPDATE SKIP LOCKED" : ""
         let only: SQLQueryString = jobId.map { "AND id = \(bind: $0) " } ?? ""
@@ -160,7 +160,7 @@ final class JobWorker: @unchecked Sendable {
         _ jobId: UUID, status: JobStatus, result: String? = nil, error: String? = nil, errorCode: String? = nil,
         progress: JobProgressDTO? = nil
     ) async {
-        let sql = application.db as! any SQLDatabase
+        let sql = application.db.sql
         let now = self.now
         var update = sql.update("jobs")
             .set("status", to: status.rawValue)

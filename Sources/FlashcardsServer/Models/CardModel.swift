@@ -1,8 +1,6 @@
 import FlashcardsCore
 import Fluent
 import Foundation
-import SQLKit
-import SQLiteNIO
 
 /// A card with its schedule. Stacks have exactly one owner, so the schedule lives on the card;
 /// `userId` is kept on the row so every lookup can be scoped to the caller in one indexed query.
@@ -55,13 +53,8 @@ final class CardModel: Model, @unchecked Sendable {
         self.answer = answer
         self.hint = hint
         self.searchText = CardModel.searchText(question: question, answer: answer, hint: hint)
-        let state = LadderState.new(createdAt: now)
-        self.dueAt = state.due
-        self.level = state.level
-        self.reviewCount = 0
-        self.queue = 0
-        self.state = "new"
         self.createdAt = now
+        self.schedule = .new(createdAt: now)
         self.updatedAt = now
     }
 
@@ -74,95 +67,27 @@ final class CardModel: Model, @unchecked Sendable {
         [question, answer, hint ?? ""].joined(separator: "\n").lowercased()
     }
 
-    var ladderState: LadderState {
-        get { LadderState(due: dueAt, level: level) }
+    /// The card's state as the scheduler rules see it (an unknown stored state reads as review).
+    var cardState: CardState { CardState(rawValue: state) ?? .review }
+
+    /// The schedule fields as one value: what a replay reads and sets.
+    var schedule: CardSchedule {
+        get {
+            CardSchedule(
+                state: cardState, step: step, stability: stability, difficulty: difficulty, due: dueAt, level: level,
+                reviewCount: reviewCount, firstReviewedAt: firstReviewedAt, lastReviewedAt: lastReviewedAt)
+        }
         set {
+            state = newValue.state.rawValue
+            queue = newValue.queue.rawValue
+            step = newValue.step
+            stability = newValue.stability
+            difficulty = newValue.difficulty
             dueAt = newValue.due
             level = newValue.level
+            reviewCount = newValue.reviewCount
+            firstReviewedAt = newValue.firstReviewedAt
+            lastReviewedAt = newValue.lastReviewedAt
         }
-    }
-}
-
-extension CardModel {
-    /// The columns `read` reads.
-    static let columns = [
-        "id", "unique_id", "stack_id", "user_id", "question", "answer", "hint", "search_text", "due_at", "level",
-        "review_count", "created_at", "updated_at", "hint_source", "queue", "state", "step", "stability",
-        "difficulty", "first_reviewed_at", "last_reviewed_at",
-    ]
-
-    /// The card in a row with the `columns` of `cards`, read column by column: on the learning path
-    /// Fluent's reflective model output cost more than the statement. Every field of the result
-    /// counts as set, so it is for reading and `saveSchedule`; a Fluent `save` would write every column.
-    static func read(_ row: any SQLRow) throws -> CardModel {
-        let row = ColumnReader(row)
-        let card = CardModel()
-        card.id = try row.value("id", as: Int.self)
-        card.uniqueId = try row.uuid("unique_id")
-        card.stackId = try row.value("stack_id", as: Int.self)
-        card.userId = try row.uuid("user_id")
-        card.question = try row.value("question", as: String.self)
-        card.answer = try row.value("answer", as: String.self)
-        card.hint = try row.optional("hint", as: String.self)
-        card.searchText = try row.value("search_text", as: String.self)
-        card.dueAt = try row.value("due_at", as: Date.self)
-        card.level = try row.value("level", as: Int.self)
-        card.reviewCount = try row.value("review_count", as: Int.self)
-        card.createdAt = try row.value("created_at", as: Date.self)
-        card.updatedAt = try row.value("updated_at", as: Date.self)
-        card.hintSource = try row.optional("hint_source", as: String.self)
-        card.queue = try row.value("queue", as: Int.self)
-        card.state = try row.value("state", as: String.self)
-        card.step = try row.optional("step", as: Int.self)
-        card.stability = try row.optional("stability", as: Double.self)
-        card.difficulty = try row.optional("difficulty", as: Double.self)
-        card.firstReviewedAt = try row.optional("first_reviewed_at", as: Date.self)
-        card.lastReviewedAt = try row.optional("last_reviewed_at", as: Date.self)
-        card.$id.exists = true
-        return card
-    }
-
-    /// Writes the card's schedule (what a replay sets) in one statement.
-    func saveSchedule(on sql: any SQLDatabase) async throws {
-        try await sql.raw(
-            """
-            UPDATE cards SET due_at = \(bind: dueAt), level = \(bind: level), review_count = \(bind: reviewCount),
-            queue = \(bind: queue), state = \(bind: state), step = \(bind: step), stability = \(bind: stability),
-            difficulty = \(bind: difficulty), first_reviewed_at = \(bind: firstReviewedAt),
-            last_reviewed_at = \(bind: lastReviewedAt) WHERE id = \(key: id!)
-            """
-        ).run()
-    }
-}
-
-/// Typed reads of a row's columns. On the inline SQLite connections a stored value is converted as
-/// the driver converts it, without the generic decoder around that: reading a card took 21–39 µs with it and
-/// takes 16–21 µs so (timed in the server, same row; the rest is Fluent's model and its property
-/// wrappers). Anything else (PostgreSQL rows, another storage class) goes through
-/// `decode(column:as:)` as before.
-private struct ColumnReader {
-    let row: any SQLRow
-    let inline: InlineRow?
-
-    init(_ row: any SQLRow) {
-        self.row = row
-        self.inline = row as? InlineRow
-    }
-
-    /// `column` as the driver converts it (`SQLiteDataConvertible`, which its decoder uses too).
-    func value<T: SQLiteDataConvertible & Decodable>(_ column: String, as type: T.Type) throws -> T {
-        if let stored = inline?.stored(column), let value = T(sqliteData: stored) { return value }
-        return try row.decode(column: column, as: T.self)
-    }
-
-    func optional<T: SQLiteDataConvertible & Decodable>(_ column: String, as type: T.Type) throws -> T? {
-        guard let stored = inline?.stored(column) else { return try row.decode(column: column, as: T?.self) }
-        if case .null = stored { return nil }
-        return try value(column, as: T.self)
-    }
-
-    func uuid(_ column: String) throws -> UUID {
-        if case .text(let text)? = inline?.stored(column), let value = UUID(uuidString: text) { return value }
-        return try row.decode(column: column, as: UUID.self)
     }
 }

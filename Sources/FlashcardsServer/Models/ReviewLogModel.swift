@@ -1,6 +1,6 @@
+import FlashcardsCore
 import Fluent
 import Foundation
-import SQLKit
 
 /// One rating, appended and never changed; it goes only with its card or account.
 /// The id is the client's review id when it sent one, which makes retries idempotent.
@@ -14,7 +14,7 @@ final class ReviewLogModel: Model, @unchecked Sendable {
     @Field(key: "reviewed_at") var reviewedAt: Date
     @Field(key: "rating") var rating: Int
     @Field(key: "scheduler") var scheduler: String
-    /// The card's schedule before the rating, as JSON.
+    /// The card's schedule before the rating, as JSON (`StateJSON`).
     @Field(key: "state_before") var stateBefore: String
     /// The card's schedule after the rating, as JSON.
     @Field(key: "state_after") var stateAfter: String
@@ -33,42 +33,38 @@ final class ReviewLogModel: Model, @unchecked Sendable {
     init() {}
 
     init(
-        id: UUID, userId: UUID, cardId: Int, stackId: Int, reviewedAt: Date, rating: Int, scheduler: String,
-        stateBefore: String, stateAfter: String, durationMs: Int?
+        id: UUID, userId: UUID, cardId: Int, stackId: Int, reviewedAt: Date, rating: StudyRating, durationMs: Int?
     ) {
         self.id = id
         self.userId = userId
         self.cardId = cardId
         self.stackId = stackId
         self.reviewedAt = reviewedAt
-        self.rating = rating
-        self.scheduler = scheduler
-        self.stateBefore = stateBefore
-        self.stateAfter = stateAfter
+        self.rating = rating.storedValue
+        self.scheduler = rating.scheduler.rawValue
+        self.stateBefore = ""
+        self.stateAfter = ""
         self.durationMs = durationMs
-        self.kind = "review"
+        self.kind = ReviewLogKind.review.rawValue
         self.seq = 0
     }
 }
 
 extension ReviewLogModel {
-    /// Inserts `logs` with multi-row statements (500 rows each): one statement for a rating instead
-    /// of Fluent's reflective per-model insert.
-    static func insert(_ logs: [ReviewLogModel], on sql: any SQLDatabase) async throws {
-        for start in stride(from: 0, to: logs.count, by: 500) {
-            let rows = logs[start..<min(start + 500, logs.count)].map { log -> SQLQueryString in
-                """
-                (\(bind: log.id!), \(bind: log.userId), \(bind: log.cardId), \(bind: log.stackId), \(bind: log.reviewedAt),
-                \(bind: log.rating), \(bind: log.scheduler), \(bind: log.stateBefore), \(bind: log.stateAfter),
-                \(bind: log.durationMs), \(bind: log.kind), \(bind: log.undoes), \(bind: log.elapsedDays), \(bind: log.seq))
-                """
-            }
-            try await sql.raw(
-                """
-                INSERT INTO review_logs (id, user_id, card_id, stack_id, reviewed_at, rating, scheduler, state_before,
-                state_after, duration_ms, kind, undoes, elapsed_days, seq) VALUES 
-                """ + rows.joined(separator: ", ")
-            ).run()
-        }
+    /// The entry's kind (an unknown stored kind reads as a review).
+    var logKind: ReviewLogKind {
+        get { ReviewLogKind(rawValue: kind) ?? .review }
+        set { kind = newValue.rawValue }
+    }
+
+    /// The rating as given, under the scheduler it was given with (an unknown scheduler name reads
+    /// as the ladder).
+    var storedRating: StudyRating {
+        StudyRating(scheduler: SchedulerKind(rawValue: scheduler) ?? .ladder, storedValue: rating)
+    }
+
+    /// The entry as the replay reads it.
+    var logged: LoggedReview {
+        LoggedReview(id: id!, kind: logKind, undoes: undoes, rating: storedRating, reviewedAt: reviewedAt, seq: seq)
     }
 }

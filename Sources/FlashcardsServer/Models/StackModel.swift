@@ -1,3 +1,4 @@
+import FlashcardsCore
 import Fluent
 import Foundation
 
@@ -71,15 +72,34 @@ final class StackModel: Model, @unchecked Sendable {
         self.updatedAt = now
         self.hintsEnabled = true
         // Stacks of the original API keep the ladder; /api/v1 switches new stacks to FSRS.
-        self.scheduler = "ladder"
-        self.desiredRetention = 0.9
-        self.learningSteps = "60,600"
-        self.relearningSteps = "600"
-        self.newCardsPerDay = 20
-        self.reviewsPerDay = 200
+        self.settings = StackSettings()
         self.spreadDay = nil
         self.reviewedSince = nil
         self.reviewedToday = 0
         self.freshToday = 0
+    }
+}
+
+extension StackModel {
+    /// The stack's scheduler (an unknown stored name reads as the ladder).
+    var schedulerKind: SchedulerKind { SchedulerKind(rawValue: scheduler) ?? .ladder }
+
+    /// The scheduler settings as one value; setting it writes the stored forms.
+    var settings: StackSettings {
+        get {
+            StackSettings(
+                scheduler: schedulerKind, desiredRetention: desiredRetention,
+                learningSteps: StackSettings.steps(fromText: learningSteps),
+                relearningSteps: StackSettings.steps(fromText: relearningSteps), newCardsPerDay: newCardsPerDay,
+                reviewsPerDay: reviewsPerDay)
+        }
+        set {
+            scheduler = newValue.scheduler.rawValue
+            desiredRetention = newValue.desiredRetention
+            learningSteps = StackSettings.stepsText(newValue.learningSteps)
+            relearningSteps = StackSettings.stepsText(newValue.relearningSteps)
+            newCardsPerDay = newValue.newCardsPerDay
+            reviewsPerDay = newValue.reviewsPerDay
+        }
     }
 }

@@ -30,8 +30,8 @@ final class UserModel: Model, @unchecked Sendable {
 
     /// Reads every field from `output` as Fluent's `output(from:)` does (the model is then clean: a
     /// save writes only fields changed afterwards), field by field instead of through Fluent's
-    /// reflection of the model, which took about a tenth of a learning request's CPU for the user and
-    /// the stack read with every authenticated request. A field added to the model must be added here
+    /// reflection of the model, a measurable share of a learning request's CPU for the user and the
+    /// stack read with every authenticated request (docs/benchmarks.md). A field added to the model must be added here
     /// (`AuthTests` compares both readings).
     func read(from output: any DatabaseOutput) throws {
         try $id.output(from: output)
@@ -48,4 +48,9 @@ final class UserModel: Model, @unchecked Sendable {
     static func key(forMail mail: String) -> String {
         mail.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     }
+}
+
+extension UserModel {
+    /// The user's time zone (UTC should the stored name ever be unknown).
+    var zone: TimeZone { TimeZone(identifier: timeZone) ?? .gmt }
 }

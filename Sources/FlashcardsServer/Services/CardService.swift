@@ -85,18 +85,10 @@ struct CardService {
     func delete(_ card: CardModel) async throws {
         let cardId = card.id!
         let stackId = self.stackId
-        try await context.db.writeTransaction { db in
-            guard
-                let row = try await db.sql.raw(
-                    "DELETE FROM cards WHERE id = \(bind: cardId) RETURNING first_reviewed_at, last_reviewed_at"
-                ).first()
-            else { return }
-            let times = ReviewTimes(
-                first: try row.decode(column: "first_reviewed_at", as: Date?.self),
-                last: try row.decode(column: "last_reviewed_at", as: Date?.self))
+        try await context.store.writeTransaction { tx in
+            guard let times = try await tx.deleteCard(id: cardId) else { return }
             _ = try await StackDayCounts.apply(
-                ReviewTimesChange(stackId: stackId, before: times, after: .unreviewed),
-                on: db.sql)
+                ReviewTimesChange(stackId: stackId, before: times, after: .unreviewed), in: tx)
         }
     }
 

@@ -39,21 +39,12 @@ struct OptimizeJobHandler: JobHandler {
         let row = SchedulerParametersModel(
             userId: job.userId, parameters: result.parameters, optimizedAt: now, logLoss: result.logLoss,
             defaultLogLoss: result.defaultLogLoss, reviews: result.reviews)
-        try await Self.store(row, on: job.db)
+        try await job.application.studyStore(on: job.db).writeTransaction { try await $0.storeParameters(row) }
         try await job.report(JobProgressDTO(stage: "done", message: "Fertig."))
         let dto = SchedulerParametersDTO(
             parameters: result.parameters, isDefault: false, optimizedAt: now, logLoss: result.logLoss,
             defaultLogLoss: result.defaultLogLoss, reviews: result.reviews)
         return String(decoding: try FlashcardsJSON.makeEncoder().encode(dto), as: UTF8.self)
-    }
-
-    /// Replaces the user's stored parameters with `row`. A write transaction: this one reads first,
-    /// and a deferred one fails with SQLITE_BUSY when another connection writes in between.
-    static func store(_ row: SchedulerParametersModel, on db: any Database) async throws {
-        try await db.writeTransaction { db in
-            try await SchedulerParametersModel.find(row.id, on: db)?.delete(on: db)
-            try await row.create(on: db)
-        }
     }
 
     /// The user's counted reviews as per-card histories, elapsed days counted across the 04:00
@@ -71,28 +62,28 @@ struct OptimizeJobHandler: JobHandler {
             let undoes: UUID?
             let seq: Int
         }
-        let sql = db as! any SQLDatabase
-        let rows = try await sql.raw(
+        let rows = try await db.sql.raw(
             """
             SELECT id, card_id, reviewed_at, rating, scheduler, kind, undoes, seq FROM review_logs
             WHERE user_id = \(bind: userId)
             """
         ).all(decoding: Row.self)
-        let undone = Set(rows.compactMap { $0.kind == "undo" ? $0.undoes : nil })
-        let counting = FSRSDayCounting.rollover(hourOfDay: fsrsDayStartHour, timeZone: timeZone)
-        let byCard = Dictionary(grouping: rows.filter { $0.kind == "review" && !undone.contains($0.id) }, by: \.card_id)
+        let counting = FSRSDayCounting.rollover(hourOfDay: SchedulerKind.fsrs.dayStartHour, timeZone: timeZone)
+        let byCard = Dictionary(grouping: rows, by: \.card_id)
         return byCard.keys.sorted().map { cardId in
-            let reviews = byCard[cardId]!.sorted { a, b in
-                if a.reviewed_at != b.reviewed_at { return a.reviewed_at < b.reviewed_at }
-                if a.seq != b.seq { return a.seq < b.seq }
-                return a.id.uuidString.lowercased() < b.id.uuidString.lowercased()
+            let logged = byCard[cardId]!.map { row in
+                LoggedReview(
+                    id: row.id, kind: ReviewLogKind(rawValue: row.kind) ?? .review, undoes: row.undoes,
+                    rating: StudyRating(
+                        scheduler: SchedulerKind(rawValue: row.scheduler) ?? .ladder, storedValue: row.rating),
+                    reviewedAt: row.reviewed_at, seq: row.seq)
             }
             var previous: Date?
-            let training = reviews.map { row -> FSRSTrainingReview in
-                let elapsed = previous.map { counting.elapsedDays(from: $0, to: row.reviewed_at) } ?? 0
-                previous = row.reviewed_at
-                let rating = StoredRating(storedScheduler: row.scheduler, value: row.rating)
-                return FSRSTrainingReview(rating: rating.fsrs, elapsedDays: elapsed, reviewedAt: row.reviewed_at)
+            let training = ReviewOrder.counted(logged).map { review -> FSRSTrainingReview in
+                let elapsed = previous.map { counting.elapsedDays(from: $0, to: review.reviewedAt) } ?? 0
+                previous = review.reviewedAt
+                return FSRSTrainingReview(
+                    rating: review.rating.fsrs, elapsedDays: elapsed, reviewedAt: review.reviewedAt)
             }
             return FSRSReviewHistory(cardID: Int64(cardId), reviews: training)
         }

@@ -19,47 +19,71 @@ struct StackService {
     func find(_ uniqueId: String?) async throws -> StackModel {
         let id = try Validate.uuid(uniqueId, notFound: .stackNotFound)
         if let stack = context.preloadedStack, stack.uniqueId == id, stack.userId == userId { return stack }
-        // Plain SQL: every stack route starts here, and Fluent's query building cost more than the seek.
-        guard
-            let row = try await context.sql.raw(
-                "SELECT * FROM stacks WHERE unique_id = \(key: id) AND user_id = \(key: userId)"
-            ).first()
-        else { throw AppError.stackNotFound }
-        let stack = StackModel()
-        try stack.read(from: PrefixedOutput(row: row, prefix: ""))
+        guard let stack = try await context.store.stack(uniqueId: id, of: userId) else { throw AppError.stackNotFound }
         return stack
     }
 
     /// Creates a stack. `lenientColor` keeps the original API's acceptance of any colour text.
     /// Hints are on unless `hintsEnabled` is false.
-    func create(name: String, color: String, lenientColor: Bool = false, hintsEnabled: Bool? = nil) async throws
-        -> StackModel
-    {
+    func create(
+        name: String, color: String, lenientColor: Bool = false, hintsEnabled: Bool? = nil,
+        settings change: StackSettings.Change = .init()
+    ) async throws -> StackModel {
+        // The settings are validated before anything is written.
+        let settings = try Self.validated(StackSettings(), applying: change)
         let stack = StackModel(
             uniqueId: context.uuid(), userId: userId,
             name: try Validate.text(name, field: "Der Name", max: TextLimits.stackName),
             color: try Validate.color(color, lenient: lenientColor), now: context.now)
         if let hintsEnabled { stack.hintsEnabled = hintsEnabled }
+        stack.settings = settings
         try await stack.create(on: context.db)
         return stack
     }
 
-    /// Renames and/or recolours a stack, and switches its hints. Switching hints on queues one hint
-    /// job for the stack when any of its cards lacks a hint (the job fills all of them); switching
-    /// them off keeps the stored hints, so they are back at once when switched on again.
-    func update(_ stack: StackModel, name: String?, color: String?, hintsEnabled: Bool? = nil) async throws
-        -> StackModel
-    {
+    /// Renames and/or recolours a stack, switches its hints and changes its scheduler settings.
+    /// Switching hints on queues one hint job for the stack when any of its cards lacks a hint (the
+    /// job fills all of them); switching them off keeps the stored hints, so they are back at once
+    /// when switched on again. A new scheduler makes every card the replay of its history under it,
+    /// in the same transaction. Every value is validated before anything is written.
+    func update(
+        _ stack: StackModel, name: String?, color: String?, hintsEnabled: Bool? = nil,
+        settings change: StackSettings.Change = .init()
+    ) async throws -> StackModel {
+        let before = stack.settings
+        let settings = try Self.validated(before, applying: change)
         if let name { stack.name = try Validate.text(name, field: "Der Name", max: TextLimits.stackName) }
         if let color { stack.color = try Validate.color(color) }
         let hintsSwitchedOn = hintsEnabled == true && !stack.hintsEnabled
         if let hintsEnabled { stack.hintsEnabled = hintsEnabled }
         stack.updatedAt = context.now
-        try await stack.save(on: context.db)
+        if settings == before {
+            try await stack.save(on: context.db)
+        } else {
+            stack.settings = settings
+            // A new scheduler or daily cap changes how the backlog is spread: spread again on the
+            // next request.
+            if settings.scheduler != before.scheduler || settings.reviewsPerDay != before.reviewsPerDay {
+                stack.spreadDay = nil
+            }
+            try await ReviewService(context: context, user: user)
+                .saveSettings(of: stack, recomputing: settings.scheduler != before.scheduler)
+        }
         if hintsSwitchedOn {
             try await HintJobs.enqueueIfAnyMissing(stack: stack, db: context.db, now: context.now)
         }
         return stack
+    }
+
+    /// `settings` with `change` applied; an invalid value is a 400 naming it.
+    private static func validated(_ settings: StackSettings, applying change: StackSettings.Change) throws
+        -> StackSettings
+    {
+        do {
+            return try settings.applying(change)
+        } catch {
+            throw AppError.validation(error.message)
+        }
     }
 
     /// Deletes a stack with its cards and their reviews (database cascades).
@@ -75,8 +99,7 @@ struct StackService {
             let cards: Int
             let due: Int
         }
-        let sql = context.db as! any SQLDatabase
-        let rows = try await sql.select()
+        let rows = try await context.store.sql.select()
             .column("stack_id")
             .column(SQLQueryString("COUNT(*)"), as: "cards")
             .column(SQLQueryString("SUM(CASE WHEN due_at < \(bind: cutoff) THEN 1 ELSE 0 END)"), as: "due")
@@ -85,5 +108,40 @@ struct StackService {
             .groupBy("stack_id")
             .all(decoding: Row.self)
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.stack_id, ($0.cards, $0.due)) })
+    }
+
+    /// A stack with its card count and due count.
+    struct Summary {
+        let stack: StackModel
+        let cardCount: Int
+        let dueCount: Int
+    }
+
+    /// The user's stacks with their counts. FSRS stacks count what study/next would offer today
+    /// (daily limits applied, 04:00 rollover); both kinds up to `QueueOrder.dueCountLimit`, as
+    /// study/next does.
+    func listCounted() async throws -> [Summary] {
+        try await counted(try await list())
+    }
+
+    /// `stack` with its counts.
+    func counted(_ stack: StackModel) async throws -> Summary {
+        try await counted([stack])[0]
+    }
+
+    private func counted(_ stacks: [StackModel]) async throws -> [Summary] {
+        // The ladder's cut-off: the end of the user's day (midnight).
+        let cutoff = StudyDay.dueCutoff(now: context.now, timeZone: user.zone)
+        let counts = try await counts(for: stacks, cutoff: cutoff)
+        var result: [Summary] = []
+        for stack in stacks {
+            let count = counts[stack.id!] ?? (cards: 0, due: 0)
+            let due =
+                stack.schedulerKind == .fsrs
+                ? try await StudyService(context: context, user: user, stack: stack).dueCount()
+                : min(count.due, QueueOrder.dueCountLimit)
+            result.append(Summary(stack: stack, cardCount: count.cards, dueCount: due))
+        }
+        return result
     }
 }

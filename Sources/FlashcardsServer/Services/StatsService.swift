@@ -6,7 +6,7 @@ import SQLKit
 
 /// Statistics from the review history, per stack or over all of a user's stacks.
 ///
-/// Counting is done in SQL, grouped by 15-minute buckets (`SQLTime`), which Swift then maps to
+/// Counting is done in SQL, grouped by 15-minute buckets (`TimeBuckets`), which Swift then maps to
 /// learner days (04:00 in the user's time zone) — SQLite knows no time zones, and a bucket never
 /// straddles a rollover. So a year of reviews is at most a few thousand rows, whatever the count.
 /// Undone reviews and undo entries never count.
@@ -20,7 +20,9 @@ struct StatsService {
         case user
     }
 
-    private var dayCounting: FSRSDayCounting { .rollover(hourOfDay: fsrsDayStartHour, timeZone: user.zone) }
+    private var dayCounting: FSRSDayCounting {
+        .rollover(hourOfDay: SchedulerKind.fsrs.dayStartHour, timeZone: user.zone)
+    }
 
     private func filter(_ scope: Scope) throws -> SQLQueryString {
         switch scope {
@@ -35,7 +37,8 @@ struct StatsService {
 
     /// Reviews per day, true retention per week, cards by state and the 30-day forecast.
     func stats(_ scope: Scope) async throws -> StatsDTO {
-        let sql = context.db as! any SQLDatabase
+        let store = context.store
+        let sql = store.sql
         let counting = dayCounting
         let today = counting.dayNumber(of: context.now)
         let scopeFilter = try filter(scope)
@@ -43,9 +46,10 @@ struct StatsService {
         // Reviews per day, the last 365 days.
         let yearStart = counting.startOfDay(today - 364)
         var perDay: [Int: Int] = [:]
-        for (instant, count) in try await SQLTime.countsPerBucket(
+        for (instant, count) in try await TimeBuckets.counts(
             table: "review_logs", column: "reviewed_at",
-            filter: "\(scopeFilter) AND \(Self.counted) AND reviewed_at >= \(bind: yearStart)", sql: sql)
+            filter: "\(scopeFilter) AND \(Self.counted) AND reviewed_at >= \(bind: yearStart)", sql: sql,
+            bucket: store.bucket("reviewed_at"))
         {
             perDay[counting.dayNumber(of: instant), default: 0] += count
         }
@@ -61,7 +65,7 @@ struct StatsService {
         }
         let rows = try await sql.raw(
             """
-            SELECT \(SQLTime.bucket("reviewed_at", sql: sql)) AS b, COUNT(*) AS n,
+            SELECT \(store.bucket("reviewed_at")) AS b, COUNT(*) AS n,
             SUM(CASE WHEN (scheduler = 'fsrs' AND rating >= 2) OR (scheduler = 'ladder' AND rating <> 2) THEN 1 ELSE 0 END) AS k
             FROM review_logs WHERE \(scopeFilter) AND \(Self.counted) AND elapsed_days >= 1
             AND reviewed_at >= \(bind: counting.startOfDay(firstWeek)) GROUP BY b
@@ -69,7 +73,7 @@ struct StatsService {
         ).all(decoding: RetentionRow.self)
         var weekly: [Int: (reviews: Int, recalled: Int)] = [:]
         for row in rows {
-            let day = counting.dayNumber(of: Date(timeIntervalSince1970: Double(row.b * SQLTime.bucketSeconds)))
+            let day = counting.dayNumber(of: TimeBuckets.start(ofBucket: row.b))
             let week = Self.weekStart(day)
             weekly[week, default: (0, 0)].reviews += row.n
             weekly[week, default: (0, 0)].recalled += row.k ?? 0
@@ -96,16 +100,17 @@ struct StatsService {
 
         // Forecast: cards (not new) due on each of the next 30 days; overdue ones count today.
         var forecastByDay: [Int: Int] = [:]
-        for (instant, count) in try await SQLTime.countsPerBucket(
+        for (instant, count) in try await TimeBuckets.counts(
             table: "cards", column: "due_at",
-            filter: "\(scopeFilter) AND state <> 'new' AND due_at < \(bind: counting.startOfDay(today + 30))", sql: sql)
+            filter: "\(scopeFilter) AND state <> 'new' AND due_at < \(bind: counting.startOfDay(today + 30))", sql: sql,
+            bucket: store.bucket("due_at"))
         {
             forecastByDay[max(today, counting.dayNumber(of: instant)), default: 0] += count
         }
         let forecast = (today...today + 29).map { DayCountDTO(date: dateText($0), count: forecastByDay[$0] ?? 0) }
 
         return StatsDTO(
-            timeZone: user.timeZone, dayStartHour: fsrsDayStartHour, reviewsPerDay: reviewsPerDay,
+            timeZone: user.timeZone, dayStartHour: SchedulerKind.fsrs.dayStartHour, reviewsPerDay: reviewsPerDay,
             retentionPerWeek: retentionPerWeek, cardsByState: cardsByState, forecast: forecast)
     }
 
@@ -127,16 +132,16 @@ struct StatsService {
         }
         let stacksById = Dictionary(uniqueKeysWithValues: stacks.map { ($0.id!, $0) })
         let parameters = try await SchedulerParametersModel.find(userId, on: context.db)?.weights
-        var schedulings: [Int: StackScheduling] = [:]
+        var schedulers: [Int: CardScheduler] = [:]
         let items = cards.compactMap { card -> CardRetrievabilityDTO? in
             guard let stack = stacksById[card.stackId] else { return nil }
-            let scheduling =
-                schedulings[stack.id!]
-                ?? StackScheduling(stack: stack, timeZone: user.zone, parameters: parameters)
-            schedulings[stack.id!] = scheduling
+            let scheduler =
+                schedulers[stack.id!]
+                ?? CardScheduler(settings: stack.settings, timeZone: user.zone, parameters: parameters)
+            schedulers[stack.id!] = scheduler
             return CardRetrievabilityDTO(
-                cardId: card.uniqueId, stackId: stack.uniqueId, state: card.state, stability: card.stability,
-                retrievability: scheduling.retrievability(of: card, at: context.now), dueAt: card.dueAt)
+                cardId: card.uniqueId, stackId: stack.uniqueId, state: card.cardState, stability: card.stability,
+                retrievability: scheduler.retrievability(of: card.schedule, at: context.now), dueAt: card.dueAt)
         }
         return PageDTO(items: items, page: page, perPage: perPage, total: total)
     }

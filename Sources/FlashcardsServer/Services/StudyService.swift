@@ -1,289 +1,182 @@
 import FlashcardsAPI
 import FlashcardsCore
-import Fluent
 import Foundation
-import SQLKit
 
-/// Learning: the next due card and ratings, with every rating appended to the review log.
-///
-/// Ladder stacks behave as the original: the due card with the earliest due time, one seek on
-/// `cards_stack_due`. FSRS stacks honour the daily limits and spread a backlog over the next days
-/// (`BacklogSpreader`); their next card is at most three seeks, one per queue (`FSRSQueueStatement`),
-/// so it costs the same whatever the stack's size. Nothing else of the stack is loaded.
+/// A whole answer of the learning path: the card to show with its rating options, the counts, and
+/// whether its hint may be shown. Both route families encode it as it is.
+struct StudyState {
+    /// The card to show; nil when the session is done (or today's limits hold the due cards back).
+    let card: CardModel?
+    /// The ratings offered for `card`, in button order.
+    let options: [RatingOption]
+    /// Due cards the limits let through, up to `QueueOrder.dueCountLimit`.
+    let dueCount: Int
+    /// Without a card: when the next one falls due.
+    let nextDueAt: Date?
+    /// Whether the card's hint may be shown (a stack learnt without hints sends none).
+    let hintsVisible: Bool
+}
+
+/// Learning: the next due card and ratings, with every rating appended to the review log, over the
+/// study store (`StudyStore`). The rules (queue order, allowance, rating mapping, replay) are
+/// FlashcardsCore's; this service puts them together for one stack of one user.
 struct StudyService {
     let context: ServiceContext
     let user: UserModel
     let stack: StackModel
 
-    /// The answer to "what next?" for a session with `daysAhead` days of learning ahead.
-    struct Next {
-        let card: CardModel?
-        let dueCount: Int
-        let nextDueAt: Date?
-    }
+    private var store: any StudyStore { context.store }
 
-    private var kind: SchedulerKind { SchedulerKind(rawValue: stack.scheduler) ?? .ladder }
-
-    /// Due cards are counted up to this many; a larger backlog reads as this number ("1000+"). A
-    /// count reads one index entry per card, so an exact count of a 10,000-card backlog cost more
-    /// than the rest of a rating together.
-    static let dueCountLimit = 1_000
-
-    /// The moment before which cards count as due for this user.
-    func cutoff(daysAhead: Int) -> Date {
-        Self.cutoff(for: user, stack: stack, now: context.now, daysAhead: daysAhead)
-    }
-
-    /// The end of `user`'s current day in their time zone, plus `daysAhead` days.
-    static func cutoff(for user: UserModel, now: Date, daysAhead: Int) -> Date {
-        StudyDay.dueCutoff(now: now, timeZone: user.zone, daysAhead: daysAhead)
-    }
-
-    /// The cut-off for `stack`: midnight for ladder stacks (the original's day), the 04:00 rollover
-    /// for FSRS stacks (Anki's day, which FSRS counts elapsed days in).
+    /// The moment before which cards of `stack` count as due: the end of the learner's day (midnight
+    /// for ladder stacks, the 04:00 rollover for FSRS stacks) plus `daysAhead` days.
     static func cutoff(for user: UserModel, stack: StackModel, now: Date, daysAhead: Int) -> Date {
-        let hour = stack.scheduler == SchedulerKind.fsrs.rawValue ? fsrsDayStartHour : 0
-        return StudyDay.dueCutoff(now: now, timeZone: user.zone, daysAhead: daysAhead, dayStartHour: hour)
+        StudyDay.dueCutoff(
+            now: now, timeZone: user.zone, daysAhead: daysAhead, dayStartHour: stack.schedulerKind.dayStartHour)
     }
 
-    /// The stack's scheduling (loads the user's FSRS parameters).
-    func scheduling() async throws -> StackScheduling {
-        try await StackScheduling.load(
-            stack: stack, user: user, on: context.db, preloaded: context.preloadedParameters)
-    }
-
-    /// The next card to learn, or nil when the session is done.
-    func nextCard(daysAhead: Int) async throws -> CardModel? {
-        try await next(daysAhead: daysAhead, counting: false).card
-    }
-
-    /// The next card with the session's counts; `scheduling` when the caller has loaded it already.
-    func next(daysAhead: Int, scheduling: StackScheduling? = nil) async throws -> Next {
-        try await next(daysAhead: daysAhead, counting: true, scheduling: scheduling)
-    }
-
-    private func next(daysAhead: Int, counting: Bool, scheduling: StackScheduling? = nil) async throws -> Next {
-        switch kind {
-        case .ladder: try await ladderNext(daysAhead: daysAhead, counting: counting)
-        case .fsrs: try await fsrsNext(daysAhead: daysAhead, counting: counting, scheduling: scheduling)
+    /// The stack's scheduler (FSRS parameters read with the account, or loaded here; ladder stacks
+    /// need none).
+    func scheduler() async throws -> CardScheduler {
+        guard stack.schedulerKind == .fsrs else {
+            return SchedulerCache.scheduler(for: stack, user: user, parameters: nil)
         }
-    }
-
-    // MARK: Ladder
-
-    private func ladderNext(daysAhead: Int, counting: Bool) async throws -> Next {
-        let cutoff = cutoff(daysAhead: daysAhead)
-        // The due card with the earliest due time (ties: oldest card first): one seek on
-        // cards_stack_due; with the count of due cards in the same statement.
-        let head: SQLQueryString = """
-            SELECT * FROM cards WHERE stack_id = \(key: stack.id!) AND due_at < \(bind: cutoff)
-            ORDER BY due_at, id LIMIT 1
-            """
-        guard counting else {
-            return Next(
-                card: try await context.sql.raw(head).first().map(CardModel.read), dueCount: 0,
-                nextDueAt: nil)
-        }
-        let row: (any SQLRow)?
-        // On SQLite: whether the count probed (see `SQLiteCappedCount`).
-        var probed: Bool?
-        if let rows = try await PostgresNamedStatements.rows(
-            PostgresNamedStatements.LadderNext(stackId: stack.id!, cutoff: cutoff), on: context.db)
-        {
-            row = rows.first
+        let text: String?
+        if let preloaded = context.preloadedParameters {
+            text = preloaded.text
         } else {
-            let probe = context.cappedCountHints?.full(stack.id!) ?? false
-            let text = probe ? Self.ladderNextTexts.probe : Self.ladderNextTexts.limited
-            row = try await context.sql.raw("\(SQLiteStatement(text: text, binds: [stack.id!, cutoff]))").first()
-            probed = probe
+            text = try await store.parameters(of: try user.requireID())
         }
-        guard let row else { return Next(card: nil, dueCount: 0, nextDueAt: nil) }
-        let due = try row.decode(column: "due_count", as: Int.self)
-        if let probed, (due >= Self.dueCountLimit) != probed {
-            context.cappedCountHints?.remember(stack.id!, full: !probed)
-        }
-        let card = try row.decodeNil(column: "id") ? nil : try CardModel.read(row)
-        return Next(card: card, dueCount: due, nextDueAt: card == nil ? try await firstDueAt() : nil)
+        return SchedulerCache.scheduler(for: stack, user: user, parameters: text)
     }
 
-    /// The ladder's next card with the count of due cards on SQLite (?1 stack, ?2 cut-off), the
-    /// count in either of `SQLiteCappedCount`'s forms: the probe for a stack whose last count
-    /// reached the limit, the co-routine otherwise.
-    private static let ladderNextTexts: (probe: String, limited: String) = {
-        let range = "FROM cards WHERE stack_id = +?1 AND due_at < ?2"
-        func text(_ count: String) -> String {
-            "SELECT counted.n AS due_count, head.* FROM (SELECT \(count) AS n) counted "
-                + "LEFT JOIN (SELECT * \(range) ORDER BY due_at, id LIMIT 1) head ON 1 = 1"
-        }
-        return (
-            text(SQLiteCappedCount.text(range, cap: dueCountLimit)),
-            text(SQLiteCappedCount.limitedText(range, cap: dueCountLimit))
-        )
-    }()
+    // MARK: Answers
 
-    // MARK: FSRS
-
-    /// What today's limits leave.
-    struct Allowance {
-        let newLeft: Int
-        let reviewsLeft: Int
-    }
-
-    /// An FSRS stack's queues now: today's allowance, the card to show, whether today's limits hold
-    /// back due cards, and the due cards the allowance lets through, counted no further than
-    /// `dueCountLimit`.
-    private struct QueueSnapshot {
-        let allowance: Allowance
-        let card: CardModel?
-        /// No card to show, but reviews or new cards are due that today's limits hold back.
-        let held: Bool
-        let dueCount: Int
-    }
-
-    private func fsrsNext(daysAhead: Int, counting: Bool, scheduling loaded: StackScheduling?) async throws -> Next {
-        let scheduling: StackScheduling
-        if let loaded { scheduling = loaded } else { scheduling = try await self.scheduling() }
-        let cutoff = cutoff(daysAhead: daysAhead)
-        let today = scheduling.day(of: context.now)
-        var snapshot = try await queueSnapshot(before: cutoff, today: today, scheduling: scheduling)
-        // The stack row says whether today's backlog was spread already (nearly always).
-        if stack.spreadDay != today {
-            let moved = try await BacklogSpreader(
-                context: context, stack: stack, scheduling: scheduling, reviewsLeft: snapshot.allowance.reviewsLeft
-            ).spreadIfNeeded()
-            if moved > 0 { snapshot = try await queueSnapshot(before: cutoff, today: today, scheduling: scheduling) }
-        }
-        guard counting else { return Next(card: snapshot.card, dueCount: 0, nextDueAt: nil) }
-        var nextDueAt: Date?
-        if snapshot.card == nil {
-            // Held cards wait for the next learner day; otherwise the stack's first due card counts.
-            nextDueAt =
-                snapshot.held
-                ? scheduling.start(ofDay: today + 1) : try await firstDueAt()
-        }
-        return Next(card: snapshot.card, dueCount: snapshot.dueCount, nextDueAt: nextDueAt)
-    }
-
-    /// When the stack's first card falls due (nil for an empty stack): one seek on `cards_stack_due`.
-    private func firstDueAt() async throws -> Date? {
-        try await CardModel.query(on: context.db).filter(\.$stackId == stack.id!).sort(\.$dueAt).first()?.dueAt
-    }
-
-    /// The start of the learner day the FSRS limits count in.
-    private func dayStart(_ scheduling: StackScheduling) -> Date {
-        scheduling.start(ofDay: scheduling.day(of: context.now))
-    }
-
-    /// The queues of this stack in one statement (`FSRSQueueStatement`), so FSRS next-card costs
-    /// what the ladder's does: today's allowance from the counts the stack row keeps
-    /// (`StackDayCounts`; counted from the cards only before the day's first rating), one seek per
-    /// queue for its first due card, and one count of the due cards the allowance lets through that
-    /// stops at `dueCountLimit`, so a 100k-card backlog reads no more index entries than the
-    /// ladder's count.
-    private func queueSnapshot(before cutoff: Date, today: Int, scheduling: StackScheduling) async throws
-        -> QueueSnapshot
-    {
-        let stackId = stack.id!
-        let dayStart = scheduling.start(ofDay: today)
-        let counts: StackDayCounts.Counts
-        if let kept = StackDayCounts.kept(by: stack, from: dayStart) {
-            counts = kept
-        } else {
-            counts = try await StackDayCounts.count(stackId: stackId, since: dayStart, on: context.sql)
-        }
-        let allowance = Allowance(
-            newLeft: max(0, stack.newCardsPerDay - counts.fresh),
-            reviewsLeft: max(0, stack.reviewsPerDay - (counts.reviewed - counts.fresh)))
-        let limit = Self.dueCountLimit
-        // Learning cards have no daily cap; reviews and new cards only as many as are left today.
-        let (reviewCap, newCap) = (min(allowance.reviewsLeft, limit), min(allowance.newLeft, limit))
-        guard
-            let row = try await FSRSQueueStatement.row(
-                stackId: stackId, cutoff: cutoff, now: context.now, reviewCap: reviewCap, newCap: newCap,
-                db: context.db, sql: context.sql)
-        else {
-            return QueueSnapshot(allowance: allowance, card: nil, held: false, dueCount: 0)
-        }
-        let dueCount = try row.decode(column: "due_count", as: Int.self)
-        guard try !row.decodeNil(column: "id") else {
-            return QueueSnapshot(allowance: allowance, card: nil, held: false, dueCount: dueCount)
-        }
-        let held = try row.decode(column: "head_rank", as: Int.self) == FSRSQueueStatement.HeadRank.held.rawValue
-        return QueueSnapshot(
-            allowance: allowance, card: held ? nil : try CardModel.read(row), held: held, dueCount: dueCount)
+    /// What to learn now, with `daysAhead` days of learning ahead.
+    func state(daysAhead: Int) async throws -> StudyState {
+        try await state(daysAhead: daysAhead, scheduler: try await scheduler())
     }
 
     /// Cards due for this stack with the limits applied (FSRS) or all due cards (ladder).
     func dueCount() async throws -> Int {
-        try await next(daysAhead: 0).dueCount
+        try await head(daysAhead: 0, scheduler: try await scheduler()).dueCount
     }
 
-    // MARK: Options and rating
-
-    /// The ratings offered for `card` now, each with the interval it would apply.
-    func options(for card: CardModel, scheduling: StackScheduling) -> [RatingOption] {
-        scheduling.options(for: card, now: context.now)
+    /// Rates the card with path id `cardId` with the `/api/v1` key `key` and answers with the card
+    /// and what to learn next.
+    func rate(cardId: String?, key: String, reviewId: UUID?, durationMs: Int?, daysAhead: Int) async throws
+        -> (card: CardModel, next: StudyState)
+    {
+        let scheduler = try await scheduler()
+        guard let rating = StudyRating(key: key, scheduler: scheduler.kind) else {
+            throw AppError.validation("rating muss einer von \(scheduler.kind.ratingKeysText) sein.")
+        }
+        let card = try await rate(
+            cardId: cardId, rating: rating, reviewId: reviewId, durationMs: durationMs, scheduler: scheduler)
+        return (card, try await state(daysAhead: daysAhead, scheduler: scheduler))
     }
+
+    /// Rates the card with path id `cardId` with an id of the original API (`difficulty`).
+    func rate(cardId: String?, compatId: Int) async throws {
+        let scheduler = try await scheduler()
+        guard let rating = StudyRating(compatId: compatId, scheduler: scheduler.kind) else {
+            throw AppError.validation(
+                scheduler.kind == .ladder
+                    ? "difficulty muss 0, 1 oder 2 sein." : "difficulty muss 11, 12, 13 oder 14 sein.")
+        }
+        _ = try await rate(cardId: cardId, rating: rating, reviewId: nil, durationMs: nil, scheduler: scheduler)
+    }
+
+    private func state(daysAhead: Int, scheduler: CardScheduler) async throws -> StudyState {
+        let head = try await head(daysAhead: daysAhead, scheduler: scheduler)
+        var nextDueAt: Date?
+        if head.shown == nil {
+            // Held cards wait for the next learner day; otherwise the stack's first due card counts.
+            nextDueAt =
+                head.held
+                ? scheduler.start(ofDay: scheduler.day(of: context.now) + 1)
+                : try await store.firstDueAt(stackId: stack.id!)
+        }
+        let options = head.shown.map { scheduler.options(for: $0.schedule, cardID: Int64($0.id!), now: context.now) }
+        return StudyState(
+            card: head.shown, options: options ?? [], dueCount: head.dueCount, nextDueAt: nextDueAt,
+            hintsVisible: stack.hintsEnabled)
+    }
+
+    // MARK: Queue
+
+    /// The stack's first card by its queue order with the due count. FSRS stacks read today's
+    /// allowance from the counts the stack row keeps (`StackDayCounts`; counted from the cards only
+    /// before the day's first rating), and spread a backlog over the next days once a day
+    /// (`BacklogSpreader`).
+    private func head(daysAhead: Int, scheduler: CardScheduler) async throws -> QueueHead {
+        let cutoff = Self.cutoff(for: user, stack: stack, now: context.now, daysAhead: daysAhead)
+        let stackId = stack.id!
+        guard scheduler.kind == .fsrs else {
+            return try await store.queueHead(stackId: stackId, order: .ladder(cutoff: cutoff))
+        }
+        let today = scheduler.day(of: context.now)
+        let dayStart = scheduler.start(ofDay: today)
+        let counts: StackDayCounts.Counts
+        if let kept = StackDayCounts.kept(by: stack, from: dayStart) {
+            counts = kept
+        } else {
+            counts = try await store.dayCounts(stackId: stackId, since: dayStart)
+        }
+        let allowance = DailyAllowance(settings: stack.settings, reviewed: counts.reviewed, fresh: counts.fresh)
+        let order = QueueOrder.fsrs(cutoff: cutoff, now: context.now, allowance: allowance)
+        let head = try await store.queueHead(stackId: stackId, order: order)
+        // The stack row says whether today's backlog was spread already (nearly always).
+        guard stack.spreadDay != today else { return head }
+        let moved = try await BacklogSpreader(
+            context: context, stack: stack, scheduler: scheduler, reviewsLeft: allowance.reviewsLeft
+        ).spreadIfNeeded()
+        return moved > 0 ? try await store.queueHead(stackId: stackId, order: order) : head
+    }
+
+    // MARK: Rating
 
     /// Applies a rating to the card with this path id and appends it to the review log, in one
     /// transaction; the card's new state is the replay of its history. A repeated `reviewId`
     /// changes nothing and answers with the card as it is.
-    func rate(
-        cardId: String?, rating: StoredRating, reviewId: UUID?, durationMs: Int? = nil, scheduling: StackScheduling
+    private func rate(
+        cardId: String?, rating: StudyRating, reviewId: UUID?, durationMs: Int?, scheduler: CardScheduler
     ) async throws -> CardModel {
         let cardUUID = try Validate.uuid(cardId, notFound: .cardNotFound)
+        if let durationMs, !(0...86_400_000).contains(durationMs) {
+            throw AppError.validation("durationMs muss zwischen 0 und 86400000 liegen.")
+        }
         let stackId = stack.id!
         let userId = try user.requireID()
         let now = context.now
         let logId = reviewId ?? context.uuid()
-        if let durationMs, !(0...86_400_000).contains(durationMs) {
-            throw AppError.validation("durationMs muss zwischen 0 und 86400000 liegen.")
-        }
-        let dayStart = scheduling.kind == .fsrs ? dayStart(scheduling) : nil
+        let dayStart = scheduler.kind == .fsrs ? scheduler.start(ofDay: scheduler.day(of: now)) : nil
         let keptToday = dayStart.flatMap { StackDayCounts.kept(by: stack, from: $0) } != nil
-        let (card, counts) = try await context.sqlWriteTransaction { sql -> (CardModel, StackDayCounts.Counts?) in
-            try await sql.lockCards([cardUUID], of: userId, in: stackId)
-            // The card, its last arrival number and whether the review id is known (1: this review of
-            // this card, stored already; 2: someone else's or another card's), in one statement.
+        let (card, counts) = try await store.writeTransaction { tx -> (CardModel, StackDayCounts.Counts?) in
+            try await tx.lockCards([cardUUID], of: userId, in: stackId)
             guard
-                let row = try await sql.raw(
-                    """
-                    SELECT cards.*, (SELECT COALESCE(MAX(seq), 0) FROM review_logs WHERE card_id = cards.id) AS last_seq,
-                    (SELECT CASE WHEN user_id = \(bind: userId) AND card_id = cards.id THEN 1 ELSE 2 END
-                    FROM review_logs WHERE id = \(key: logId)) AS known_review
-                    FROM cards WHERE unique_id = \(key: cardUUID) AND stack_id = \(key: stackId)
-                    """
-                ).first()
+                let rated = try await tx.ratedCard(
+                    uniqueId: cardUUID, stackId: stackId, userId: userId, reviewId: logId)
             else { throw AppError.cardNotFound }
-            let card = try CardModel.read(row)
-            switch try row.decode(column: "known_review", as: Int?.self) {
-            case 1?: return (card, nil)
+            switch rated.knownReview {
+            case .same?: return (rated.card, nil)
+            case .other?: throw AppError.conflict("Diese reviewId gehört zu einer anderen Bewertung.")
             case nil: break
-            default: throw AppError.conflict("Diese reviewId gehört zu einer anderen Bewertung.")
             }
             let log = ReviewLogModel(
-                id: logId, userId: userId, cardId: card.id!, stackId: stackId, reviewedAt: now,
-                rating: rating.value, scheduler: rating.scheduler.rawValue, stateBefore: "", stateAfter: "",
+                id: logId, userId: userId, cardId: rated.card.id!, stackId: stackId, reviewedAt: now, rating: rating,
                 durationMs: durationMs)
-            let change = try await ReviewRecorder(scheduling: scheduling).record(
-                [log], for: card, lastSeq: try row.decode(column: "last_seq", as: Int.self), on: sql)
+            let change = try await ReviewRecorder(scheduler: scheduler).record(
+                [log], for: rated.card, lastSeq: rated.lastSeq, in: tx)
             // The day's first rating of an FSRS stack counts the day (this rating included); every
             // other adjusts the counts kept.
             if let dayStart, !keptToday,
-                let counts = try await StackDayCounts.recount(
-                    stackId: stackId, from: dayStart, on: sql)
+                let counts = try await StackDayCounts.recount(stackId: stackId, from: dayStart, in: tx)
             {
-                return (card, counts)
+                return (rated.card, counts)
             }
-            return (card, try await StackDayCounts.apply(change, on: sql))
+            return (rated.card, try await StackDayCounts.apply(change, in: tx))
         }
         if let counts { StackDayCounts.remember(counts, on: stack) }
         return card
     }
-}
-
-/// A rating option with its interval for the current card (ladder), kept for the shared renderers.
-struct LadderOption {
-    let rating: LadderRating
-    let seconds: Int
 }

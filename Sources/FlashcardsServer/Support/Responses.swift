@@ -13,7 +13,7 @@ func jsonResponse<T: Encodable>(_ value: T, status: HTTPResponseStatus = .ok) th
 
 extension Request {
     /// The query parameter `name`, nil when absent. A URL without a query skips Vapor's query
-    /// decoder, which cost ~20 µs of every study request even then.
+    /// decoder, which cost a measurable share of every study request even then (docs/benchmarks.md).
     func queryText(_ name: String) -> String? {
         guard let text = url.query, !text.isEmpty else { return nil }
         return query[String.self, at: name]
@@ -36,34 +36,62 @@ extension UserModel {
 }
 
 extension StackModel {
+    /// The stack as `/api/v1` shows it, with its scheduler settings.
     func dto(cardCount: Int, dueCount: Int) -> StackDTO {
-        settingsDTO(cardCount: cardCount, dueCount: dueCount)
+        let settings = settings
+        return StackDTO(
+            id: uniqueId, name: name, color: color, cardCount: cardCount, dueCount: dueCount, createdAt: createdAt,
+            updatedAt: updatedAt, scheduler: settings.scheduler, desiredRetention: settings.desiredRetention,
+            learningSteps: settings.learningSteps, relearningSteps: settings.relearningSteps,
+            newCardsPerDay: settings.newCardsPerDay, reviewsPerDay: settings.reviewsPerDay, hintsEnabled: hintsEnabled)
     }
 }
 
+extension StackService.Summary {
+    /// The stack as `/api/v1` shows it, with its counts.
+    var dto: StackDTO { stack.dto(cardCount: cardCount, dueCount: dueCount) }
+}
+
 extension CardModel {
-    func dto(stack: StackModel) -> CardDTO {
-        stateDTO(stack: stack)
+    /// The card as `/api/v1` shows it, with its scheduling state; without its hint where the study
+    /// routes hide it (the card routes always return it, for editing).
+    func dto(stack: StackModel, hintVisible: Bool = true) -> CardDTO {
+        CardDTO(
+            id: uniqueId, stackId: stack.uniqueId, question: question, answer: answer, hint: hintVisible ? hint : nil,
+            dueAt: dueAt, level: level, createdAt: createdAt, updatedAt: updatedAt, state: cardState,
+            stability: stability, difficulty: difficulty, lastReviewedAt: lastReviewedAt, reviewCount: reviewCount)
     }
 
-    func compat(options: [LadderOption] = []) -> CompatCard {
+    /// The card as the original API shows it, with the rating options of `GET …/card/next`.
+    func compat(options: [RatingOption] = [], hintVisible: Bool = true) -> CompatCard {
         CompatCard(
-            id: id!, uniqueId: uniqueId.uuidString.lowercased(), question: question, answer: answer, hint: hint ?? "",
-            difficultyAndDurations: options.map(\.compat),
+            id: id!, uniqueId: uniqueId.uuidString.lowercased(), question: question, answer: answer,
+            hint: hintVisible ? hint ?? "" : "", difficultyAndDurations: options.map(\.compat),
             maturity: CompatMaturity(id: id!, maturity: FlashcardsJSON.string(from: dueAt), level: level))
     }
 }
 
-extension LadderOption {
+extension StudyNextResponse {
+    /// What to learn next in `stack`, as `/api/v1` sends it.
+    init(_ state: StudyState, stack: StackModel) {
+        self.init(
+            card: state.card.map { $0.dto(stack: stack, hintVisible: state.hintsVisible) },
+            options: state.options.map(\.dto), dueCount: state.dueCount, nextDueAt: state.nextDueAt)
+    }
+}
+
+extension RatingOption {
+    /// An answer button of `/api/v1`.
     var dto: StudyOptionDTO {
         StudyOptionDTO(
-            rating: rating.key, id: rating.rawValue, label: rating.germanName, color: rating.color,
-            intervalSeconds: seconds, intervalText: DurationText.german(seconds: seconds))
+            rating: RatingKey(rawValue: key)!, id: compatId, label: label, color: color, intervalSeconds: seconds,
+            intervalText: text)
     }
 
+    /// An answer button of the original API, its duration in both shapes.
     var compat: CompatDifficultyAndDuration {
         CompatDifficultyAndDuration(
-            difficulty: CompatDifficulty(id: rating.rawValue, name: rating.germanName, color: rating.color),
-            duration: CompatDuration(displayName: DurationText.german(seconds: seconds)))
+            difficulty: CompatDifficulty(id: compatId, name: label, color: color),
+            duration: CompatDuration(displayName: shown.german, amount: shown.amount, unit: shown.unit))
     }
 }

@@ -176,3 +176,28 @@ extension Application {
 func workers(_ count: Int) -> (inout AppConfiguration) -> Void {
     { $0.jobWorkers = count }
 }
+
+/// A compatibility `duration`'s `amount` and `unit`.
+struct DurationShape: Equatable, CustomStringConvertible {
+    let amount: Int
+    let unit: String
+
+    var description: String { "\(amount) \(unit)" }
+}
+
+/// The `amount` + `unit` shape of each option's `duration` in a `difficultyAndDurations` array,
+/// each checked to name the same interval as its `displayName` ("6 Minuten" ↔ 6 MINUTES).
+func durationShapes(_ options: [[String: Any]]) throws -> [DurationShape] {
+    let units = [
+        "Sekunde": "SECONDS", "Sekunden": "SECONDS", "Minute": "MINUTES", "Minuten": "MINUTES", "Stunde": "HOURS",
+        "Stunden": "HOURS", "Tag": "DAYS", "Tage": "DAYS",
+    ]
+    return try options.map { option in
+        let duration = try #require(option["duration"] as? [String: Any])
+        let shape = DurationShape(
+            amount: try #require(duration["amount"] as? Int), unit: try #require(duration["unit"] as? String))
+        let words = try #require(duration["displayName"] as? String).split(separator: " ").map(String.init)
+        #expect(words.count == 2 && Int(words[0]) == shape.amount && units[words[1]] == shape.unit, "\(duration)")
+        return shape
+    }
+}

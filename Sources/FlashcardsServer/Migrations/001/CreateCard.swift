@@ -23,7 +23,7 @@ struct CreateCard: AsyncMigration {
             .field("updated_at", .datetime, .required)
             .unique(on: "unique_id")
             .create()
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.create(index: "cards_stack_due").on("cards").column("stack_id").column("due_at").column("id")
             .run()
         try await sql.create(index: "cards_stack_id").on("cards").column("stack_id").column("id").run()

@@ -11,7 +11,7 @@ struct CreateLoginFailure: AsyncMigration {
             .field("key", .string, .required)
             .field("failed_at", .datetime, .required)
             .create()
-        try await (database as! any SQLDatabase).create(index: "login_failures_key")
+        try await database.sql.create(index: "login_failures_key")
             .on("login_failures").column("key").column("failed_at").run()
     }
 

@@ -18,7 +18,7 @@ struct CreateReviewLog: AsyncMigration {
             .field("state_after", .string, .required)
             .field("duration_ms", .int)
             .create()
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.create(index: "review_logs_card").on("review_logs").column("card_id").column("reviewed_at").run()
         try await sql.create(index: "review_logs_user").on("review_logs").column("user_id").column("reviewed_at").run()
         try await sql.create(index: "review_logs_stack").on("review_logs").column("stack_id").run()

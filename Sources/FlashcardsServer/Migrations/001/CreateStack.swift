@@ -16,7 +16,7 @@ struct CreateStack: AsyncMigration {
             .field("updated_at", .datetime, .required)
             .unique(on: "unique_id")
             .create()
-        try await (database as! any SQLDatabase).create(index: "stacks_user_id")
+        try await database.sql.create(index: "stacks_user_id")
             .on("stacks").column("user_id").column("id").run()
     }
 

@@ -20,7 +20,7 @@ struct CreateCardDraft: AsyncMigration {
             .field("status", .string, .required)
             .field("created_at", .datetime, .required)
             .create()
-        try await (database as! any SQLDatabase).create(index: "card_drafts_stack")
+        try await database.sql.create(index: "card_drafts_stack")
             .on("card_drafts").column("stack_id").column("status").column("position").run()
     }
 

@@ -24,7 +24,7 @@ struct CreateJob: AsyncMigration {
             .field("updated_at", .datetime, .required)
             .field("finished_at", .datetime)
             .create()
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.create(index: "jobs_claim").on("jobs").column("status").column("created_at").run()
         try await sql.create(index: "jobs_user").on("jobs").column("user_id").column("created_at").run()
     }

@@ -24,7 +24,7 @@ struct UpdateCardAddMemoryState: AsyncMigration {
                 .definition(name: .key(.string(name)), dataType: type, constraints: constraints)
             ).update()
         }
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         // Ladder cards: reviewed ones count as learning below level 4 (intervals under a day), else review.
         try await sql.raw(
             """
@@ -42,7 +42,7 @@ struct UpdateCardAddMemoryState: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.drop(index: "cards_stack_queue_due").run()
         try await sql.drop(index: "cards_stack_last_review").run()
         for name in ["queue", "state", "step", "stability", "difficulty", "first_reviewed_at", "last_reviewed_at"] {

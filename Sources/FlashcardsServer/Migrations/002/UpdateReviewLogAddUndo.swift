@@ -22,14 +22,14 @@ struct UpdateReviewLogAddUndo: AsyncMigration {
                 .definition(name: .key(.string(name)), dataType: type, constraints: constraints)
             ).update()
         }
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.create(index: "review_logs_undoes").on("review_logs").column("undoes").run()
         try await sql.create(index: "review_logs_stack_time").on("review_logs").column("stack_id").column("reviewed_at")
             .run()
     }
 
     func revert(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.drop(index: "review_logs_undoes").run()
         try await sql.drop(index: "review_logs_stack_time").run()
         for name in ["kind", "undoes", "elapsed_days", "seq"] {

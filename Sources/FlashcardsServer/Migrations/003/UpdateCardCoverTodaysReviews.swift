@@ -9,14 +9,14 @@ struct UpdateCardCoverTodaysReviews: AsyncMigration {
     var name: String { "003_UpdateCardCoverTodaysReviews" }
 
     func prepare(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.create(index: "cards_stack_reviewed").on("cards")
             .column("stack_id").column("last_reviewed_at").column("first_reviewed_at").run()
         try await sql.drop(index: "cards_stack_last_review").run()
     }
 
     func revert(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         try await sql.create(index: "cards_stack_last_review").on("cards")
             .column("stack_id").column("last_reviewed_at").run()
         try await sql.drop(index: "cards_stack_reviewed").run()

@@ -3,9 +3,9 @@ import SQLKit
 
 /// On PostgreSQL the learning path counts due cards from the indexes alone (index-only scans), which
 /// still read the table for every card on a page changed since the last vacuum, and rated cards are
-/// exactly those. By default autovacuum waits until a fifth of the table has changed. On a 100k-card
-/// stack after a benchmark's ratings, `pgbench` measured the FSRS next-card statement at 0.995 ms
-/// before a vacuum and 0.43–0.46 ms after (the ladder's: 0.52 → 0.33–0.35 ms). So `cards` is
+/// exactly those. By default autovacuum waits until a fifth of the table has changed; after a
+/// benchmark's ratings a vacuum halved the next-card statements (`pgbench`, docs/benchmarks.md). So
+/// `cards` is
 /// vacuumed once 1 % of it has changed (PostgreSQL 13 and later: also once 1 % was inserted).
 /// SQLite has no such setting.
 struct UpdateCardVacuumOften: AsyncMigration {
@@ -17,7 +17,7 @@ struct UpdateCardVacuumOften: AsyncMigration {
     ]
 
     func prepare(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         let names = try await supported(on: sql)
         guard !names.isEmpty else { return }
         let list = names.map { "\($0) = 0.01" }.joined(separator: ", ")
@@ -25,7 +25,7 @@ struct UpdateCardVacuumOften: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         let names = try await supported(on: sql)
         guard !names.isEmpty else { return }
         try await sql.raw("ALTER TABLE cards RESET (\(unsafeRaw: names.joined(separator: ", ")))").run()

@@ -5,8 +5,8 @@ import SQLKit
 /// (`cards_new_due`, `cards_learning_due`, `cards_review_due`), in place of
 /// `cards_stack_queue_due (stack_id, queue, due_at, id)`. Every card is in exactly one of them, so
 /// they hold what the one index held; but a seek or a count in a queue now compares two key columns
-/// instead of three, as the ladder's `cards_stack_due` does. Under callgrind, counting 1,000 learning
-/// cards took 553k instructions in the old index and 513k in the new one (the ladder's range: 509k).
+/// instead of three, as the ladder's `cards_stack_due` does (fewer instructions under callgrind,
+/// docs/benchmarks.md).
 ///
 /// PostgreSQL keeps `cards_stack_queue_due`: its next-card statement is prepared once with the queue
 /// as a value (`LATERAL` over the queue numbers), and a generic plan cannot choose a partial index
@@ -20,7 +20,7 @@ struct UpdateCardIndexEachQueue: AsyncMigration {
     ]
 
     func prepare(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         guard sql.dialect.name == "sqlite" else { return }
         for (name, queue) in Self.indexes {
             try await sql.raw(
@@ -31,7 +31,7 @@ struct UpdateCardIndexEachQueue: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        let sql = database as! any SQLDatabase
+        let sql = database.sql
         guard sql.dialect.name == "sqlite" else { return }
         try await sql.create(index: "cards_stack_queue_due").on("cards")
             .column("stack_id").column("queue").column("due_at").column("id").run()

@@ -6,7 +6,7 @@ import SQLKit
 import Vapor
 
 /// Builds the original API's stack documents, which carry every card of a stack. These are the
-/// largest responses the server sends (a 100,000-card stack is about 35 MB of JSON), so they are
+/// largest responses the server sends (tens of megabytes for a 100,000-card stack), so they are
 /// written straight from the rows of one indexed query into the response buffer: no models, no
 /// intermediate value per card. The output decodes to the same `CompatStack` values the Codable
 /// types describe (tested against them).

@@ -56,13 +56,13 @@ struct CompatRoutes: RouteCollection {
     func listStacks(_ req: Request) async throws -> Response {
         let user = try req.user
         let stacks = try await StackService(context: ServiceContext(req), user: user).list()
-        return try await CompatRendering.response(stacks: stacks, on: req.bulkSQL)
+        return try await CompatRendering.response(stacks: stacks, on: req.studyStore.bulk)
     }
 
     func showStack(_ req: Request) async throws -> Response {
         let stack = try await StackService(context: ServiceContext(req), user: try req.user)
             .find(req.parameters.get("stackId"))
-        return try await CompatRendering.response(stack: stack, on: req.bulkSQL)
+        return try await CompatRendering.response(stack: stack, on: req.studyStore.bulk)
     }
 
     func deleteStack(_ req: Request) async throws -> Response {
@@ -132,16 +132,11 @@ struct CompatRoutes: RouteCollection {
         let user = try req.user
         let stack = try await StackService(context: context, user: user).find(req.parameters.get("stackId"))
         let daysAhead = try Validate.daysAhead(query: req.queryText("days-ahead"), name: "days-ahead")
-        let study = StudyService(context: context, user: user, stack: stack)
-        guard let card = try await study.nextCard(daysAhead: daysAhead) else {
-            // The iOS app ends the session only on 404.
-            throw AppError.cardNotFound
-        }
+        let state = try await StudyService(context: context, user: user, stack: stack).state(daysAhead: daysAhead)
+        // The iOS app ends the session only on 404.
+        guard let card = state.card else { throw AppError.cardNotFound }
         // Ladder stacks: the original three options; FSRS stacks: four, with ids 11 … 14.
-        var compat = card.compat()
-        if !stack.hintsEnabled { compat.hint = "" }  // learning without hints, as in /api/v1
-        compat.difficultyAndDurations = study.options(for: card, scheduling: try await study.scheduling()).map(\.compat)
-        return try jsonResponse(compat)
+        return try jsonResponse(card.compat(options: state.options, hintVisible: state.hintsVisible))
     }
 
     func rate(_ req: Request) async throws -> Response {
@@ -152,14 +147,7 @@ struct CompatRoutes: RouteCollection {
         let context = ServiceContext(req)
         let user = try req.user
         let stack = try await StackService(context: context, user: user).find(body.stackId)
-        let study = StudyService(context: context, user: user, stack: stack)
-        let scheduling = try await study.scheduling()
-        guard let rating = scheduling.rating(forCompatId: id) else {
-            throw AppError.validation(
-                scheduling.kind == .ladder
-                    ? "difficulty muss 0, 1 oder 2 sein." : "difficulty muss 11, 12, 13 oder 14 sein.")
-        }
-        _ = try await study.rate(cardId: body.cardId, rating: rating, reviewId: nil, scheduling: scheduling)
+        try await StudyService(context: context, user: user, stack: stack).rate(cardId: body.cardId, compatId: id)
         return Response(status: .ok)
     }
 }

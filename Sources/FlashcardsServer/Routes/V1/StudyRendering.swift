@@ -3,7 +3,7 @@ import Foundation
 import Vapor
 
 /// The learning path's answers (`study/next`, `study/rate`), written with `JSONBufferWriter`:
-/// `JSONEncoder` took about a tenth of a next-card's server time. Same fields and values as the
+/// `JSONEncoder` took a large share of a next-card's server time (docs/benchmarks.md). Same fields and values as the
 /// Codable encoding of the DTOs, `null` for absent ones (tested against it).
 enum StudyRendering {
     static func response(_ next: StudyNextResponse) -> Response {
@@ -32,7 +32,7 @@ extension JSONBufferWriter {
         for (index, option) in next.options.enumerated() {
             if index > 0 { raw(",") }
             raw("{\"rating\":")
-            string(option.rating)
+            string(option.rating.rawValue)
             raw(",\"id\":")
             int(option.id)
             raw(",\"label\":")
@@ -73,7 +73,7 @@ extension JSONBufferWriter {
         raw(",\"updatedAt\":")
         date(card.updatedAt)
         raw(",\"state\":")
-        optional(card.state) { $0.string($1) }
+        optional(card.state) { $0.string($1.rawValue) }
         raw(",\"stability\":")
         optional(card.stability) { $0.double($1) }
         raw(",\"difficulty\":")

@@ -14,8 +14,7 @@ import VaporCSQLite
 ///
 /// The driver runs every statement on its thread pool and hands the result back to the event loop:
 /// two thread wake-ups per statement, which on this kind of machine cost more than the indexed
-/// statements of a learning request themselves (about a quarter of the server's CPU per rating went
-/// to waking threads). The learning path runs its statements here instead: readers from a small pool
+/// statements of a learning request themselves (docs/benchmarks.md). The learning path runs its statements here instead: readers from a small pool
 /// (one per thread that is running a statement at the moment), and one writer for write transactions,
 /// which the process-wide write gate already runs one at a time. Statements are prepared once per
 /// connection and reused.
@@ -88,7 +87,7 @@ final class InlineSQLite: Sendable {
         InlineSQLDatabase(target: .bulk(self), fallback: fallback)
     }
 
-    /// Runs `body` in a write transaction on the writer (see `Database.writeTransaction`).
+    /// Runs `body` in a write transaction on the writer (see `StudyStore.writeTransaction`).
     func writeTransaction<T: Sendable>(
         fallback: any SQLDatabase, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
@@ -408,47 +407,6 @@ extension Application {
     var inlineSQLite: InlineSQLite? {
         get { storage[InlineSQLiteKey.self] }
         set { storage[InlineSQLiteKey.self] = newValue }
-    }
-}
-
-extension Request {
-    /// The database for statements written out in SQL: on an SQLite file the inline connections,
-    /// otherwise the driver.
-    var sql: any SQLDatabase {
-        application.inlineSQLite?.database(fallback: db.sql) ?? db.sql
-    }
-
-    /// The database for statements that read many rows (`InlineSQLite.bulkDatabase` on SQLite).
-    var bulkSQL: any SQLDatabase {
-        application.inlineSQLite?.bulkDatabase(fallback: db.sql) ?? db.sql
-    }
-}
-
-/// A bound value that selects rows by equality (a key) or limits them (a `LIMIT`), written so that
-/// SQLite's planner does not look at the value. SQLite 3.54 inspects such values while planning some
-/// statements (an equality before an `ORDER BY` on the same index, a `LEFT JOIN`, a limit of a
-/// subquery) and then prepares the statement again every time the value is bound, which on the
-/// learning path cost as much as running it. A unary plus leaves index use as it is (`EXPLAIN QUERY
-/// PLAN` is unchanged) but hides the value from the planner. PostgreSQL gets the plain parameter (it
-/// has no unary plus for every type).
-struct SQLKeyBind: SQLExpression {
-    let value: any Encodable & Sendable
-
-    func serialize(to serializer: inout SQLSerializer) {
-        if serializer.dialect.name == "sqlite" { serializer.write("+") }
-        serializer.write(bind: value)
-    }
-}
-
-extension SQLQueryString {
-    /// `\(key: value)`: a bound key value (see `SQLKeyBind`).
-    mutating func appendInterpolation(key value: any Encodable & Sendable) {
-        appendInterpolation(SQLKeyBind(value: value))
-    }
-
-    /// `LIMIT \(limit: count)`: a bound row limit (see `SQLKeyBind`).
-    mutating func appendInterpolation(limit count: Int) {
-        appendInterpolation(SQLKeyBind(value: count))
     }
 }
 

@@ -1,7 +1,7 @@
 import NIOConcurrencyHelpers
 
 /// How SQLite counts the rows of an index range no further than a cap, for the due counts of the
-/// learning path (`StudyService.dueCountLimit`).
+/// learning path (`QueueOrder.dueCountLimit`).
 ///
 /// `COUNT(*)` over a `LIMIT`ed subquery hands every row through a co-routine to the aggregate;
 /// skipping rows with `OFFSET` to the cap's last one does less per row. So the count asks first
@@ -9,14 +9,14 @@ import NIOConcurrencyHelpers
 /// exactly when it is shorter than that. A cap of 0 answers 0 (offset 0 finds the first row; an
 /// empty range counts 0).
 ///
-/// The trade-off (callgrind, `cards_stack_due`, cap 1,000): a range of 1,000 or more costs 343k
-/// instructions against 509k with the co-routine, but a shorter one is read twice, by the probe and
-/// by the count: 899 rows cost 602k against 441k. So where a range may go either way (a ladder
+/// The trade-off (instruction counts under callgrind in docs/benchmarks.md): a range as long as the
+/// cap costs less than with the co-routine, but a shorter one is read twice, by the probe and by the
+/// count, and costs more. So where a range may go either way (a ladder
 /// stack's due cards), the caller keeps which form its last count needed (`Hints`, one per
 /// database: `InlineSQLite.cappedCountHints`) and writes the co-routine (`limitedText`) unless the
 /// last count reached the cap. An FSRS stack counts reviews and new cards only up to today's caps
 /// (usually a few hundred), and there the probe gives the count its laziness
-/// (see `FSRSQueueStatement`).
+/// (see `SQLiteStudyStore`).
 enum SQLiteCappedCount {
     /// The count of `range` (`FROM … WHERE …`) up to `cap`; `cap` and `lastOffset` (`max(cap - 1,
     /// 0)`) are SQL: literals or placeholders, the latter written `+?` (see `SQLKeyBind`).

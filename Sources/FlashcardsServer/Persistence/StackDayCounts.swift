@@ -80,7 +80,7 @@ enum StackDayCounts {
     }
 
     /// Adjusts the stack's counts, if it keeps any, by `change`. Returns the counts now kept.
-    static func apply(_ change: ReviewTimesChange, on sql: any SQLDatabase) async throws -> Counts? {
+    static func apply(_ change: ReviewTimesChange, in tx: any StudyTransaction) async throws -> Counts? {
         guard change.changesTimes else { return nil }
         // +1 for a time now at or after `reviewed_since`, −1 for one that was.
         func term(_ date: Date?) -> SQLQueryString {
@@ -95,11 +95,12 @@ enum StackDayCounts {
                  WHERE id = \(key: change.stackId) AND reviewed_since IS NOT NULL
                 RETURNING reviewed_since, reviewed_today, fresh_today
                 """
-        return try await sql.raw(statement).first().map(decode)
+        return try await tx.sql.raw(statement).first().map(decode)
     }
 
     /// Counts again from `dayStart`, unless the stack keeps counts from then already (nil).
-    static func recount(stackId: Int, from dayStart: Date, on sql: any SQLDatabase) async throws -> Counts? {
+    static func recount(stackId: Int, from dayStart: Date, in tx: any StudyTransaction) async throws -> Counts? {
+        let sql = tx.sql
         // First claim the row. On PostgreSQL this waits for a transaction adjusting the counts to
         // end, so that the count below, a statement of its own, sees that transaction's cards.
         let claimed = try await sql.raw(
@@ -123,9 +124,9 @@ enum StackDayCounts {
     }
 
     /// Stops keeping the counts of these stacks (after changes too many to adjust one by one).
-    static func forget(stackIds: some Collection<Int>, on sql: any SQLDatabase) async throws {
+    static func forget(stackIds: some Collection<Int>, in tx: any StudyTransaction) async throws {
         guard !stackIds.isEmpty else { return }
-        try await sql.update("stacks").set("reviewed_since", to: SQLLiteral.null)
+        try await tx.sql.update("stacks").set("reviewed_since", to: SQLLiteral.null)
             .where("id", .in, Array(Set(stackIds)).sorted()).run()
     }
 

@@ -1,0 +1,67 @@
+import FlashcardsCore
+import Fluent
+import FluentPostgresDriver
+import Foundation
+import SQLKit
+
+/// The study store on PostgreSQL. Both next-card statements are prepared by name, once per
+/// connection (`PostgresNamedStatements`): the driver sends every other statement as text that
+/// PostgreSQL parses and plans on each run, and for next-card that planning cost more than the
+/// statement. Write transactions run side by side; those that replay cards lock their rows first.
+struct PostgresStudyStore: StudyStore {
+    let db: any Database
+
+    var sql: any SQLDatabase { db.sql }
+    var bulk: any SQLDatabase { db.sql }
+
+    func bucket(_ column: String) -> SQLQueryString { Self.bucket(column) }
+
+    fileprivate static func bucket(_ column: String) -> SQLQueryString {
+        "CAST(FLOOR(EXTRACT(EPOCH FROM \(ident: column)) / \(literal: TimeBuckets.seconds)) AS BIGINT)"
+    }
+
+    func writeTransaction<T: Sendable>(_ body: @escaping @Sendable (any StudyTransaction) async throws -> T)
+        async throws -> T
+    {
+        try await db.transaction { try await body(Transaction(sql: $0.sql)) }
+    }
+
+    struct Transaction: StudyTransaction {
+        let sql: any SQLDatabase
+
+        /// `SELECT … FOR UPDATE` in a statement of its own, so that the reads after it see what the
+        /// transaction it waited for committed.
+        func lockCards(_ uniqueIds: [UUID], of userId: UUID, in stackId: Int?) async throws {
+            guard !uniqueIds.isEmpty else { return }
+            let stackFilter: SQLQueryString = stackId.map { " AND stack_id = \(bind: $0)" } ?? ""
+            try await sql.raw(
+                "SELECT id FROM cards WHERE user_id = \(bind: userId) AND unique_id IN (\(binds: uniqueIds))"
+                    + stackFilter + " ORDER BY id FOR UPDATE"
+            ).run()
+        }
+
+        func bucket(_ column: String) -> SQLQueryString { PostgresStudyStore.bucket(column) }
+    }
+
+    func queueHead(stackId: Int, order: QueueOrder) async throws -> QueueHead {
+        let rows: [any SQLRow]
+        let ranked: Bool
+        switch order.rule {
+        case .ladder:
+            rows = try await PostgresNamedStatements.rows(
+                PostgresNamedStatements.LadderNext(stackId: stackId, cutoff: order.cutoff), on: db)
+            ranked = false
+        case .fsrs(let now, let reviewCap, let newCap):
+            rows = try await PostgresNamedStatements.rows(
+                PostgresNamedStatements.FSRSNext(
+                    stackId: stackId, cutoff: order.cutoff, now: now, reviewCap: reviewCap, newCap: newCap),
+                on: db)
+            ranked = true
+        }
+        guard let row = rows.first else { return .empty }
+        let due = try row.decode(column: "due_count", as: Int.self)
+        guard try !row.decodeNil(column: "id") else { return QueueHead(card: nil, rank: nil, dueCount: due) }
+        let rank = ranked ? QueueOrder.HeadRank(rawValue: try row.decode(column: "head_rank", as: Int.self)) : nil
+        return QueueHead(card: try CardModel.read(row), rank: rank, dueCount: due)
+    }
+}

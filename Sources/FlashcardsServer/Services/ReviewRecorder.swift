@@ -1,0 +1,80 @@
+import FlashcardsCore
+import Foundation
+
+/// Appends reviews to the log and sets the card to the replay of its whole history. The log is the
+/// source of truth: a card's schedule is always what replaying its counted reviews in replay order
+/// (`ReviewOrder`) gives, so reviews that arrive late or out of order land where they belong.
+struct ReviewRecorder {
+    let scheduler: CardScheduler
+
+    /// Stores `newLogs` (reviews or undo entries of `card`, not yet saved) and recomputes the card.
+    /// Each stored review gets its state before and after and its elapsed days from the replay.
+    ///
+    /// Reviews made after the card's last counted one (every rating in a session) continue from the
+    /// card's schedule, which is the replay of its history, without reading that history; anything
+    /// else (an undo, a review that arrives late) replays the card's whole log. `lastSeq` is the
+    /// card's highest arrival number when the caller has read it already. Returns how the card's
+    /// review times changed, for the stack's day counts (`StackDayCounts`).
+    func record(
+        _ newLogs: [ReviewLogModel], for card: CardModel, lastSeq knownSeq: Int? = nil, in tx: any StudyTransaction
+    )
+        async throws -> ReviewTimesChange
+    {
+        let before = ReviewTimes(card)
+        let appending = newLogs.allSatisfy { log in
+            log.logKind == .review && card.lastReviewedAt.map { log.reviewedAt >= $0 } ?? true
+        }
+        let existing = appending ? [] : try await tx.reviewLogs(cardId: card.id!)
+        let lastSeq: Int
+        if let knownSeq {
+            lastSeq = knownSeq
+        } else if appending {
+            lastSeq = try await tx.lastSeq(cardId: card.id!)
+        } else {
+            lastSeq = existing.map(\.seq).max() ?? 0
+        }
+        // Arrival numbers continue the card's; within one request in replay order, so a batch's
+        // order does not matter.
+        let ordered = newLogs.sorted { ReviewOrder.precedes($0.logged, $1.logged) }
+        for (offset, log) in ordered.enumerated() { log.seq = lastSeq + 1 + offset }
+        let described = Set(newLogs.map { $0.id! })
+        let snapshotBefore = appending ? "" : StateJSON.snapshot(card.schedule)
+        let cardID = Int64(card.id!)
+        let steps: [UUID: ReplayStep]
+        if appending {
+            var schedule = card.schedule
+            steps = scheduler.advance(&schedule, cardID: cardID, by: ordered.map(\.logged), describing: described)
+            card.schedule = schedule
+        } else {
+            let replay = scheduler.replay(
+                (existing + newLogs).map(\.logged), cardID: cardID, createdAt: card.createdAt, describing: described)
+            card.schedule = replay.schedule
+            steps = replay.steps
+        }
+        // Undo entries record the card as it was and as it is; appended reviews never need it.
+        let snapshotAfter = appending ? "" : StateJSON.snapshot(card.schedule)
+        for log in newLogs {
+            if let step = steps[log.id!] {
+                log.stateBefore = StateJSON.text(step.before)
+                log.stateAfter = StateJSON.text(step.after)
+                log.elapsedDays = step.elapsedDays
+            } else {
+                // An undo entry (or a review an earlier undo already cancelled): the card as it was
+                // and as it is now.
+                log.stateBefore = snapshotBefore
+                log.stateAfter = snapshotAfter
+            }
+        }
+        try await tx.append(ordered)
+        try await tx.saveSchedule(card)
+        return ReviewTimesChange(stackId: card.stackId, before: before, after: ReviewTimes(card))
+    }
+
+    /// Recomputes `card` from all of its log entries. The caller forgets the stack's day counts
+    /// (`StackDayCounts.forget`).
+    func recompute(_ card: CardModel, logs: [ReviewLogModel], in tx: any StudyTransaction) async throws {
+        card.schedule =
+            scheduler.replay(logs.map(\.logged), cardID: Int64(card.id!), createdAt: card.createdAt).schedule
+        try await tx.saveSchedule(card)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+@testable import FlashcardsCore
+
+@Suite("Queue order and card replay")
+struct StudyQueueTests {
+    static let base = Date(timeIntervalSince1970: 1_790_000_000)
+
+    private func entry(_ id: Int, _ queue: CardQueue, _ offset: Double) -> QueueOrder.Entry {
+        QueueOrder.Entry(id: id, queue: queue, due: Self.base.addingTimeInterval(offset))
+    }
+
+    @Test("the ladder shows the earliest due card, ties by id, and counts to the limit")
+    func ladder() {
+        let order = QueueOrder.ladder(cutoff: Self.base.addingTimeInterval(100))
+        let entries = [entry(3, .review, 50), entry(2, .new, 50), entry(1, .learning, 200)]
+        #expect(order.select(entries) == QueueOrder.Selection(head: 2, rank: nil, dueCount: 2))
+        #expect(order.select([]) == QueueOrder.Selection(head: nil, rank: nil, dueCount: 0))
+        let many = (0..<1_200).map { entry($0, .review, Double($0) / 100) }
+        #expect(order.select(many).dueCount == QueueOrder.dueCountLimit)
+    }
+
+    @Test("FSRS: a learning card whose step is over first, then the caps' cards, then learning later, else held")
+    func fsrsRanks() {
+        let cutoff = Self.base.addingTimeInterval(1_000)
+        func select(now: Double, reviewCap: Int, newCap: Int, _ entries: [QueueOrder.Entry]) -> QueueOrder.Selection {
+            QueueOrder(
+                cutoff: cutoff,
+                rule: .fsrs(now: Self.base.addingTimeInterval(now), reviewCap: reviewCap, newCap: newCap)
+            ).select(entries)
+        }
+        let cards = [entry(1, .learning, 100), entry(2, .review, 300), entry(3, .new, 200), entry(4, .new, 2_000)]
+        #expect(select(now: 150, reviewCap: 5, newCap: 5, cards) == .init(head: 1, rank: .learningDue, dueCount: 3))
+        #expect(select(now: 50, reviewCap: 5, newCap: 5, cards) == .init(head: 3, rank: .allowed, dueCount: 3))
+        #expect(select(now: 50, reviewCap: 5, newCap: 0, cards) == .init(head: 2, rank: .allowed, dueCount: 2))
+        #expect(select(now: 50, reviewCap: 0, newCap: 0, cards) == .init(head: 1, rank: .learningLater, dueCount: 1))
+        let held = select(now: 50, reviewCap: 0, newCap: 0, Array(cards.dropFirst()))
+        #expect(held.rank == .held && held.shown == nil && held.held && held.dueCount == 0)
+        // The allowance comes from the day's counts, capped at the limit.
+        let order = QueueOrder.fsrs(
+            cutoff: cutoff, now: Self.base, allowance: DailyAllowance(newLeft: 5_000, reviewsLeft: 3))
+        #expect(order.rule == .fsrs(now: Self.base, reviewCap: 3, newCap: QueueOrder.dueCountLimit))
+    }
+
+    static let scheduler = CardScheduler(
+        settings: StackSettings(scheduler: .fsrs), timeZone: TimeZone(identifier: "Europe/Berlin")!, parameters: nil)
+
+    private func reviews(_ ratings: [StudyRating], every seconds: Double) -> [LoggedReview] {
+        ratings.enumerated().map { index, rating in
+            LoggedReview(
+                id: UUID(), kind: .review, undoes: nil, rating: rating,
+                reviewedAt: Self.base.addingTimeInterval(Double(index) * seconds), seq: index + 1)
+        }
+    }
+
+    @Test(
+        "advancing review by review gives what a replay of the whole history gives", arguments: SchedulerKind.allCases)
+    func advanceEqualsReplay(kind: SchedulerKind) {
+        let scheduler = CardScheduler(kind: kind, fsrs: Self.scheduler.fsrs)
+        var generator = SplitMix64(seed: 7)
+        let ratings = (0..<30).map { _ in
+            kind == .fsrs
+                ? StudyRating.fsrs(FSRSRating(rawValue: Int(generator.next() % 4) + 1)!)
+                : .ladder(LadderRating(rawValue: Int(generator.next() % 3))!)
+        }
+        let logs = reviews(ratings, every: 3 * 86_400 + 600)
+        var schedule = CardSchedule.new(createdAt: Self.base)
+        for log in logs { scheduler.advance(&schedule, cardID: 42, by: [log]) }
+        let replay = scheduler.replay(
+            logs.shuffled(), cardID: 42, createdAt: Self.base, describing: Set(logs.map(\.id)))
+        #expect(schedule == replay.schedule)
+        #expect(replay.schedule.reviewCount == 30 && replay.steps.count == 30)
+        #expect(replay.schedule.firstReviewedAt == Self.base && replay.schedule.lastReviewedAt == logs.last?.reviewedAt)
+        #expect(replay.schedule.level <= LadderScheduler.maximumLevel)
+        #expect(replay.steps[logs[0].id]?.elapsedDays == nil && replay.steps[logs[1].id]?.elapsedDays == 3)
+        if kind == .fsrs {
+            #expect(replay.steps[logs[0].id]?.before == .new)
+            // The FSRS fold is the scheduler's own replay with the same fuzz seeds.
+            let expected = Self.scheduler.fsrs.replay(logs.map { ($0.rating.fsrs, $0.reviewedAt) }, cardID: 42).last!
+            #expect(replay.schedule.fsrsCard == expected)
+        } else {
+            #expect(replay.schedule.stability == nil && replay.schedule.queue != .new)
+        }
+    }
+
+    @Test("an undo entry cancels the review it names; a card without counted reviews is new again")
+    func undo() {
+        let logs = reviews([.fsrs(.good), .fsrs(.easy)], every: 86_400)
+        let undo = LoggedReview(
+            id: UUID(), kind: .undo, undoes: logs[1].id, rating: .fsrs(.easy),
+            reviewedAt: Self.base.addingTimeInterval(90_000), seq: 3)
+        let one = Self.scheduler.replay([logs[0]], cardID: 1, createdAt: Self.base).schedule
+        #expect(Self.scheduler.replay(logs + [undo], cardID: 1, createdAt: Self.base).schedule == one)
+        let undoFirst = LoggedReview(
+            id: UUID(), kind: .undo, undoes: logs[0].id, rating: .fsrs(.good), reviewedAt: Self.base, seq: 4)
+        let none = Self.scheduler.replay(logs + [undo, undoFirst], cardID: 1, createdAt: Self.base).schedule
+        #expect(none == CardSchedule.new(createdAt: Self.base) && none.queue == .new)
+    }
+
+    @Test("reviews at one instant replay in arrival order, then by id as text")
+    func order() {
+        let first = LoggedReview(
+            id: UUID(), kind: .review, undoes: nil, rating: .fsrs(.again), reviewedAt: Self.base, seq: 2)
+        let second = LoggedReview(
+            id: UUID(), kind: .review, undoes: nil, rating: .fsrs(.easy), reviewedAt: Self.base, seq: 1)
+        #expect(ReviewOrder.counted([first, second]).map(\.seq) == [1, 2])
+        var same = second
+        same.seq = 2
+        let sorted = ReviewOrder.counted([first, same]).map(\.id.uuidString)
+        #expect(sorted.map { $0.lowercased() } == sorted.map { $0.lowercased() }.sorted())
+    }
+
+    @Test("options: the ladder's three and FSRS's four, review intervals named in whole days")
+    func options() {
+        let ladder = CardScheduler(kind: .ladder, fsrs: Self.scheduler.fsrs)
+        let new = CardSchedule.new(createdAt: Self.base)
+        let ladderOptions = ladder.options(for: new, cardID: 1, now: Self.base)
+        #expect(ladderOptions.map(\.key) == ["easy", "medium", "hard"])
+        #expect(ladderOptions.map(\.compatId) == [0, 1, 2])
+        #expect(ladderOptions.map(\.text) == ["10 Minuten", "2 Minuten", "1 Minute"])
+        let fsrsOptions = Self.scheduler.options(for: new, cardID: 1, now: Self.base)
+        #expect(fsrsOptions.map(\.compatId) == [11, 12, 13, 14])
+        #expect(fsrsOptions.map(\.label) == ["Nochmal", "Schwer", "Gut", "Einfach"])
+        // Easy graduates a new card: a whole number of days, however many seconds to the day's start.
+        #expect(fsrsOptions[3].shown.unit == .days)
+        for option in fsrsOptions { #expect(option.text == option.shown.german && option.seconds > 0) }
+    }
+}
