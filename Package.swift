@@ -62,16 +62,36 @@ let package = Package(
                 "FlashcardsGeneration",
                 "FlashcardsServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .executableTarget(
             name: "flashcards",
             dependencies: [
                 "FlashcardsCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // The benchmark harness: seeder and `flashcards-bench server`. No product target depends on
+        // it and it is no declared product; SwiftPM still builds the executable by name
+        // (`swift build --product flashcards-bench`), next to `flashcards`, which it starts as the server.
+        .target(
+            name: "FlashcardsBenchmarks",
+            dependencies: [
+                "FlashcardsCore",
+                "FlashcardsAPI",
+                "FlashcardsServer",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "flashcards-bench",
+            dependencies: [
+                "FlashcardsBenchmarks", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
@@ -92,6 +112,13 @@ let package = Package(
                 "FlashcardsServer",
                 "FlashcardsClient",
                 "FlashcardsAPI",
+                .product(name: "VaporTesting", package: "vapor"),
+            ]
+        ),
+        .testTarget(
+            name: "FlashcardsBenchmarksTests",
+            dependencies: [
+                "FlashcardsBenchmarks", "FlashcardsServer", "FlashcardsAPI",
                 .product(name: "VaporTesting", package: "vapor"),
             ]
         ),

@@ -7,7 +7,7 @@ public struct FlashcardsCommand: AsyncParsableCommand {
         commandName: "flashcards",
         abstract: "Smart Flashcards: spaced-repetition server and tools.",
         subcommands: [
-            ServeCommand.self, MigrateCommand.self, FSRSCommand.self, GenerateCommand.self, BenchCommand.self,
+            ServeCommand.self, MigrateCommand.self, FSRSCommand.self, GenerateCommand.self,
         ],
         defaultSubcommand: ServeCommand.self
     )

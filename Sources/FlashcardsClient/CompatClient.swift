@@ -16,7 +16,7 @@ public struct CompatClient: Sendable {
     @discardableResult
     public func signup(name: String, mail: String, password: String) async throws -> CompatLoginResult {
         let result = try await transport.send(
-            CompatLoginResult.self, "POST", "signup",
+            CompatLoginResult.self, Endpoint.Compat.signup,
             body: .json(CompatSignup(name: name, mail: mail, password: password)))
         token = result.token
         return result
@@ -26,42 +26,42 @@ public struct CompatClient: Sendable {
     @discardableResult
     public func login(mail: String, password: String) async throws -> CompatLoginResult {
         let result = try await transport.send(
-            CompatLoginResult.self, "POST", "login", body: .json(CompatLogin(mail: mail, password: password)))
+            CompatLoginResult.self, Endpoint.Compat.login, body: .json(CompatLogin(mail: mail, password: password)))
         token = result.token
         return result
     }
 
     /// `GET /stack`: every stack with all its cards.
     public func stacks() async throws -> [CompatStack] {
-        try await transport.send([CompatStack].self, "GET", "stack")
+        try await transport.send([CompatStack].self, Endpoint.Compat.listStacks)
     }
 
     /// `POST /stack`.
     public func createStack(name: String, color: String) async throws -> CompatStack {
         try await transport.send(
-            CompatStack.self, "POST", "stack", body: .json(CompatStackContext(name: name, color: color)))
+            CompatStack.self, Endpoint.Compat.createStack, body: .json(CompatStackContext(name: name, color: color)))
     }
 
     /// `GET /stack/{s}`.
     public func stack(_ stackId: String) async throws -> CompatStack {
-        try await transport.send(CompatStack.self, "GET", "stack/\(stackId)")
+        try await transport.send(CompatStack.self, Endpoint.Compat.showStack, stackId)
     }
 
     /// `DELETE /stack/{s}`.
     public func deleteStack(_ stackId: String) async throws {
-        _ = try await transport.send("DELETE", "stack/\(stackId)")
+        _ = try await transport.send(Endpoint.Compat.deleteStack, stackId)
     }
 
     /// `POST /card`.
     public func createCard(stackId: String, question: String, answer: String) async throws -> CompatCard {
         try await transport.send(
-            CompatCard.self, "POST", "card",
+            CompatCard.self, Endpoint.Compat.createCard,
             body: .json(CompatCardContext(stackId: stackId, cardId: "", question: question, answer: answer)))
     }
 
     /// `GET /stack/{s}/card/{c}`.
     public func card(stackId: String, cardId: String) async throws -> CompatCard {
-        try await transport.send(CompatCard.self, "GET", "stack/\(stackId)/card/\(cardId)")
+        try await transport.send(CompatCard.self, Endpoint.Compat.showCard, stackId, cardId)
     }
 
     /// `PUT /stack/{s}/card/{c}`.
@@ -69,20 +69,20 @@ public struct CompatClient: Sendable {
         -> CompatCard
     {
         try await transport.send(
-            CompatCard.self, "PUT", "stack/\(stackId)/card/\(cardId)",
+            CompatCard.self, Endpoint.Compat.updateCard, stackId, cardId,
             body: .json(CompatCardContext(stackId: stackId, cardId: cardId, question: question, answer: answer)))
     }
 
     /// `DELETE /stack/{s}/card/{c}` (without a body, as the web app does).
     public func deleteCard(stackId: String, cardId: String) async throws {
-        _ = try await transport.send("DELETE", "stack/\(stackId)/card/\(cardId)")
+        _ = try await transport.send(Endpoint.Compat.deleteCard, stackId, cardId)
     }
 
     /// `GET /stack/{s}/card/next`; nil when nothing is due (the server's 404 `Card not found`).
     public func nextCard(stackId: String, daysAhead: Int = 0) async throws -> CompatCard? {
         do {
             return try await transport.send(
-                CompatCard.self, "GET", "stack/\(stackId)/card/next",
+                CompatCard.self, Endpoint.Compat.nextCard, stackId,
                 query: [URLQueryItem(name: "days-ahead", value: "\(daysAhead)")])
         } catch FlashcardsError.notFound(let body) where body?.message == "Card not found" {
             return nil
@@ -92,7 +92,7 @@ public struct CompatClient: Sendable {
     /// `POST /stack/rating` with a difficulty id (0 Einfach, 1 Mittel, 2 Schwer).
     public func rate(stackId: String, cardId: String, difficulty: Int) async throws {
         _ = try await transport.send(
-            "POST", "stack/rating",
+            Endpoint.Compat.rate,
             body: .json(CompatRating(stackId: stackId, cardId: cardId, difficulty: difficulty)))
     }
 }

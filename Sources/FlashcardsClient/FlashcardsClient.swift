@@ -44,7 +44,7 @@ public struct FlashcardsClient: Sendable {
         -> AuthResponse
     {
         let response = try await transport.send(
-            AuthResponse.self, "POST", "api/v1/auth/signup",
+            AuthResponse.self, Endpoint.V1.signup,
             body: .json(SignupRequest(name: name, mail: mail, password: password, timeZone: timeZone)))
         token = response.token
         return response
@@ -54,32 +54,32 @@ public struct FlashcardsClient: Sendable {
     @discardableResult
     public func login(mail: String, password: String) async throws -> AuthResponse {
         let response = try await transport.send(
-            AuthResponse.self, "POST", "api/v1/auth/login", body: .json(LoginRequest(mail: mail, password: password)))
+            AuthResponse.self, Endpoint.V1.login, body: .json(LoginRequest(mail: mail, password: password)))
         token = response.token
         return response
     }
 
     /// The signed-in account.
     public func me() async throws -> UserDTO {
-        try await transport.send(UserDTO.self, "GET", "api/v1/me")
+        try await transport.send(UserDTO.self, Endpoint.V1.me)
     }
 
     /// Changes name and/or time zone.
     public func updateMe(name: String? = nil, timeZone: String? = nil) async throws -> UserDTO {
         try await transport.send(
-            UserDTO.self, "PATCH", "api/v1/me", body: .json(UpdateUserRequest(name: name, timeZone: timeZone)))
+            UserDTO.self, Endpoint.V1.updateMe, body: .json(UpdateUserRequest(name: name, timeZone: timeZone)))
     }
 
     /// Changes the password; tokens issued before stop working, so sign in again afterwards.
     public func changePassword(current: String, new: String) async throws {
         _ = try await transport.send(
-            "POST", "api/v1/me/password",
+            Endpoint.V1.changePassword,
             body: .json(ChangePasswordRequest(currentPassword: current, newPassword: new)))
     }
 
     /// Deletes the account with all its stacks, cards and history, and forgets the token.
     public func deleteAccount(password: String) async throws {
-        _ = try await transport.send("DELETE", "api/v1/me", body: .json(DeleteAccountRequest(password: password)))
+        _ = try await transport.send(Endpoint.V1.deleteMe, body: .json(DeleteAccountRequest(password: password)))
         logout()
     }
 
@@ -87,7 +87,7 @@ public struct FlashcardsClient: Sendable {
 
     /// All stacks with card and due counts, in creation order.
     public func stacks() async throws -> [StackDTO] {
-        try await transport.send([StackDTO].self, "GET", "api/v1/stacks")
+        try await transport.send([StackDTO].self, Endpoint.V1.listStacks)
     }
 
     /// Creates a stack; `color` as `#RRGGBB`. It uses FSRS unless `scheduler` is `.ladder`; hints
@@ -101,12 +101,12 @@ public struct FlashcardsClient: Sendable {
 
     /// Creates a stack with scheduler settings.
     public func createStack(_ request: CreateStackRequest) async throws -> StackDTO {
-        try await transport.send(StackDTO.self, "POST", "api/v1/stacks", body: .json(request))
+        try await transport.send(StackDTO.self, Endpoint.V1.createStack, body: .json(request))
     }
 
     /// One stack.
     public func stack(_ id: UUID) async throws -> StackDTO {
-        try await transport.send(StackDTO.self, "GET", "api/v1/stacks/\(id.path)")
+        try await transport.send(StackDTO.self, Endpoint.V1.showStack, id.path)
     }
 
     /// Renames and/or recolours a stack, or switches its hints on or off (switching them on queues
@@ -120,12 +120,12 @@ public struct FlashcardsClient: Sendable {
     /// Changes a stack's name, colour, hints or scheduler settings; a new `scheduler` recomputes every
     /// card from its review history.
     public func updateStack(_ id: UUID, _ request: UpdateStackRequest) async throws -> StackDTO {
-        try await transport.send(StackDTO.self, "PATCH", "api/v1/stacks/\(id.path)", body: .json(request))
+        try await transport.send(StackDTO.self, Endpoint.V1.updateStack, id.path, body: .json(request))
     }
 
     /// Deletes a stack with its cards.
     public func deleteStack(_ id: UUID) async throws {
-        _ = try await transport.send("DELETE", "api/v1/stacks/\(id.path)")
+        _ = try await transport.send(Endpoint.V1.deleteStack, id.path)
     }
 
     // MARK: Cards
@@ -137,7 +137,7 @@ public struct FlashcardsClient: Sendable {
         var query = [URLQueryItem(name: "page", value: "\(page)"), URLQueryItem(name: "perPage", value: "\(perPage)")]
         if let search { query.append(URLQueryItem(name: "q", value: search)) }
         return try await transport.send(
-            PageDTO<CardDTO>.self, "GET", "api/v1/stacks/\(stack.path)/cards", query: query)
+            PageDTO<CardDTO>.self, Endpoint.V1.listCards, stack.path, query: query)
     }
 
     /// Creates a card, due at once.
@@ -145,13 +145,13 @@ public struct FlashcardsClient: Sendable {
         -> CardDTO
     {
         try await transport.send(
-            CardDTO.self, "POST", "api/v1/stacks/\(stack.path)/cards",
+            CardDTO.self, Endpoint.V1.createCard, stack.path,
             body: .json(CreateCardRequest(question: question, answer: answer, hint: hint)))
     }
 
     /// One card.
     public func card(_ id: UUID, in stack: UUID) async throws -> CardDTO {
-        try await transport.send(CardDTO.self, "GET", "api/v1/stacks/\(stack.path)/cards/\(id.path)")
+        try await transport.send(CardDTO.self, Endpoint.V1.showCard, stack.path, id.path)
     }
 
     /// Changes a card; `hint: ""` removes its hint.
@@ -159,13 +159,13 @@ public struct FlashcardsClient: Sendable {
         _ id: UUID, in stack: UUID, question: String? = nil, answer: String? = nil, hint: String? = nil
     ) async throws -> CardDTO {
         try await transport.send(
-            CardDTO.self, "PATCH", "api/v1/stacks/\(stack.path)/cards/\(id.path)",
+            CardDTO.self, Endpoint.V1.updateCard, stack.path, id.path,
             body: .json(UpdateCardRequest(question: question, answer: answer, hint: hint)))
     }
 
     /// Deletes a card.
     public func deleteCard(_ id: UUID, in stack: UUID) async throws {
-        _ = try await transport.send("DELETE", "api/v1/stacks/\(stack.path)/cards/\(id.path)")
+        _ = try await transport.send(Endpoint.V1.deleteCard, stack.path, id.path)
     }
 
     // MARK: Learning
@@ -173,7 +173,7 @@ public struct FlashcardsClient: Sendable {
     /// The next due card with its rating options; `card` is nil when the session is done.
     public func nextCard(in stack: UUID, daysAhead: Int = 0) async throws -> StudyNextResponse {
         try await transport.send(
-            StudyNextResponse.self, "GET", "api/v1/stacks/\(stack.path)/study/next",
+            StudyNextResponse.self, Endpoint.V1.studyNext, stack.path,
             query: [URLQueryItem(name: "daysAhead", value: "\(daysAhead)")])
     }
 
@@ -183,7 +183,7 @@ public struct FlashcardsClient: Sendable {
         durationMs: Int? = nil
     ) async throws -> RateResponse {
         try await transport.send(
-            RateResponse.self, "POST", "api/v1/stacks/\(stack.path)/study/rate",
+            RateResponse.self, Endpoint.V1.studyRate, stack.path,
             body: .json(
                 RateRequest(
                     cardId: card, rating: rating, daysAhead: daysAhead, reviewId: reviewId, durationMs: durationMs)))
@@ -193,7 +193,7 @@ public struct FlashcardsClient: Sendable {
     /// when retrying so the undo happens once.
     public func undoLastReview(of card: UUID, in stack: UUID, undoId: UUID? = nil) async throws -> UndoResponse {
         try await transport.send(
-            UndoResponse.self, "POST", "api/v1/stacks/\(stack.path)/cards/\(card.path)/undo",
+            UndoResponse.self, Endpoint.V1.undoReview, stack.path, card.path,
             body: .json(UndoRequest(id: undoId)))
     }
 
@@ -202,36 +202,36 @@ public struct FlashcardsClient: Sendable {
     /// Uploads reviews made offline (any order, duplicates allowed; at most 1,000 per call).
     public func syncReviews(_ reviews: [SyncReviewDTO]) async throws -> SyncReviewsResponse {
         try await transport.send(
-            SyncReviewsResponse.self, "POST", "api/v1/reviews", body: .json(SyncReviewsRequest(reviews: reviews)))
+            SyncReviewsResponse.self, Endpoint.V1.syncReviews, body: .json(SyncReviewsRequest(reviews: reviews)))
     }
 
     // MARK: Scheduler parameters
 
     /// The FSRS parameters the user's FSRS stacks use (the defaults until optimized).
     public func schedulerParameters() async throws -> SchedulerParametersDTO {
-        try await transport.send(SchedulerParametersDTO.self, "GET", "api/v1/me/scheduler")
+        try await transport.send(SchedulerParametersDTO.self, Endpoint.V1.schedulerParameters)
     }
 
     /// Starts fitting the parameters to the user's review history; follow the job at `/api/v1/jobs/{id}`.
     public func optimizeScheduler() async throws -> JobDTO {
-        try await transport.send(JobDTO.self, "POST", "api/v1/me/scheduler/optimize")
+        try await transport.send(JobDTO.self, Endpoint.V1.optimizeScheduler)
     }
 
     /// Goes back to the default FSRS parameters.
     public func resetSchedulerParameters() async throws {
-        _ = try await transport.send("DELETE", "api/v1/me/scheduler")
+        _ = try await transport.send(Endpoint.V1.resetSchedulerParameters)
     }
 
     // MARK: Statistics
 
     /// Statistics of one stack.
     public func stats(of stack: UUID) async throws -> StatsDTO {
-        try await transport.send(StatsDTO.self, "GET", "api/v1/stacks/\(stack.path)/stats")
+        try await transport.send(StatsDTO.self, Endpoint.V1.stackStats, stack.path)
     }
 
     /// Statistics over all of the user's stacks.
     public func stats() async throws -> StatsDTO {
-        try await transport.send(StatsDTO.self, "GET", "api/v1/me/stats")
+        try await transport.send(StatsDTO.self, Endpoint.V1.userStats)
     }
 
     /// The predicted recall of each card of a stack now, one page at a time.
@@ -239,14 +239,14 @@ public struct FlashcardsClient: Sendable {
         -> PageDTO<CardRetrievabilityDTO>
     {
         try await transport.send(
-            PageDTO<CardRetrievabilityDTO>.self, "GET", "api/v1/stacks/\(stack.path)/stats/retrievability",
+            PageDTO<CardRetrievabilityDTO>.self, Endpoint.V1.stackRetrievability, stack.path,
             query: [URLQueryItem(name: "page", value: "\(page)"), URLQueryItem(name: "perPage", value: "\(perPage)")])
     }
 
     /// The predicted recall of each of the user's cards now, one page at a time.
     public func retrievability(page: Int = 1, perPage: Int = 50) async throws -> PageDTO<CardRetrievabilityDTO> {
         try await transport.send(
-            PageDTO<CardRetrievabilityDTO>.self, "GET", "api/v1/me/stats/retrievability",
+            PageDTO<CardRetrievabilityDTO>.self, Endpoint.V1.userRetrievability,
             query: [URLQueryItem(name: "page", value: "\(page)"), URLQueryItem(name: "perPage", value: "\(perPage)")])
     }
 }

@@ -60,6 +60,23 @@ struct Transport: Sendable {
         }
     }
 
+    /// Calls `endpoint` with `parameters` filled into its path in order and returns the raw body
+    /// of a 2xx response.
+    func send(
+        _ endpoint: Endpoint, _ parameters: String..., query: [URLQueryItem] = [], body: Body = .none
+    ) async throws -> Data {
+        try await send(endpoint.method.rawValue, endpoint.path(parameters), query: query, body: body)
+    }
+
+    /// Calls `endpoint` with `parameters` filled into its path in order and decodes a 2xx response
+    /// as `T`.
+    func send<T: Decodable>(
+        _ type: T.Type, _ endpoint: Endpoint, _ parameters: String..., query: [URLQueryItem] = [],
+        body: Body = .none
+    ) async throws -> T {
+        try await send(type, endpoint.method.rawValue, endpoint.path(parameters), query: query, body: body)
+    }
+
     private func perform(_ request: URLRequest) async throws -> (Data, URLResponse) {
         try await withCheckedThrowingContinuation { continuation in
             let task = session.dataTask(with: request) { data, response, error in

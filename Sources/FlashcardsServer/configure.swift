@@ -58,8 +58,8 @@ public func configure(
 func routes(_ app: Application) throws {
     try app.register(collection: CompatRoutes())
     let v1 = app.grouped("api", "v1")
-    v1.get("health") { _ in try jsonResponse(["status": "ok"]) }
-    v1.get("openapi.json") { req async throws -> Response in
+    v1.on(Endpoint.V1.health) { _ in try jsonResponse(["status": "ok"]) }
+    v1.on(Endpoint.V1.openAPIDocument) { req async throws -> Response in
         // The document lives beside the web app so it is one file, served as it is committed.
         let path = absolutePath(req.application.appConfiguration.publicDirectory) + "/openapi.json"
         guard FileManager.default.fileExists(atPath: path) else { throw Abort(.notFound) }

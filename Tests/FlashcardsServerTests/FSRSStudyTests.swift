@@ -153,14 +153,14 @@ struct FSRSStudyTests {
                     body: rawJSON(#"{"scheduler":"sm2"}"#)
                 ) { res in
                     #expect(res.status == .badRequest)
-                    #expect(res.body.string.contains("scheduler"))
+                    #expect(res.body.string.contains("scheduler") && res.body.string.contains("validation_failed"))
                 }
                 try await app.testing().test(
                     .POST, "api/v1/stacks", headers: bearerHeaders(token),
                     body: rawJSON(##"{"name":"X","color":"#000000","scheduler":"x"}"##)
                 ) { res in
                     #expect(res.status == .badRequest)
-                    #expect(res.body.string.contains("scheduler"))
+                    #expect(res.body.string.contains("scheduler") && res.body.string.contains("validation_failed"))
                 }
                 // Nothing of the refused requests was written.
                 #expect(try await client.stack(custom.id).name == "Neu 2")

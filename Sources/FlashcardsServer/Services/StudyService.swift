@@ -2,21 +2,6 @@ import FlashcardsAPI
 import FlashcardsCore
 import Foundation
 
-/// A whole answer of the learning path: the card to show with its rating options, the counts, and
-/// whether its hint may be shown. Both route families encode it as it is.
-struct StudyState {
-    /// The card to show; nil when the session is done (or today's limits hold the due cards back).
-    let card: CardModel?
-    /// The ratings offered for `card`, in button order.
-    let options: [RatingOption]
-    /// Due cards the limits let through, up to `QueueOrder.dueCountLimit`.
-    let dueCount: Int
-    /// Without a card: when the next one falls due.
-    let nextDueAt: Date?
-    /// Whether the card's hint may be shown (a stack learnt without hints sends none).
-    let hintsVisible: Bool
-}
-
 /// Learning: the next due card and ratings, with every rating appended to the review log, over the
 /// study store (`StudyStore`). The rules (queue order, allowance, rating mapping, replay) are
 /// FlashcardsCore's; this service puts them together for one stack of one user.

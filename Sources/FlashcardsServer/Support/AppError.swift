@@ -195,6 +195,14 @@ extension Request {
         do {
             return try FlashcardsJSON.makeDecoder().decode(T.self, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {
+            // Well-formed JSON naming a value a wire enum does not have (`"scheduler": "sm2"`) is a
+            // validation failure, as it was while those fields were strings checked by the services;
+            // the standard library's raw-value decoding says so in its description.
+            if case .dataCorrupted(let context) = error, !context.codingPath.isEmpty,
+                context.underlyingError == nil, context.debugDescription.hasPrefix("Cannot initialize ")
+            {
+                throw AppError.validation(ErrorRenderingMiddleware.describe(error))
+            }
             throw AppError.malformedBody(ErrorRenderingMiddleware.describe(error))
         }
     }

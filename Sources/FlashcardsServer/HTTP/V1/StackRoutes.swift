@@ -5,24 +5,21 @@ import Vapor
 /// `/api/v1/stacks*`: stacks, their cards and learning.
 struct StackRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let stacks = routes.grouped(RequireUserMiddleware()).grouped("stacks")
-        stacks.get(use: list)
-        stacks.post(use: create)
-        let stack = stacks.grouped(":stackId")
-        stack.get(use: show)
-        stack.patch(use: update)
-        stack.delete(use: delete)
+        let authed = routes.grouped(RequireUserMiddleware())
+        authed.on(Endpoint.V1.listStacks, use: list)
+        authed.on(Endpoint.V1.createStack, use: create)
+        authed.on(Endpoint.V1.showStack, use: show)
+        authed.on(Endpoint.V1.updateStack, use: update)
+        authed.on(Endpoint.V1.deleteStack, use: delete)
 
-        let cards = stack.grouped("cards")
-        cards.get(use: listCards)
-        cards.post(use: createCard)
-        cards.get(":cardId", use: showCard)
-        cards.patch(":cardId", use: updateCard)
-        cards.delete(":cardId", use: deleteCard)
+        authed.on(Endpoint.V1.listCards, use: listCards)
+        authed.on(Endpoint.V1.createCard, use: createCard)
+        authed.on(Endpoint.V1.showCard, use: showCard)
+        authed.on(Endpoint.V1.updateCard, use: updateCard)
+        authed.on(Endpoint.V1.deleteCard, use: deleteCard)
 
-        let study = stack.grouped("study")
-        study.get("next", use: next)
-        study.post("rate", use: rate)
+        authed.on(Endpoint.V1.studyNext, use: next)
+        authed.on(Endpoint.V1.studyRate, use: rate)
     }
 
     // MARK: Stacks

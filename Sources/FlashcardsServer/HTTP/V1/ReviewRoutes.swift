@@ -5,8 +5,8 @@ import Vapor
 struct ReviewRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         let authed = routes.grouped(RequireUserMiddleware())
-        authed.post("reviews", use: sync)
-        authed.post("stacks", ":stackId", "cards", ":cardId", "undo", use: undo)
+        authed.on(Endpoint.V1.syncReviews, use: sync)
+        authed.on(Endpoint.V1.undoReview, use: undo)
     }
 
     func sync(_ req: Request) async throws -> Response {

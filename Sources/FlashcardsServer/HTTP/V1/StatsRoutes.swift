@@ -6,10 +6,10 @@ import Vapor
 struct StatsRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         let authed = routes.grouped(RequireUserMiddleware())
-        authed.get("stacks", ":stackId", "stats", use: stackStats)
-        authed.get("stacks", ":stackId", "stats", "retrievability", use: stackRetrievability)
-        authed.get("me", "stats", use: userStats)
-        authed.get("me", "stats", "retrievability", use: userRetrievability)
+        authed.on(Endpoint.V1.stackStats, use: stackStats)
+        authed.on(Endpoint.V1.stackRetrievability, use: stackRetrievability)
+        authed.on(Endpoint.V1.userStats, use: userStats)
+        authed.on(Endpoint.V1.userRetrievability, use: userRetrievability)
     }
 
     private func scope(_ req: Request) async throws -> StatsService.Scope {

@@ -6,12 +6,12 @@ import Vapor
 /// `/api/v1/stacks/{id}/generations` and `/drafts`: cards from PDFs, photos, text and topics.
 struct GenerationRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let stack = routes.grouped(RequireUserMiddleware()).grouped("stacks", ":stackId")
-        stack.on(.POST, "generations", body: .stream, use: start)
-        stack.get("drafts", use: drafts)
-        stack.post("drafts", "accept", use: accept)
-        stack.patch("drafts", ":draftId", use: update)
-        stack.delete("drafts", ":draftId", use: discard)
+        let authed = routes.grouped(RequireUserMiddleware())
+        authed.on(Endpoint.V1.startGeneration, body: .stream, use: start)
+        authed.on(Endpoint.V1.listDrafts, use: drafts)
+        authed.on(Endpoint.V1.acceptDrafts, use: accept)
+        authed.on(Endpoint.V1.updateDraft, use: update)
+        authed.on(Endpoint.V1.discardDraft, use: discard)
     }
 
     private func service(_ req: Request) async throws -> GenerationService {
@@ -74,7 +74,7 @@ struct GenerationRoutes: RouteCollection {
 struct CreateFromFileRoute: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.grouped(RequireUserMiddleware())
-            .on(.POST, "stack", ":stackId", "createFromFile", body: .stream, use: createFromFile)
+            .on(Endpoint.Compat.createFromFile, body: .stream, use: createFromFile)
     }
 
     func createFromFile(_ req: Request) async throws -> Response {

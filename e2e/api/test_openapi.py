@@ -62,6 +62,37 @@ def without_hint(card: dict) -> dict:
     return {key: value for key, value in card.items() if key != "hint"}
 
 
+#: German unit word of a compat `duration.displayName` -> its `unit`, and whether the word is plural.
+DURATION_UNITS = {
+    "Sekunde": ("SECONDS", False),
+    "Sekunden": ("SECONDS", True),
+    "Minute": ("MINUTES", False),
+    "Minuten": ("MINUTES", True),
+    "Stunde": ("HOURS", False),
+    "Stunden": ("HOURS", True),
+    "Tag": ("DAYS", False),
+    "Tage": ("DAYS", True),
+}
+
+
+def check_compat_durations(card: dict) -> list[tuple[int, str]]:
+    """Asserts that every `duration` of a compat card states its interval in both shapes, and the
+    same one: `displayName` ("<n> <German unit>", for the Vue app) and `amount` + `unit` (the
+    original API's documented `Duration` model). Returns the (amount, unit) pairs in option order."""
+    pairs = []
+    for option in card["difficultyAndDurations"]:
+        duration = option["duration"]
+        number, _, word = duration["displayName"].partition(" ")
+        assert number.isdigit() and word in DURATION_UNITS, f"unexpected displayName: {duration}"
+        unit, plural = DURATION_UNITS[word]
+        amount = duration.get("amount")
+        assert type(amount) is int and amount >= 1, f"amount must be an integer >= 1: {duration}"
+        assert amount == int(number) and duration.get("unit") == unit, f"amount/unit differ from the name: {duration}"
+        assert plural == (amount > 1), f"singular/plural does not fit the amount: {duration}"
+        pairs.append((amount, unit))
+    return pairs
+
+
 # --- the document -------------------------------------------------------------------------------
 
 
@@ -732,6 +763,11 @@ def test_v1_fsrs_stack_story(api: Api):
         ("good", 13, "Gut"),
         ("easy", 14, "Einfach"),
     ]
+    # The compatibility route offers the same four ratings, each duration in both shapes.
+    _, compat_next = api.call("GET", C_NEXT, path=at, token=token, raw_token=True, expect=200)
+    assert compat_next["uniqueId"] == card["id"]
+    assert [d["difficulty"]["id"] for d in compat_next["difficultyAndDurations"]] == [11, 12, 13, 14]
+    assert len(check_compat_durations(compat_next)) == 4
     _, body = api.call(
         "POST", RATE, path=at, token=token, json_body={"cardId": card["id"], "rating": "medium"}, expect=400
     )
@@ -946,10 +982,14 @@ def test_compat_story(api: Api):
         (1, "Mittel", "#F97316", "2 Minuten"),
         (2, "Schwer", "#EF4444", "1 Minute"),
     ]
+    # Both duration shapes in one object: displayName for the Vue app, amount + unit for clients of
+    # the original API's documented Duration model.
+    assert check_compat_durations(nxt) == [(10, "MINUTES"), (2, "MINUTES"), (1, "MINUTES")]
     _, same = api.call(
         "GET", C_NEXT, path={"stackId": sid}, token=token, raw_token=True, params={"days-ahead": 0}, expect=200
     )
     assert without_hint(same) == without_hint(nxt)
+    check_compat_durations(same)
     _, body = api.call(
         "GET", C_NEXT, path={"stackId": sid}, token=token, raw_token=True, params={"days-ahead": "x"}, expect=400
     )
@@ -1015,6 +1055,7 @@ def test_compat_story(api: Api):
         response, nxt = api.call("GET", C_NEXT, path={"stackId": sid}, token=token, raw_token=True)
         if response.status_code == 404:
             break
+        check_compat_durations(nxt)
         api.call(
             "POST",
             "/stack/rating",
@@ -1028,6 +1069,7 @@ def test_compat_story(api: Api):
         "GET", C_NEXT, path={"stackId": sid}, token=token, raw_token=True, params={"days-ahead": 3650}, expect=200
     )
     assert len(ahead["difficultyAndDurations"]) == 3
+    check_compat_durations(ahead)
 
     # Deleting cards: the Vue app sends no body, the iOS app a card context.
     _, body = api.call(

@@ -6,10 +6,10 @@ import Vapor
 /// `/api/v1/jobs/{id}`: progress of background jobs, by polling or as Server-Sent Events.
 struct JobRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let jobs = routes.grouped(RequireUserMiddleware()).grouped("jobs")
-        jobs.get(":jobId", use: show)
-        jobs.get(":jobId", "events", use: events)
-        jobs.post(":jobId", "cancel", use: cancel)
+        let authed = routes.grouped(RequireUserMiddleware())
+        authed.on(Endpoint.V1.job, use: show)
+        authed.on(Endpoint.V1.jobEvents, use: events)
+        authed.on(Endpoint.V1.cancelJob, use: cancel)
     }
 
     private func job(_ req: Request) async throws -> JobModel {

@@ -4,14 +4,13 @@ import Vapor
 /// `/api/v1/auth/*` and `/api/v1/me*`.
 struct AccountRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let auth = routes.grouped("auth")
-        auth.post("signup", use: signup)
-        auth.post("login", use: login)
-        let me = routes.grouped(RequireUserMiddleware()).grouped("me")
-        me.get(use: show)
-        me.patch(use: update)
-        me.delete(use: delete)
-        me.post("password", use: changePassword)
+        routes.on(Endpoint.V1.signup, use: signup)
+        routes.on(Endpoint.V1.login, use: login)
+        let authed = routes.grouped(RequireUserMiddleware())
+        authed.on(Endpoint.V1.me, use: show)
+        authed.on(Endpoint.V1.updateMe, use: update)
+        authed.on(Endpoint.V1.deleteMe, use: delete)
+        authed.on(Endpoint.V1.changePassword, use: changePassword)
     }
 
     func signup(_ req: Request) async throws -> Response {

@@ -6,21 +6,21 @@ import Vapor
 /// adapter over the same services as `/api/v1`. Every success is a 200, as the clients expect.
 struct CompatRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        routes.post("signup", use: signup)
-        routes.post("login", use: login)
+        routes.on(Endpoint.Compat.signup, use: signup)
+        routes.on(Endpoint.Compat.login, use: login)
 
         let authed = routes.grouped(RequireUserMiddleware())
-        authed.post("stack", use: createStack)
-        authed.get("stack", use: listStacks)
-        authed.get("stack", ":stackId", use: showStack)
-        authed.delete("stack", ":stackId", use: deleteStack)
-        authed.post("card", use: createCard)
+        authed.on(Endpoint.Compat.createStack, use: createStack)
+        authed.on(Endpoint.Compat.listStacks, use: listStacks)
+        authed.on(Endpoint.Compat.showStack, use: showStack)
+        authed.on(Endpoint.Compat.deleteStack, use: deleteStack)
+        authed.on(Endpoint.Compat.createCard, use: createCard)
         // The constant "next" wins over the `:cardId` parameter in Vapor's router.
-        authed.get("stack", ":stackId", "card", "next", use: nextCard)
-        authed.get("stack", ":stackId", "card", ":cardId", use: showCard)
-        authed.put("stack", ":stackId", "card", ":cardId", use: updateCard)
-        authed.delete("stack", ":stackId", "card", ":cardId", use: deleteCard)
-        authed.post("stack", "rating", use: rate)
+        authed.on(Endpoint.Compat.nextCard, use: nextCard)
+        authed.on(Endpoint.Compat.showCard, use: showCard)
+        authed.on(Endpoint.Compat.updateCard, use: updateCard)
+        authed.on(Endpoint.Compat.deleteCard, use: deleteCard)
+        authed.on(Endpoint.Compat.rate, use: rate)
     }
 
     // MARK: Accounts

@@ -1,4 +1,3 @@
-import FlashcardsAPI
 import FlashcardsCore
 import Fluent
 import Foundation
@@ -9,6 +8,10 @@ import Vapor
 /// history, by multi-row inserts (seeding 100,000 cards through HTTP would take far longer than
 /// the benchmark itself). Due dates are spread over the past week and the next 60 days, so about
 /// a tenth of the cards is due: a realistic, not a best-case, next-card query.
+///
+/// Every row is written as SQL with the literal column names of the server's migrations
+/// (Sources/FlashcardsServer/Migrations), so the server's Fluent models stay inside the server; the
+/// rows are those the server's own models would write for the same user and stack.
 public enum BenchmarkSeeder {
     /// What was seeded.
     public struct Seeded: Sendable {
@@ -28,20 +31,53 @@ public enum BenchmarkSeeder {
         _ app: Application, cardCount: Int, scheduler: String = "ladder", reviewsPerCard: Int = 3, now: Date = Date()
     ) async throws -> Seeded {
         let fsrs = scheduler == "fsrs"
-        let sql = app.db.sql
+        // Both of the server's drivers (SQLite, PostgreSQL) are SQL databases.
+        let sql = app.db as! any SQLDatabase
         let password = "benchmark-password"
         let mail = "bench-\(scheduler)-\(cardCount)-\(UUID().uuidString.prefix(8).lowercased())@example.org"
-        let user = UserModel(
-            id: UUID(), name: "Benchmark \(cardCount)", mail: mail,
-            passwordHash: try await app.password.async.hash(password), timeZone: noonZone(at: now), createdAt: now)
-        try await user.create(on: app.db)
-        let stack = StackModel(uniqueId: UUID(), userId: user.id!, name: "Benchmark", color: "#059669", now: now)
+
+        // The user, as an account the server creates: `mail_key` is the trimmed, lowercased mail
+        // (this mail already is), `token_version` starts at 0.
+        let userId = UUID()
+        try await sql.insert(into: "users")
+            .columns(
+                "id", "name", "mail", "mail_key", "password_hash", "time_zone", "token_version", "created_at"
+            )
+            .values(
+                SQLBind(userId), SQLBind("Benchmark \(cardCount)"), SQLBind(mail),
+                SQLBind(mail.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()),
+                SQLBind(try await app.password.async.hash(password)), SQLBind(noonZone(at: now)), SQLBind(0),
+                SQLBind(now)
+            )
+            .run()
+
+        // The stack, as the original API makes one (hints on, the default settings of a new stack,
+        // no day counts yet); FSRS stacks switch scheduler and lift the daily review cap.
+        var settings = StackSettings()
         if fsrs {
-            stack.scheduler = scheduler
-            stack.reviewsPerDay = 99_999
+            settings.scheduler = .fsrs
+            settings.reviewsPerDay = 99_999
         }
-        try await stack.create(on: app.db)
-        let stackId = stack.id!
+        let stackUniqueId = UUID()
+        try await sql.insert(into: "stacks")
+            .columns(
+                "unique_id", "user_id", "name", "color", "created_at", "updated_at", "hints_enabled", "scheduler",
+                "desired_retention", "learning_steps", "relearning_steps", "new_cards_per_day", "reviews_per_day",
+                "spread_day", "reviewed_since", "reviewed_today", "fresh_today"
+            )
+            .values(
+                SQLBind(stackUniqueId), SQLBind(userId), SQLBind("Benchmark"), SQLBind("#059669"), SQLBind(now),
+                SQLBind(now), SQLBind(true), SQLBind(settings.scheduler.rawValue),
+                SQLBind(settings.desiredRetention), SQLBind(StackSettings.stepsText(settings.learningSteps)),
+                SQLBind(StackSettings.stepsText(settings.relearningSteps)), SQLBind(settings.newCardsPerDay),
+                SQLBind(settings.reviewsPerDay), SQLBind(Optional<Int>.none), SQLBind(Optional<Date>.none),
+                SQLBind(0), SQLBind(0)
+            )
+            .run()
+        // The stack's sequential id, which the database chose.
+        let stackId = try await sql.select().column("id").from("stacks").where("unique_id", .equal, stackUniqueId)
+            .first(decodingColumn: "id", as: Int.self)
+        guard let stackId else { throw Abort(.internalServerError, reason: "the seeded stack was not found") }
 
         var generator = SplitMix64(seed: UInt64(cardCount))
         let batch = 1_000
@@ -58,9 +94,9 @@ public enum BenchmarkSeeder {
                 // In review for FSRS; for the ladder the state the memory-state migration derives.
                 let inReview = fsrs || level >= 4
                 rows.append([
-                    SQLBind(UUID()), SQLBind(stackId), SQLBind(user.id!), SQLBind(question), SQLBind(answer),
+                    SQLBind(UUID()), SQLBind(stackId), SQLBind(userId), SQLBind(question), SQLBind(answer),
                     SQLBind(Optional<String>.none),
-                    SQLBind(CardModel.searchText(question: question, answer: answer, hint: nil)),
+                    SQLBind(searchText(question: question, answer: answer)),
                     SQLBind(due), SQLBind(level), SQLBind(reviewsPerCard),
                     SQLBind(now.addingTimeInterval(-90 * 86_400)), SQLBind(now.addingTimeInterval(-90 * 86_400)),
                     SQLBind(inReview ? 2 : 1), SQLBind(inReview ? "review" : "learning"),
@@ -89,7 +125,7 @@ public enum BenchmarkSeeder {
             for id in ids[chunk..<min(chunk + 300, ids.count)] {
                 for review in 0..<reviewsPerCard {
                     rows.append([
-                        SQLBind(UUID()), SQLBind(user.id!), SQLBind(id), SQLBind(stackId),
+                        SQLBind(UUID()), SQLBind(userId), SQLBind(id), SQLBind(stackId),
                         SQLBind(now.addingTimeInterval(Double(-80 + review * 20) * 86_400)),
                         SQLBind(fsrs ? Int(generator.next() % 4) + 1 : Int(generator.next() % 3)), SQLBind(scheduler),
                         SQLBind(state), SQLBind(state),
@@ -111,7 +147,7 @@ public enum BenchmarkSeeder {
             try await sql.raw("ANALYZE cards").run()
             try await sql.raw("ANALYZE review_logs").run()
         }
-        return Seeded(mail: mail, password: password, stackId: stack.uniqueId)
+        return Seeded(mail: mail, password: password, stackId: stackUniqueId)
     }
 
     /// A fixed-offset zone in which it is about noon at `now`, so the learner's day (which decides
@@ -121,5 +157,11 @@ public enum BenchmarkSeeder {
         let offset = 12 - hour  // from UTC, -11 … +12
         // POSIX names: "Etc/GMT-5" is five hours ahead of UTC.
         return offset == 0 ? "Etc/GMT" : offset > 0 ? "Etc/GMT-\(offset)" : "Etc/GMT+\(-offset)"
+    }
+
+    /// What the server's card search looks in (`cards.search_text`): question, answer and hint,
+    /// lowercased, one per line; the server's `CardModel.searchText` writes the same.
+    static func searchText(question: String, answer: String, hint: String? = nil) -> String {
+        [question, answer, hint ?? ""].joined(separator: "\n").lowercased()
     }
 }

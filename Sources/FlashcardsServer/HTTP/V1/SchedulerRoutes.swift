@@ -5,10 +5,10 @@ import Vapor
 /// `/api/v1/me/scheduler`: the user's FSRS parameters and their optimization (a job).
 struct SchedulerRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
-        let scheduler = routes.grouped(RequireUserMiddleware()).grouped("me", "scheduler")
-        scheduler.get(use: show)
-        scheduler.delete(use: reset)
-        scheduler.post("optimize", use: optimize)
+        let authed = routes.grouped(RequireUserMiddleware())
+        authed.on(Endpoint.V1.schedulerParameters, use: show)
+        authed.on(Endpoint.V1.resetSchedulerParameters, use: reset)
+        authed.on(Endpoint.V1.optimizeScheduler, use: optimize)
     }
 
     func show(_ req: Request) async throws -> Response {

@@ -7,12 +7,13 @@ import NIOCore
 import NIOHTTP1
 import Vapor
 
-/// `flashcards bench server`: seeds a 1,000-card and a 100,000-card stack (with review history)
+/// `flashcards-bench server`: seeds a 1,000-card and a 100,000-card stack (with review history)
 /// for each scheduler (the original's ladder and FSRS), starts the real server as a separate
 /// process and measures over loopback HTTP: p50/p99 of a next-card + rate round trip and the
 /// throughput with 32 concurrent clients per scheduler, the time to serve the original API's
 /// `GET /stack/{id}` (ladder stack), next-card alone on both schedulers' stacks in alternating
-/// blocks (their fair comparison), and the server's peak memory.
+/// blocks (their fair comparison), and the server's peak memory. The server is the `flashcards`
+/// executable of the same build (the bin folder this executable runs from).
 struct ServerBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server", abstract: "Benchmark the learning loop and large stacks over HTTP.")
@@ -51,11 +52,14 @@ struct ServerBenchCommand: AsyncParsableCommand {
         guard schedulerList.allSatisfy({ ["ladder", "fsrs"].contains($0) }) else {
             throw ValidationError("--schedulers takes ladder and/or fsrs")
         }
+        // Before any seeding: a missing server should not cost minutes of seeding first.
+        let serverExecutable = try Self.serverExecutable()
+        Self.bootstrapLogging(level: "error")
         let store = databaseURL == nil ? "SQLite" : "PostgreSQL"
         print("Smart Flashcards server benchmark (\(store), \(ProcessInfo.processInfo.activeProcessorCount) cores)")
         var results: [Result] = []
         for size in sizes {
-            results.append(try await measure(size: size))
+            results.append(try await measure(size: size, serverExecutable: serverExecutable))
         }
         if let small = results.first, let large = results.last, results.count > 1 {
             for (smallLoop, largeLoop) in zip(small.loops, large.loops) {
@@ -128,7 +132,35 @@ struct ServerBenchCommand: AsyncParsableCommand {
         }
     }
 
-    private func measure(size: Int) async throws -> Result {
+    /// The `flashcards` executable beside this one: `swift build --product flashcards` (or
+    /// `scripts/bench`) puts both in the same bin folder.
+    static func serverExecutable() throws -> URL {
+        let own = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
+            .resolvingSymlinksInPath()
+        let server = own.deletingLastPathComponent().appendingPathComponent("flashcards")
+        guard FileManager.default.isExecutableFile(atPath: server.path) else {
+            throw ServerMissing(path: server.path)
+        }
+        return server
+    }
+
+    /// No `flashcards` beside `flashcards-bench`: a build step is missing, not a wrong option.
+    struct ServerMissing: Error, CustomStringConvertible {
+        let path: String
+
+        var description: String {
+            "the server executable \(path) is missing: build it beside flashcards-bench with "
+                + "`swift build --product flashcards` (add `-c release` for a release build, as scripts/bench does)"
+        }
+    }
+
+    /// Logs of the in-process seeding at `level`; once per process, as the logging system allows.
+    private static func bootstrapLogging(level: String) {
+        var environment = Environment(name: "production", arguments: ["flashcards-bench", "--log", level])
+        try? LoggingSystem.bootstrap(from: &environment)
+    }
+
+    private func measure(size: Int, serverExecutable: URL) async throws -> Result {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flashcards-bench-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         let schema = "bench_" + UUID().uuidString.prefix(8).lowercased()
@@ -147,7 +179,6 @@ struct ServerBenchCommand: AsyncParsableCommand {
         // Seed in-process through the server library.
         let seedStart = Date()
         let configuration = try AppConfiguration(values: environment)
-        LoggingBootstrap.once(level: "error")
         let app = try await Application.make(Environment(name: "production", arguments: ["flashcards"]))
         var seeded: [(scheduler: String, stack: BenchmarkSeeder.Seeded)] = []
         do {
@@ -167,7 +198,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
         environment["PORT"] = "\(port)"
         environment["HOST"] = "127.0.0.1"
         let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        server.executableURL = serverExecutable
         server.arguments = ["serve"]
         server.environment = environment
         server.standardOutput = FileHandle.nullDevice
@@ -347,7 +378,9 @@ struct ServerBenchCommand: AsyncParsableCommand {
         return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))])
     }
 
-    private static func nextAndRate(_ http: HTTPClient, stackPath: String, token: String, rating: RatingKey) async throws {
+    private static func nextAndRate(_ http: HTTPClient, stackPath: String, token: String, rating: RatingKey)
+        async throws
+    {
         let next = try FlashcardsJSON.makeDecoder().decode(
             StudyNextResponse.self, from: try await Self.call(http, .GET, stackPath + "/study/next", token: token))
         guard let card = next.card else { throw ValidationError("no due card left to rate") }

@@ -1,0 +1,269 @@
+/// One HTTP endpoint of the server: a method and a path template, declared once here so the
+/// server routes it, the SDK calls it and a test holds both to `Public/openapi.json`.
+///
+/// The template is written relative to its ``Family``'s base (`stacks/:stackId/study/next` below
+/// `/api/v1`), with `:name` for a parameter; the names are the ones the server's handlers read.
+///
+/// ```swift
+/// Endpoint.V1.studyNext.template        // "/api/v1/stacks/{stackId}/study/next"
+/// Endpoint.V1.studyNext.path(stackId)   // "api/v1/stacks/<stackId>/study/next"
+/// ```
+public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
+    /// An HTTP method an endpoint answers.
+    public enum Method: String, Sendable, Hashable, CaseIterable {
+        /// `GET`
+        case get = "GET"
+        /// `POST`
+        case post = "POST"
+        /// `PUT`
+        case put = "PUT"
+        /// `PATCH`
+        case patch = "PATCH"
+        /// `DELETE`
+        case delete = "DELETE"
+    }
+
+    /// Where a group of endpoints is mounted: the server registers each family's routes below
+    /// its base, so templates are written relative to it.
+    public enum Family: Sendable, Hashable, CaseIterable {
+        /// The original API, at the root (`/signup`, `/stack/{stackId}`, …).
+        case compat
+        /// The primary API, below `/api/v1`.
+        case v1
+
+        /// The base's path segments (`[]` or `["api", "v1"]`).
+        public var base: [String] {
+            switch self {
+            case .compat: []
+            case .v1: ["api", "v1"]
+            }
+        }
+    }
+
+    /// One segment of a path template.
+    public enum Segment: Sendable, Hashable {
+        /// A literal segment, such as `stacks`.
+        case constant(String)
+        /// A parameter filled in per request, such as `stackId`.
+        case parameter(String)
+    }
+
+    /// The HTTP method.
+    public let method: Method
+    /// The family, and so the base path the template is relative to.
+    public let family: Family
+    /// The path below the family's base, as the server registers it.
+    public let segments: [Segment]
+
+    /// Declares an endpoint from a template such as `stacks/:stackId/cards` (no leading slash).
+    init(_ method: Method, _ family: Family, _ template: String) {
+        self.method = method
+        self.family = family
+        self.segments = template.split(separator: "/").map { part in
+            part.hasPrefix(":") ? .parameter(String(part.dropFirst())) : .constant(String(part))
+        }
+    }
+
+    /// The parameters' names, in path order (`["stackId", "cardId"]`).
+    public var parameterNames: [String] {
+        segments.compactMap { segment in
+            if case .parameter(let name) = segment { name } else { nil }
+        }
+    }
+
+    /// The full path as an OpenAPI template, with a leading slash: `/api/v1/stacks/{stackId}`.
+    public var template: String {
+        let parts =
+            family.base
+            + segments.map { segment in
+                switch segment {
+                case .constant(let text): text
+                case .parameter(let name): "{\(name)}"
+                }
+            }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// `GET /api/v1/stacks/{stackId}`, as OpenAPI documents and test failures name an operation.
+    public var description: String { "\(method.rawValue) \(template)" }
+
+    /// The concrete path with `values` filled in for the parameters in order, relative to the
+    /// server root and without a leading slash (`api/v1/stacks/<id>/study/next`), as
+    /// `URL.appendingPathComponent` takes it. Values go in as they are (the URL percent-encodes
+    /// them); passing a different number of values than ``parameterNames`` is a programming error.
+    public func path(_ values: String...) -> String { path(values) }
+
+    /// ``path(_:)-(String...)`` with the values as an array.
+    public func path(_ values: [String]) -> String {
+        precondition(
+            values.count == parameterNames.count,
+            "\(self) takes \(parameterNames.count) path parameter(s), got \(values.count)")
+        var remaining = values[...]
+        let parts =
+            family.base
+            + segments.map { segment in
+                switch segment {
+                case .constant(let text): text
+                case .parameter: remaining.removeFirst()
+                }
+            }
+        return parts.joined(separator: "/")
+    }
+
+    /// Every endpoint of both families; the route test expects exactly these to be routed and
+    /// documented, so a declaration missing here fails it.
+    public static let all: [Endpoint] = Compat.all + V1.all
+}
+
+extension Endpoint {
+    /// The original API at the root, exactly its original paths (`docs/api.md`).
+    public enum Compat {
+        /// `POST /signup`
+        public static let signup = Endpoint(.post, .compat, "signup")
+        /// `POST /login`
+        public static let login = Endpoint(.post, .compat, "login")
+        /// `GET /stack`: every stack with its cards.
+        public static let listStacks = Endpoint(.get, .compat, "stack")
+        /// `POST /stack`
+        public static let createStack = Endpoint(.post, .compat, "stack")
+        /// `GET /stack/{stackId}`
+        public static let showStack = Endpoint(.get, .compat, "stack/:stackId")
+        /// `DELETE /stack/{stackId}`
+        public static let deleteStack = Endpoint(.delete, .compat, "stack/:stackId")
+        /// `POST /card` (the stack id is in the body).
+        public static let createCard = Endpoint(.post, .compat, "card")
+        /// `GET /stack/{stackId}/card/next`. The constant `next` wins over ``showCard``'s `{cardId}`
+        /// in the server's router, whatever the order of registration.
+        public static let nextCard = Endpoint(.get, .compat, "stack/:stackId/card/next")
+        /// `GET /stack/{stackId}/card/{cardId}`
+        public static let showCard = Endpoint(.get, .compat, "stack/:stackId/card/:cardId")
+        /// `PUT /stack/{stackId}/card/{cardId}`
+        public static let updateCard = Endpoint(.put, .compat, "stack/:stackId/card/:cardId")
+        /// `DELETE /stack/{stackId}/card/{cardId}`
+        public static let deleteCard = Endpoint(.delete, .compat, "stack/:stackId/card/:cardId")
+        /// `POST /stack/rating` (stack and card ids are in the body).
+        public static let rate = Endpoint(.post, .compat, "stack/rating")
+        /// `POST /stack/{stackId}/createFromFile`: cards from an uploaded PDF, in the request.
+        public static let createFromFile = Endpoint(.post, .compat, "stack/:stackId/createFromFile")
+
+        /// Every endpoint of the original API.
+        public static let all: [Endpoint] = [
+            signup, login, listStacks, createStack, showStack, deleteStack, createCard, nextCard, showCard,
+            updateCard, deleteCard, rate, createFromFile,
+        ]
+    }
+
+    /// The primary API below `/api/v1`.
+    public enum V1 {
+        // MARK: Service
+
+        /// `GET /api/v1/health`
+        public static let health = Endpoint(.get, .v1, "health")
+        /// `GET /api/v1/openapi.json`: the OpenAPI document.
+        public static let openAPIDocument = Endpoint(.get, .v1, "openapi.json")
+
+        // MARK: Account
+
+        /// `POST /api/v1/auth/signup`
+        public static let signup = Endpoint(.post, .v1, "auth/signup")
+        /// `POST /api/v1/auth/login`
+        public static let login = Endpoint(.post, .v1, "auth/login")
+        /// `GET /api/v1/me`
+        public static let me = Endpoint(.get, .v1, "me")
+        /// `PATCH /api/v1/me`
+        public static let updateMe = Endpoint(.patch, .v1, "me")
+        /// `DELETE /api/v1/me`
+        public static let deleteMe = Endpoint(.delete, .v1, "me")
+        /// `POST /api/v1/me/password`
+        public static let changePassword = Endpoint(.post, .v1, "me/password")
+
+        // MARK: Stacks and cards
+
+        /// `GET /api/v1/stacks`
+        public static let listStacks = Endpoint(.get, .v1, "stacks")
+        /// `POST /api/v1/stacks`
+        public static let createStack = Endpoint(.post, .v1, "stacks")
+        /// `GET /api/v1/stacks/{stackId}`
+        public static let showStack = Endpoint(.get, .v1, "stacks/:stackId")
+        /// `PATCH /api/v1/stacks/{stackId}`
+        public static let updateStack = Endpoint(.patch, .v1, "stacks/:stackId")
+        /// `DELETE /api/v1/stacks/{stackId}`
+        public static let deleteStack = Endpoint(.delete, .v1, "stacks/:stackId")
+        /// `GET /api/v1/stacks/{stackId}/cards`
+        public static let listCards = Endpoint(.get, .v1, "stacks/:stackId/cards")
+        /// `POST /api/v1/stacks/{stackId}/cards`
+        public static let createCard = Endpoint(.post, .v1, "stacks/:stackId/cards")
+        /// `GET /api/v1/stacks/{stackId}/cards/{cardId}`
+        public static let showCard = Endpoint(.get, .v1, "stacks/:stackId/cards/:cardId")
+        /// `PATCH /api/v1/stacks/{stackId}/cards/{cardId}`
+        public static let updateCard = Endpoint(.patch, .v1, "stacks/:stackId/cards/:cardId")
+        /// `DELETE /api/v1/stacks/{stackId}/cards/{cardId}`
+        public static let deleteCard = Endpoint(.delete, .v1, "stacks/:stackId/cards/:cardId")
+
+        // MARK: Learning and reviews
+
+        /// `GET /api/v1/stacks/{stackId}/study/next`
+        public static let studyNext = Endpoint(.get, .v1, "stacks/:stackId/study/next")
+        /// `POST /api/v1/stacks/{stackId}/study/rate`
+        public static let studyRate = Endpoint(.post, .v1, "stacks/:stackId/study/rate")
+        /// `POST /api/v1/stacks/{stackId}/cards/{cardId}/undo`
+        public static let undoReview = Endpoint(.post, .v1, "stacks/:stackId/cards/:cardId/undo")
+        /// `POST /api/v1/reviews`: reviews made offline.
+        public static let syncReviews = Endpoint(.post, .v1, "reviews")
+
+        // MARK: Statistics
+
+        /// `GET /api/v1/stacks/{stackId}/stats`
+        public static let stackStats = Endpoint(.get, .v1, "stacks/:stackId/stats")
+        /// `GET /api/v1/stacks/{stackId}/stats/retrievability`
+        public static let stackRetrievability = Endpoint(.get, .v1, "stacks/:stackId/stats/retrievability")
+        /// `GET /api/v1/me/stats`
+        public static let userStats = Endpoint(.get, .v1, "me/stats")
+        /// `GET /api/v1/me/stats/retrievability`
+        public static let userRetrievability = Endpoint(.get, .v1, "me/stats/retrievability")
+
+        // MARK: Scheduler parameters
+
+        /// `GET /api/v1/me/scheduler`
+        public static let schedulerParameters = Endpoint(.get, .v1, "me/scheduler")
+        /// `DELETE /api/v1/me/scheduler`: back to the default parameters.
+        public static let resetSchedulerParameters = Endpoint(.delete, .v1, "me/scheduler")
+        /// `POST /api/v1/me/scheduler/optimize`
+        public static let optimizeScheduler = Endpoint(.post, .v1, "me/scheduler/optimize")
+
+        // MARK: Jobs
+
+        /// `GET /api/v1/jobs/{jobId}`
+        public static let job = Endpoint(.get, .v1, "jobs/:jobId")
+        /// `GET /api/v1/jobs/{jobId}/events`: Server-Sent Events.
+        public static let jobEvents = Endpoint(.get, .v1, "jobs/:jobId/events")
+        /// `POST /api/v1/jobs/{jobId}/cancel`
+        public static let cancelJob = Endpoint(.post, .v1, "jobs/:jobId/cancel")
+
+        // MARK: Generation
+
+        /// `POST /api/v1/stacks/{stackId}/generations`: a streamed upload that starts a job.
+        public static let startGeneration = Endpoint(.post, .v1, "stacks/:stackId/generations")
+        /// `GET /api/v1/stacks/{stackId}/drafts`
+        public static let listDrafts = Endpoint(.get, .v1, "stacks/:stackId/drafts")
+        /// `POST /api/v1/stacks/{stackId}/drafts/accept`
+        public static let acceptDrafts = Endpoint(.post, .v1, "stacks/:stackId/drafts/accept")
+        /// `PATCH /api/v1/stacks/{stackId}/drafts/{draftId}`
+        public static let updateDraft = Endpoint(.patch, .v1, "stacks/:stackId/drafts/:draftId")
+        /// `DELETE /api/v1/stacks/{stackId}/drafts/{draftId}`
+        public static let discardDraft = Endpoint(.delete, .v1, "stacks/:stackId/drafts/:draftId")
+
+        /// Every endpoint of the primary API.
+        public static let all: [Endpoint] = [
+            health, openAPIDocument,
+            signup, login, me, updateMe, deleteMe, changePassword,
+            listStacks, createStack, showStack, updateStack, deleteStack,
+            listCards, createCard, showCard, updateCard, deleteCard,
+            studyNext, studyRate, undoReview, syncReviews,
+            stackStats, stackRetrievability, userStats, userRetrievability,
+            schedulerParameters, resetSchedulerParameters, optimizeScheduler,
+            job, jobEvents, cancelJob,
+            startGeneration, listDrafts, acceptDrafts, updateDraft, discardDraft,
+        ]
+    }
+}
