@@ -99,7 +99,7 @@ final class JobWorker: @unchecked Sendable {
     private func claim(only jobId: UUID? = nil) async throws -> Claimed? {
         let sql = application.db.sql
         let now = self.now
-        let lockClause: SQLQueryString = sql.dialect.name == "postgresql" ? " FOR UPDATE SKIP LOCKED" : ""
+        let lockClause = application.studyStore(on: application.db).skipLockedClause
         let only: SQLQueryString = jobId.map { "AND id = \(bind: $0) " } ?? ""
         let query: SQLQueryString = """
             UPDATE jobs SET status = 'running', locked_by = \(bind: id), locked_until = \(bind: now.addingTimeInterval(lease)),

@@ -14,6 +14,8 @@ struct PostgresStudyStore: StudyStore {
     var sql: any SQLDatabase { db.sql }
     var bulk: any SQLDatabase { db.sql }
 
+    var skipLockedClause: SQLQueryString { " FOR UPDATE SKIP LOCKED" }
+
     func bucket(_ column: String) -> SQLQueryString { Self.bucket(column) }
 
     fileprivate static func bucket(_ column: String) -> SQLQueryString {

@@ -18,6 +18,8 @@ struct SQLiteStudyStore: StudyStore {
     var sql: any SQLDatabase { inline?.database(fallback: driver.sql) ?? driver.sql }
     var bulk: any SQLDatabase { inline?.bulkDatabase(fallback: driver.sql) ?? driver.sql }
 
+    var skipLockedClause: SQLQueryString { "" }
+
     func bucket(_ column: String) -> SQLQueryString { Self.bucket(column) }
 
     /// SQLite's CAST truncates, which floors the (positive) Unix times SQLite stores dates as.

@@ -28,6 +28,11 @@ protocol StudyStore: Sendable {
     func writeTransaction<T: Sendable>(_ body: @escaping @Sendable (any StudyTransaction) async throws -> T)
         async throws -> T
 
+    /// Appended to a claiming `SELECT … LIMIT 1` (the job queue's): skip rows another transaction
+    /// has locked. PostgreSQL's `FOR UPDATE SKIP LOCKED`; nothing on SQLite, whose writers run one
+    /// at a time.
+    var skipLockedClause: SQLQueryString { get }
+
     /// `column` (a timestamp) as its 15-minute bucket number, Unix seconds / 900 floored
     /// (`TimeBuckets`).
     func bucket(_ column: String) -> SQLQueryString
