@@ -53,9 +53,9 @@ public struct CardSchedule: Sendable, Hashable {
 
     /// The FSRS view (a new card for a card without FSRS history).
     public var fsrsCard: FSRSCard {
-        guard let last = lastReviewedAt, state != .new else { return FSRSCard.new(due: due) }
+        guard let last = lastReviewedAt, let fsrsState = state.fsrs else { return FSRSCard.new(due: due) }
         return FSRSCard(
-            state: FSRSState(rawValue: state.rawValue) ?? .review, step: step, stability: stability,
+            state: fsrsState, step: step, stability: stability,
             difficulty: difficulty, due: due, lastReview: last)
     }
 }
@@ -211,7 +211,7 @@ public struct CardScheduler: Sendable {
                 schedule.fsrsCard, rating: rating.fsrs, at: time,
                 fuzzSeed: FSRSScheduler.fuzzSeed(cardID: cardID, reviewCount: schedule.reviewCount))
             schedule.due = next.due
-            schedule.state = CardState(rawValue: next.state.rawValue) ?? .review
+            schedule.state = CardState(next.state)
             schedule.step = next.step
             schedule.stability = next.stability
             schedule.difficulty = next.difficulty

@@ -36,6 +36,25 @@ public enum CardState: String, Sendable, Hashable, Codable, CaseIterable {
     /// Lapsed from review: walks through the relearning steps (FSRS only).
     case relearning
 
+    /// The state of an FSRS card in that state.
+    public init(_ state: FSRSState) {
+        switch state {
+        case .learning: self = .learning
+        case .review: self = .review
+        case .relearning: self = .relearning
+        }
+    }
+
+    /// The FSRS state of a card in this state (nil for a new card).
+    public var fsrs: FSRSState? {
+        switch self {
+        case .new: nil
+        case .learning: .learning
+        case .review: .review
+        case .relearning: .relearning
+        }
+    }
+
     /// The queue a card in this state waits in.
     public var queue: CardQueue {
         switch self {
