@@ -416,16 +416,20 @@ public struct RateRequest: Codable, Sendable, Hashable {
     public var reviewId: UUID?
     /// How long the learner took to answer, in milliseconds.
     public var durationMs: Int?
+    /// The study mode the rating was made in; `flashcards` when absent.
+    public var mode: StudyMode?
 
     /// Creates the request.
     public init(
-        cardId: UUID, rating: RatingKey, daysAhead: Int? = nil, reviewId: UUID? = nil, durationMs: Int? = nil
+        cardId: UUID, rating: RatingKey, daysAhead: Int? = nil, reviewId: UUID? = nil, durationMs: Int? = nil,
+        mode: StudyMode? = nil
     ) {
         self.cardId = cardId
         self.rating = rating
         self.daysAhead = daysAhead
         self.reviewId = reviewId
         self.durationMs = durationMs
+        self.mode = mode
     }
 }
 

@@ -16,14 +16,19 @@ public struct SyncReviewDTO: Codable, Sendable, Hashable {
     public var reviewedAt: Date
     /// How long the learner took, in milliseconds.
     public var durationMs: Int?
+    /// The study mode the review was made in; `flashcards` when absent.
+    public var mode: StudyMode?
 
     /// Creates the review.
-    public init(id: UUID, cardId: UUID, rating: RatingKey, reviewedAt: Date, durationMs: Int? = nil) {
+    public init(
+        id: UUID, cardId: UUID, rating: RatingKey, reviewedAt: Date, durationMs: Int? = nil, mode: StudyMode? = nil
+    ) {
         self.id = id
         self.cardId = cardId
         self.rating = rating
         self.reviewedAt = reviewedAt
         self.durationMs = durationMs
+        self.mode = mode
     }
 }
 

@@ -180,13 +180,14 @@ public struct FlashcardsClient: Sendable {
     /// Rates a card with one of the offered options' `rating` keys; the answer carries the next card.
     public func rate(
         _ card: UUID, in stack: UUID, rating: RatingKey, daysAhead: Int = 0, reviewId: UUID? = nil,
-        durationMs: Int? = nil
+        durationMs: Int? = nil, mode: StudyMode = .flashcards
     ) async throws -> RateResponse {
         try await transport.send(
             RateResponse.self, Endpoint.V1.studyRate, stack.path,
             body: .json(
                 RateRequest(
-                    cardId: card, rating: rating, daysAhead: daysAhead, reviewId: reviewId, durationMs: durationMs)))
+                    cardId: card, rating: rating, daysAhead: daysAhead, reviewId: reviewId, durationMs: durationMs,
+                    mode: mode)))
     }
 
     /// Undoes the card's last review (the log keeps it, marked as undone); pass the same `undoId`

@@ -76,6 +76,19 @@ public enum CardQueue: Int, Sendable, Hashable, Codable, CaseIterable {
     case review = 2
 }
 
+/// The ways to learn; each review records the one it was made in. The raw values are the wire and
+/// storage strings.
+public enum StudyMode: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Flip the card and rate it.
+    case flashcards
+    /// Choose the answer among four.
+    case quiz
+    /// Type the answer.
+    case write
+    /// Swipe through cards, one per screen.
+    case feed
+}
+
 /// The kinds of review-log entries. The raw values are the wire and storage strings.
 public enum ReviewLogKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// A rating.

@@ -21,5 +21,6 @@ enum Migrations {
         UpdateStackAddDayCounts(),
         UpdateCardVacuumOften(),
         UpdateCardIndexEachQueue(),
+        UpdateReviewLogAddMode(),
     ]
 }

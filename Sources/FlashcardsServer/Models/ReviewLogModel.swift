@@ -29,11 +29,14 @@ final class ReviewLogModel: Model, @unchecked Sendable {
     /// The row's number among its card's rows, in arrival order: orders reviews of one card made at
     /// the very same instant (replay order is review time, then `seq`, then id).
     @Field(key: "seq") var seq: Int
+    /// The study mode the review was made in (`StudyMode`).
+    @Field(key: "mode") var mode: String
 
     init() {}
 
     init(
-        id: UUID, userId: UUID, cardId: Int, stackId: Int, reviewedAt: Date, rating: StudyRating, durationMs: Int?
+        id: UUID, userId: UUID, cardId: Int, stackId: Int, reviewedAt: Date, rating: StudyRating, durationMs: Int?,
+        mode: StudyMode = .flashcards
     ) {
         self.id = id
         self.userId = userId
@@ -46,6 +49,7 @@ final class ReviewLogModel: Model, @unchecked Sendable {
         self.stateAfter = ""
         self.durationMs = durationMs
         self.kind = ReviewLogKind.review.rawValue
+        self.mode = mode.rawValue
         self.seq = 0
     }
 }

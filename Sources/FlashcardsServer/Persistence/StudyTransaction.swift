@@ -130,13 +130,14 @@ extension StudyTransaction {
                 """
                 (\(bind: log.id!), \(bind: log.userId), \(bind: log.cardId), \(bind: log.stackId), \(bind: log.reviewedAt),
                 \(bind: log.rating), \(bind: log.scheduler), \(bind: log.stateBefore), \(bind: log.stateAfter),
-                \(bind: log.durationMs), \(bind: log.kind), \(bind: log.undoes), \(bind: log.elapsedDays), \(bind: log.seq))
+                \(bind: log.durationMs), \(bind: log.kind), \(bind: log.undoes), \(bind: log.elapsedDays), \(bind: log.seq),
+                \(bind: log.mode))
                 """
             }
             try await sql.raw(
                 """
                 INSERT INTO review_logs (id, user_id, card_id, stack_id, reviewed_at, rating, scheduler, state_before,
-                state_after, duration_ms, kind, undoes, elapsed_days, seq) VALUES 
+                state_after, duration_ms, kind, undoes, elapsed_days, seq, mode) VALUES 
                 """ + rows.joined(separator: ", ")
             ).run()
         }

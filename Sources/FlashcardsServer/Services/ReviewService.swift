@@ -78,7 +78,8 @@ struct ReviewService {
                 newLogs[card.id!, default: []].append(
                     ReviewLogModel(
                         id: review.id, userId: userId, cardId: card.id!, stackId: card.stackId,
-                        reviewedAt: review.reviewedAt, rating: rating, durationMs: review.durationMs))
+                        reviewedAt: review.reviewedAt, rating: rating, durationMs: review.durationMs,
+                        mode: review.mode ?? .flashcards))
             }
             if !invalid.isEmpty {
                 throw AppError.validation(
@@ -129,6 +130,8 @@ struct ReviewService {
                 durationMs: nil)
             entry.logKind = .undo
             entry.undoes = last.id
+            // The undo belongs to the review it cancels, mode included.
+            entry.mode = logs.first { $0.id == last.id }?.mode ?? StudyMode.flashcards.rawValue
             let change = try await ReviewRecorder(scheduler: scheduler).record([entry], for: card, in: tx)
             _ = try await StackDayCounts.apply(change, in: tx)
             return UndoResponse(card: card.dto(stack: stack), undoneReviewId: last.id)

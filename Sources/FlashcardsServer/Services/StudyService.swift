@@ -48,7 +48,9 @@ struct StudyService {
 
     /// Rates the card with path id `cardId` with the `/api/v1` key `key` and answers with the card
     /// and what to learn next.
-    func rate(cardId: String?, key: String, reviewId: UUID?, durationMs: Int?, daysAhead: Int) async throws
+    func rate(
+        cardId: String?, key: String, reviewId: UUID?, durationMs: Int?, mode: StudyMode = .flashcards, daysAhead: Int
+    ) async throws
         -> (card: CardModel, next: StudyState)
     {
         let scheduler = try await scheduler()
@@ -56,7 +58,8 @@ struct StudyService {
             throw AppError.validation("rating muss einer von \(scheduler.kind.ratingKeysText) sein.")
         }
         let card = try await rate(
-            cardId: cardId, rating: rating, reviewId: reviewId, durationMs: durationMs, scheduler: scheduler)
+            cardId: cardId, rating: rating, reviewId: reviewId, durationMs: durationMs, mode: mode,
+            scheduler: scheduler)
         return (card, try await state(daysAhead: daysAhead, scheduler: scheduler))
     }
 
@@ -68,7 +71,8 @@ struct StudyService {
                 scheduler.kind == .ladder
                     ? "difficulty muss 0, 1 oder 2 sein." : "difficulty muss 11, 12, 13 oder 14 sein.")
         }
-        _ = try await rate(cardId: cardId, rating: rating, reviewId: nil, durationMs: nil, scheduler: scheduler)
+        _ = try await rate(
+            cardId: cardId, rating: rating, reviewId: nil, durationMs: nil, mode: .flashcards, scheduler: scheduler)
     }
 
     private func state(daysAhead: Int, scheduler: CardScheduler) async throws -> StudyState {
@@ -124,7 +128,8 @@ struct StudyService {
     /// transaction; the card's new state is the replay of its history. A repeated `reviewId`
     /// changes nothing and answers with the card as it is.
     private func rate(
-        cardId: String?, rating: StudyRating, reviewId: UUID?, durationMs: Int?, scheduler: CardScheduler
+        cardId: String?, rating: StudyRating, reviewId: UUID?, durationMs: Int?, mode: StudyMode,
+        scheduler: CardScheduler
     ) async throws -> CardModel {
         let cardUUID = try Validate.uuid(cardId, notFound: .cardNotFound)
         if let durationMs, !(0...86_400_000).contains(durationMs) {
@@ -149,7 +154,7 @@ struct StudyService {
             }
             let log = ReviewLogModel(
                 id: logId, userId: userId, cardId: rated.card.id!, stackId: stackId, reviewedAt: now, rating: rating,
-                durationMs: durationMs)
+                durationMs: durationMs, mode: mode)
             let change = try await ReviewRecorder(scheduler: scheduler).record(
                 [log], for: rated.card, lastSeq: rated.lastSeq, in: tx)
             // The day's first rating of an FSRS stack counts the day (this rating included); every

@@ -127,7 +127,7 @@ struct StackRoutes: RouteCollection {
         let daysAhead = try Validate.daysAhead(body.daysAhead)
         let rated = try await study.rate(
             cardId: body.cardId.uuidString, key: body.rating.rawValue, reviewId: body.reviewId,
-            durationMs: body.durationMs, daysAhead: daysAhead)
+            durationMs: body.durationMs, mode: body.mode ?? .flashcards, daysAhead: daysAhead)
         return StudyRendering.response(
             RateResponse(
                 card: rated.card.dto(stack: study.stack, hintVisible: rated.next.hintsVisible),
