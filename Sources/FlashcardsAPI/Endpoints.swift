@@ -206,6 +206,8 @@ extension Endpoint {
         public static let studyNext = Endpoint(.get, .v1, "stacks/:stackId/study/next")
         /// `POST /api/v1/stacks/{stackId}/study/rate`
         public static let studyRate = Endpoint(.post, .v1, "stacks/:stackId/study/rate")
+        /// `GET /api/v1/stacks/{stackId}/study/quiz`: the next due card as a multiple-choice question.
+        public static let studyQuiz = Endpoint(.get, .v1, "stacks/:stackId/study/quiz")
         /// `POST /api/v1/stacks/{stackId}/cards/{cardId}/undo`
         public static let undoReview = Endpoint(.post, .v1, "stacks/:stackId/cards/:cardId/undo")
         /// `POST /api/v1/reviews`: reviews made offline.
@@ -259,7 +261,7 @@ extension Endpoint {
             signup, login, me, updateMe, deleteMe, changePassword,
             listStacks, createStack, showStack, updateStack, deleteStack,
             listCards, createCard, showCard, updateCard, deleteCard,
-            studyNext, studyRate, undoReview, syncReviews,
+            studyNext, studyRate, studyQuiz, undoReview, syncReviews,
             stackStats, stackRetrievability, userStats, userRetrievability,
             schedulerParameters, resetSchedulerParameters, optimizeScheduler,
             job, jobEvents, cancelJob,

@@ -487,3 +487,53 @@ extension StudyNextResponse {
 public enum RatingKey: String, Codable, Sendable, Hashable, CaseIterable {
     case again, hard, medium, good, easy
 }
+
+/// `GET /api/v1/stacks/{id}/study/quiz`: the next due card (as `study/next` picks it) as a
+/// multiple-choice question. Its answer is rated through `study/rate` with `mode: quiz` and the
+/// key of `ratingIfRight` (right on the first try) or `ratingIfWrong`.
+public struct QuizResponse: Codable, Sendable, Hashable {
+    /// The card asked; nil when the session is done.
+    public var card: CardDTO?
+    /// The answers to choose from: the card's answer and up to three other cards' answers.
+    public var choices: [String]
+    /// Where the card's answer is in `choices` (nil without a card).
+    public var correctIndex: Int?
+    /// Fewer than four choices: the stack has too few other answers.
+    public var fewerChoices: Bool
+    /// The rating key for an answer right on the first try (FSRS `good`, ladder `easy`).
+    public var ratingIfRight: RatingKey
+    /// The rating key otherwise (FSRS `again`, ladder `hard`).
+    public var ratingIfWrong: RatingKey
+    /// Due cards, as `study/next` counts them.
+    public var dueCount: Int
+    /// Without a card: when the next one falls due.
+    public var nextDueAt: Date?
+
+    /// Creates the response.
+    public init(
+        card: CardDTO?, choices: [String], correctIndex: Int?, fewerChoices: Bool, ratingIfRight: RatingKey,
+        ratingIfWrong: RatingKey, dueCount: Int, nextDueAt: Date?
+    ) {
+        self.card = card
+        self.choices = choices
+        self.correctIndex = correctIndex
+        self.fewerChoices = fewerChoices
+        self.ratingIfRight = ratingIfRight
+        self.ratingIfWrong = ratingIfWrong
+        self.dueCount = dueCount
+        self.nextDueAt = nextDueAt
+    }
+
+    /// Writes every field, `null` for absent ones.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(card, forKey: .card)
+        try container.encode(choices, forKey: .choices)
+        try container.encode(correctIndex, forKey: .correctIndex)
+        try container.encode(fewerChoices, forKey: .fewerChoices)
+        try container.encode(ratingIfRight, forKey: .ratingIfRight)
+        try container.encode(ratingIfWrong, forKey: .ratingIfWrong)
+        try container.encode(dueCount, forKey: .dueCount)
+        try container.encode(nextDueAt, forKey: .nextDueAt)
+    }
+}

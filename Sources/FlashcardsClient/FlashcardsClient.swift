@@ -190,6 +190,14 @@ public struct FlashcardsClient: Sendable {
                     mode: mode)))
     }
 
+    /// The next due card as a multiple-choice question; rate the answer with `rate(…, mode: .quiz)`
+    /// and the response's `ratingIfRight` or `ratingIfWrong`.
+    public func quiz(in stack: UUID, daysAhead: Int = 0) async throws -> QuizResponse {
+        try await transport.send(
+            QuizResponse.self, Endpoint.V1.studyQuiz, stack.path,
+            query: [URLQueryItem(name: "daysAhead", value: "\(daysAhead)")])
+    }
+
     /// Undoes the card's last review (the log keeps it, marked as undone); pass the same `undoId`
     /// when retrying so the undo happens once.
     public func undoLastReview(of card: UUID, in stack: UUID, undoId: UUID? = nil) async throws -> UndoResponse {

@@ -26,6 +26,7 @@ STACK = STACKS + "/{stackId}"
 CARDS = STACK + "/cards"
 CARD = CARDS + "/{cardId}"
 NEXT = STACK + "/study/next"
+QUIZ = STACK + "/study/quiz"
 RATE = STACK + "/study/rate"
 C_STACK = "/stack/{stackId}"
 C_CARD = "/stack/{stackId}/card/{cardId}"
@@ -597,6 +598,8 @@ def test_v1_study_story(api: Api):
     # Empty stack: nothing due, nothing ever due.
     _, nxt = api.call("GET", NEXT, path=at, token=token, expect=200)
     assert nxt == {"card": None, "options": [], "dueCount": 0, "nextDueAt": None}
+    _, quiz = api.call("GET", QUIZ, path=at, token=token, expect=200)
+    assert quiz["card"] is None and quiz["choices"] == [] and quiz["correctIndex"] is None
 
     first = api.call("POST", CARDS, path=at, token=token, json_body={"question": "Hund", "answer": "dog"}, expect=201)[
         1
@@ -625,6 +628,18 @@ def test_v1_study_story(api: Api):
     api.call("GET", NEXT, path={"stackId": str(uuid.uuid4())}, token=token, expect=404)
     api.call("GET", NEXT, path=at, token=api.signup()["token"], expect=404)
     api.call("GET", NEXT, path=at, expect=401)
+
+    # The same card as a quiz question: two cards, so two choices, and it says so; the ladder's keys.
+    _, quiz = api.call("GET", QUIZ, path=at, token=token, expect=200)
+    assert quiz["card"]["id"] == nxt["card"]["id"] and sorted(quiz["choices"]) == ["cat", "dog"]
+    assert quiz["choices"][quiz["correctIndex"]] == "dog" and quiz["fewerChoices"] is True
+    assert (quiz["ratingIfRight"], quiz["ratingIfWrong"]) == ("easy", "hard")
+    _, again = api.call("GET", QUIZ, path=at, token=token, params={"daysAhead": 0}, expect=200)
+    assert again == quiz, "the same card and review count give the same question"
+    _, body = api.call("GET", QUIZ, path=at, token=token, params={"daysAhead": "x"}, expect=400)
+    assert code(body) == "validation_failed"
+    api.call("GET", QUIZ, path={"stackId": str(uuid.uuid4())}, token=token, expect=404)
+    api.call("GET", QUIZ, path=at, expect=401)
 
     # Rate: the card moves on, `next` comes along; a repeated reviewId changes nothing.
     review = str(uuid.uuid4())

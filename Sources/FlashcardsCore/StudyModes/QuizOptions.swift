@@ -71,4 +71,10 @@ public enum QuizOptions {
     public static func rating(correctOnFirstTry: Bool) -> FSRSRating {
         correctOnFirstTry ? .good : .again
     }
+
+    /// The same rating in `scheduler`'s terms (ladder: Einfach for right, Schwer for wrong).
+    public static func rating(correctOnFirstTry: Bool, in scheduler: SchedulerKind) -> StudyRating {
+        let rating = StudyRating.fsrs(self.rating(correctOnFirstTry: correctOnFirstTry))
+        return scheduler == .fsrs ? rating : .ladder(rating.ladder)
+    }
 }

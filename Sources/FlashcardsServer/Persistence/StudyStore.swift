@@ -124,6 +124,27 @@ extension StudyStore {
             .first(decoding: DueRow.self)?.due_at
     }
 
+    /// Up to `2 * perSide` answers of other cards of the stack, those due just before and just after
+    /// `card` (two seeks on `cards_stack_due`, whatever the stack's size): distractor candidates
+    /// for a quiz question, unrelated to the card but from its stack.
+    func answers(near card: CardModel, perSide: Int) async throws -> [QuizOptions.Candidate] {
+        let stackId = card.stackId
+        let after = try await sql.raw(
+            """
+            SELECT id, answer FROM cards WHERE stack_id = \(key: stackId) AND (due_at > \(bind: card.dueAt)
+            OR (due_at = \(bind: card.dueAt) AND id > \(bind: card.id!))) ORDER BY due_at, id LIMIT \(limit: perSide)
+            """
+        ).all(decoding: AnswerRow.self)
+        let before = try await sql.raw(
+            """
+            SELECT id, answer FROM cards WHERE stack_id = \(key: stackId) AND (due_at < \(bind: card.dueAt)
+            OR (due_at = \(bind: card.dueAt) AND id < \(bind: card.id!))) ORDER BY due_at DESC, id DESC
+            LIMIT \(limit: perSide)
+            """
+        ).all(decoding: AnswerRow.self)
+        return (before + after).map { QuizOptions.Candidate(cardID: Int64($0.id), answer: $0.answer) }
+    }
+
     /// The counts behind an FSRS stack's daily limits, from the cards: one range of
     /// `cards_stack_reviewed`, read from the index alone (see `StackDayCounts`).
     func dayCounts(stackId: Int, since: Date) async throws -> StackDayCounts.Counts {
@@ -150,6 +171,10 @@ func storedParameters(of userId: UUID, on sql: any SQLDatabase) async throws -> 
 }
 
 private struct DueRow: Decodable { let due_at: Date }
+private struct AnswerRow: Decodable {
+    let id: Int
+    let answer: String
+}
 
 /// The row of a raw `SELECT COUNT(*) AS n …`.
 struct CountRow: Decodable {

@@ -41,6 +41,20 @@ struct StudyService {
         try await state(daysAhead: daysAhead, scheduler: try await scheduler())
     }
 
+    /// What to learn now as a multiple-choice question: the card `state(daysAhead:)` shows, its
+    /// answer among answers of cards due near it (`QuizOptions`), the same question for the same
+    /// card and review count.
+    func quiz(daysAhead: Int) async throws -> (state: StudyState, question: QuizOptions.Question?) {
+        let state = try await state(daysAhead: daysAhead)
+        guard let card = state.card else { return (state, nil) }
+        let candidates = try await store.answers(near: card, perSide: Self.quizCandidatesPerSide)
+        let seed = FSRSScheduler.fuzzSeed(cardID: Int64(card.id!), reviewCount: card.reviewCount)
+        return (state, QuizOptions.question(answer: card.answer, candidates: candidates, seed: seed))
+    }
+
+    /// Candidates read on each side of the asked card: enough to find three of its kind and length.
+    static let quizCandidatesPerSide = 24
+
     /// Cards due for this stack with the limits applied (FSRS) or all due cards (ladder).
     func dueCount() async throws -> Int {
         try await head(daysAhead: 0, scheduler: try await scheduler()).dueCount

@@ -20,6 +20,7 @@ struct StackRoutes: RouteCollection {
 
         authed.on(Endpoint.V1.studyNext, use: next)
         authed.on(Endpoint.V1.studyRate, use: rate)
+        authed.on(Endpoint.V1.studyQuiz, use: quiz)
     }
 
     // MARK: Stacks
@@ -119,6 +120,22 @@ struct StackRoutes: RouteCollection {
         let daysAhead = try Validate.daysAhead(query: req.queryText("daysAhead"), name: "daysAhead")
         return StudyRendering.response(
             StudyNextResponse(try await study.state(daysAhead: daysAhead), stack: study.stack))
+    }
+
+    func quiz(_ req: Request) async throws -> Response {
+        let study = try await study(req)
+        let daysAhead = try Validate.daysAhead(query: req.queryText("daysAhead"), name: "daysAhead")
+        let (state, question) = try await study.quiz(daysAhead: daysAhead)
+        let scheduler = study.stack.schedulerKind
+        func key(_ right: Bool) -> RatingKey {
+            RatingKey(rawValue: QuizOptions.rating(correctOnFirstTry: right, in: scheduler).key)!
+        }
+        return try jsonResponse(
+            QuizResponse(
+                card: state.card.map { $0.dto(stack: study.stack, hintVisible: state.hintsVisible) },
+                choices: question?.options ?? [], correctIndex: question?.correctIndex,
+                fewerChoices: question?.isShort ?? false, ratingIfRight: key(true), ratingIfWrong: key(false),
+                dueCount: state.dueCount, nextDueAt: state.nextDueAt))
     }
 
     func rate(_ req: Request) async throws -> Response {
