@@ -32,6 +32,9 @@ struct ServerBenchCommand: AsyncParsableCommand {
         help: "next-card requests per scheduler in the interleaved comparison (alternating blocks of 100).")
     var interleaved: Int = 6_000
 
+    @ArgumentParser.Option(help: "Quiz questions (GET study/quiz) per scheduler for the quiz figures.")
+    var quiz: Int = 1_000
+
     @ArgumentParser.Option(help: "Seconds of the 32-client throughput run per size.")
     var seconds: Double = 8
 
@@ -97,6 +100,19 @@ struct ServerBenchCommand: AsyncParsableCommand {
         }
     }
 
+    /// Quiz questions (`study/quiz`: next card, candidates, distractors) on one stack.
+    struct QuizResult {
+        let scheduler: String
+        let p50: Double
+        let p99: Double
+        /// The server's CPU time per question.
+        let serverCPUms: Double
+
+        var dictionary: [String: Any] {
+            ["scheduler": scheduler, "quizP50ms": p50, "quizP99ms": p99, "serverCPUPerQuizMs": serverCPUms]
+        }
+    }
+
     /// Next-card alone on both schedulers' stacks, measured in alternating blocks.
     struct Interleaved {
         let ladderP50: Double
@@ -121,6 +137,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
         let stackBytes: Int
         let peakMB: Double
         let interleaved: Interleaved?
+        let quiz: [QuizResult]
 
         var dictionary: [String: Any] {
             var value: [String: Any] = [
@@ -128,6 +145,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
                 "compatStackSeconds": stackSeconds, "compatStackBytes": stackBytes, "serverPeakMB": peakMB,
             ]
             value["nextInterleaved"] = interleaved?.dictionary
+            value["quiz"] = quiz.map(\.dictionary)
             return value
         }
     }
@@ -248,6 +266,10 @@ struct ServerBenchCommand: AsyncParsableCommand {
             }
         }
         let interleaved = try await interleavedNext(http, nextPaths, pid: pid)
+        var quizzes: [QuizResult] = []
+        for stack in nextPaths {
+            quizzes.append(try await quizLoop(http, stack, pid: pid))
+        }
         stackTimes.sort()
         let stackSeconds = stackTimes.isEmpty ? 0 : stackTimes[stackTimes.count / 2]
         let peak = peakMemoryMB(of: pid)
@@ -258,6 +280,12 @@ struct ServerBenchCommand: AsyncParsableCommand {
                         format:
                             ": next+rate p50 %.2f ms, p99 %.2f ms (server CPU %.2f ms) | next alone p50 %.2f ms, p99 %.2f ms | %d clients: %.0f round trips/s",
                         loop.p50, loop.p99, loop.serverCPUms, loop.nextP50, loop.nextP99, clients, loop.throughput))
+        }
+        for quiz in quizzes {
+            print(
+                String(
+                    format: "%7d cards, %@: quiz question p50 %.2f ms, p99 %.2f ms (server CPU %.3f ms)", size,
+                    quiz.scheduler, quiz.p50, quiz.p99, quiz.serverCPUms))
         }
         if let interleaved {
             print(
@@ -273,7 +301,28 @@ struct ServerBenchCommand: AsyncParsableCommand {
                 seedSeconds, stackSeconds, Double(stackBytes) / 1e6, peak))
         return Result(
             size: size, seedSeconds: seedSeconds, loops: loops, stackSeconds: stackSeconds, stackBytes: stackBytes,
-            peakMB: peak, interleaved: interleaved)
+            peakMB: peak, interleaved: interleaved, quiz: quizzes)
+    }
+
+    /// `quiz` quiz questions in a row on one stack (after 50 unmeasured ones): latency and the
+    /// server's CPU per question. Nothing is rated, so every question asks the same card; its
+    /// candidates are read anew each time.
+    private func quizLoop(
+        _ http: HTTPClient, _ stack: (scheduler: String, path: String, token: String), pid: Int32
+    ) async throws -> QuizResult {
+        var latencies: [Double] = []
+        var cpuStart = 0.0
+        let warmUp = 50
+        for index in 0..<(max(1, quiz) + warmUp) {
+            if index == warmUp { cpuStart = cpuSeconds(of: pid) }
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = try await Self.call(http, .GET, stack.path + "/study/quiz", token: stack.token)
+            if index >= warmUp { latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6) }
+        }
+        let (p50, p99) = Self.percentiles(latencies)
+        return QuizResult(
+            scheduler: stack.scheduler, p50: p50, p99: p99,
+            serverCPUms: (cpuSeconds(of: pid) - cpuStart) * 1_000 / Double(latencies.count))
     }
 
     /// Next-card alone on the ladder and the FSRS stack in alternating blocks, so that both meet the

@@ -129,17 +129,18 @@ extension StudyStore {
     /// for a quiz question, unrelated to the card but from its stack.
     func answers(near card: CardModel, perSide: Int) async throws -> [QuizOptions.Candidate] {
         let stackId = card.stackId
+        // Plain ranges (no `OR`), so each is one seek in the index; a card due at the very same
+        // moment may come twice, which `QuizOptions` drops as a repeated answer.
         let after = try await sql.raw(
             """
-            SELECT id, answer FROM cards WHERE stack_id = \(key: stackId) AND (due_at > \(bind: card.dueAt)
-            OR (due_at = \(bind: card.dueAt) AND id > \(bind: card.id!))) ORDER BY due_at, id LIMIT \(limit: perSide)
+            SELECT id, answer FROM cards WHERE stack_id = \(key: stackId) AND due_at >= \(bind: card.dueAt)
+            AND id <> \(bind: card.id!) ORDER BY due_at, id LIMIT \(limit: perSide)
             """
         ).all(decoding: AnswerRow.self)
         let before = try await sql.raw(
             """
-            SELECT id, answer FROM cards WHERE stack_id = \(key: stackId) AND (due_at < \(bind: card.dueAt)
-            OR (due_at = \(bind: card.dueAt) AND id < \(bind: card.id!))) ORDER BY due_at DESC, id DESC
-            LIMIT \(limit: perSide)
+            SELECT id, answer FROM cards WHERE stack_id = \(key: stackId) AND due_at <= \(bind: card.dueAt)
+            AND id <> \(bind: card.id!) ORDER BY due_at DESC, id DESC LIMIT \(limit: perSide)
             """
         ).all(decoding: AnswerRow.self)
         return (before + after).map { QuizOptions.Candidate(cardID: Int64($0.id), answer: $0.answer) }
