@@ -208,6 +208,8 @@ extension Endpoint {
         public static let studyRate = Endpoint(.post, .v1, "stacks/:stackId/study/rate")
         /// `GET /api/v1/stacks/{stackId}/study/quiz`: the next due card as a multiple-choice question.
         public static let studyQuiz = Endpoint(.get, .v1, "stacks/:stackId/study/quiz")
+        /// `POST /api/v1/stacks/{stackId}/study/check`: a typed answer against the card's (Write mode).
+        public static let studyCheck = Endpoint(.post, .v1, "stacks/:stackId/study/check")
         /// `POST /api/v1/stacks/{stackId}/cards/{cardId}/undo`
         public static let undoReview = Endpoint(.post, .v1, "stacks/:stackId/cards/:cardId/undo")
         /// `POST /api/v1/reviews`: reviews made offline.
@@ -261,7 +263,7 @@ extension Endpoint {
             signup, login, me, updateMe, deleteMe, changePassword,
             listStacks, createStack, showStack, updateStack, deleteStack,
             listCards, createCard, showCard, updateCard, deleteCard,
-            studyNext, studyRate, studyQuiz, undoReview, syncReviews,
+            studyNext, studyRate, studyQuiz, studyCheck, undoReview, syncReviews,
             stackStats, stackRetrievability, userStats, userRetrievability,
             schedulerParameters, resetSchedulerParameters, optimizeScheduler,
             job, jobEvents, cancelJob,

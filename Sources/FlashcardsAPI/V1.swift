@@ -537,3 +537,50 @@ public struct QuizResponse: Codable, Sendable, Hashable {
         try container.encode(nextDueAt, forKey: .nextDueAt)
     }
 }
+
+/// `POST /api/v1/stacks/{id}/study/check`: what the learner typed for a card (Write mode). Nothing
+/// is written; rate through `study/rate` with `mode: write`.
+public struct CheckAnswerRequest: Codable, Sendable, Hashable {
+    /// The card answered.
+    @LowercaseUUID public var cardId: UUID
+    /// What the learner typed.
+    public var answer: String
+    /// Also accept "e" for "é" and "a" for "ä"; "ß" always equals "ss".
+    public var ignoreDiacritics: Bool?
+
+    /// Creates the request.
+    public init(cardId: UUID, answer: String, ignoreDiacritics: Bool? = nil) {
+        self.cardId = cardId
+        self.answer = answer
+        self.ignoreDiacritics = ignoreDiacritics
+    }
+}
+
+/// The answer to a check: how close it came, the character diff, and the rating it counts as.
+public struct CheckAnswerResponse: Codable, Sendable, Hashable {
+    /// `correct` (case, whitespace and punctuation aside), `close` (a typo; never for a number) or
+    /// `wrong`.
+    public var verdict: AnswerCheck.Verdict
+    /// The card's answer.
+    public var expected: String
+    /// The typed answer against the expected one: runs that are the `same`, `extra` (typed, not in
+    /// the answer) or `missing` (in the answer, not typed).
+    public var diff: [AnswerCheck.Segment]
+    /// The rating key the verdict counts as in the stack's scheduler (correct → FSRS `good` / ladder
+    /// `easy`, close → `hard` / `medium`, wrong → `again` / `hard`).
+    public var rating: RatingKey
+    /// The key to send when the learner says "I was right" after all.
+    public var ratingIfRight: RatingKey
+
+    /// Creates the response.
+    public init(
+        verdict: AnswerCheck.Verdict, expected: String, diff: [AnswerCheck.Segment], rating: RatingKey,
+        ratingIfRight: RatingKey
+    ) {
+        self.verdict = verdict
+        self.expected = expected
+        self.diff = diff
+        self.rating = rating
+        self.ratingIfRight = ratingIfRight
+    }
+}

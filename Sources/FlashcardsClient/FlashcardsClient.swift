@@ -198,6 +198,16 @@ public struct FlashcardsClient: Sendable {
             query: [URLQueryItem(name: "daysAhead", value: "\(daysAhead)")])
     }
 
+    /// Checks a typed answer against the card's (Write mode); nothing is written. Rate with
+    /// `rate(…, mode: .write)` and the response's `rating` (or `ratingIfRight`).
+    public func check(_ answer: String, for card: UUID, in stack: UUID, ignoreDiacritics: Bool? = nil) async throws
+        -> CheckAnswerResponse
+    {
+        try await transport.send(
+            CheckAnswerResponse.self, Endpoint.V1.studyCheck, stack.path,
+            body: .json(CheckAnswerRequest(cardId: card, answer: answer, ignoreDiacritics: ignoreDiacritics)))
+    }
+
     /// Undoes the card's last review (the log keeps it, marked as undone); pass the same `undoId`
     /// when retrying so the undo happens once.
     public func undoLastReview(of card: UUID, in stack: UUID, undoId: UUID? = nil) async throws -> UndoResponse {

@@ -27,6 +27,7 @@ CARDS = STACK + "/cards"
 CARD = CARDS + "/{cardId}"
 NEXT = STACK + "/study/next"
 QUIZ = STACK + "/study/quiz"
+CHECK = STACK + "/study/check"
 RATE = STACK + "/study/rate"
 C_STACK = "/stack/{stackId}"
 C_CARD = "/stack/{stackId}/card/{cardId}"
@@ -640,6 +641,23 @@ def test_v1_study_story(api: Api):
     assert code(body) == "validation_failed"
     api.call("GET", QUIZ, path={"stackId": str(uuid.uuid4())}, token=token, expect=404)
     api.call("GET", QUIZ, path=at, expect=401)
+
+    # Write mode: a typed answer checked against the card's; nothing is written.
+    _, checked = api.call(
+        "POST", CHECK, path=at, token=token, json_body={"cardId": first["id"], "answer": " DOG! "}, expect=200
+    )
+    assert (checked["verdict"], checked["expected"], checked["rating"]) == ("correct", "dog", "easy")
+    _, checked = api.call("POST", CHECK, path=at, token=token, json_body={"cardId": first["id"], "answer": "dgo"}, expect=200)
+    assert checked["verdict"] in ("close", "wrong") and checked["ratingIfRight"] == "easy"
+    assert "".join(run["text"] for run in checked["diff"] if run["kind"] != "missing") == "dgo"
+    _, body = api.call("POST", CHECK, path=at, token=token, json_body={"cardId": first["id"]}, expect=400)
+    assert code(body) == "malformed_json"
+    _, body = api.call(
+        "POST", CHECK, path=at, token=token, json_body={"cardId": first["id"], "answer": "x" * 20001}, expect=400
+    )
+    assert code(body) == "validation_failed"
+    api.call("POST", CHECK, path=at, token=token, json_body={"cardId": str(uuid.uuid4()), "answer": "x"}, expect=404)
+    api.call("POST", CHECK, path=at, json_body={"cardId": first["id"], "answer": "x"}, expect=401)
 
     # Rate: the card moves on, `next` comes along; a repeated reviewId changes nothing.
     review = str(uuid.uuid4())

@@ -21,6 +21,11 @@ public enum AnswerCheck {
             case .wrong: .again
             }
         }
+
+        /// The same rating in `scheduler`'s terms (ladder: Einfach, Mittel, Schwer).
+        public func rating(in scheduler: SchedulerKind) -> StudyRating {
+            scheduler == .fsrs ? .fsrs(rating) : .ladder(StudyRating.fsrs(rating).ladder)
+        }
     }
 
     /// A run of characters of the diff.

@@ -74,7 +74,6 @@ public enum QuizOptions {
 
     /// The same rating in `scheduler`'s terms (ladder: Einfach for right, Schwer for wrong).
     public static func rating(correctOnFirstTry: Bool, in scheduler: SchedulerKind) -> StudyRating {
-        let rating = StudyRating.fsrs(self.rating(correctOnFirstTry: correctOnFirstTry))
-        return scheduler == .fsrs ? rating : .ladder(rating.ladder)
+        (correctOnFirstTry ? AnswerCheck.Verdict.correct : .wrong).rating(in: scheduler)
     }
 }

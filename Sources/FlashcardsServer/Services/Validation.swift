@@ -5,6 +5,16 @@ import Foundation
 enum Validate {
     /// A required text: trimmed, not empty, at most `max` characters, no NUL characters
     /// (PostgreSQL cannot store them).
+    /// A typed answer (Write mode) checked against the card's: at most as long as an answer may be.
+    static func answerCheck(_ typed: String, against expected: String, ignoringDiacritics: Bool?) throws
+        -> AnswerCheck.Result
+    {
+        guard typed.count <= TextLimits.answer else {
+            throw AppError.validation("answer darf höchstens \(TextLimits.answer) Zeichen lang sein.")
+        }
+        return AnswerCheck.check(typed, against: expected, ignoringDiacritics: ignoringDiacritics ?? false)
+    }
+
     static func text(_ value: String, field: String, max: Int) throws -> String {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw AppError.validation("\(field) darf nicht leer sein.") }

@@ -21,6 +21,7 @@ struct StackRoutes: RouteCollection {
         authed.on(Endpoint.V1.studyNext, use: next)
         authed.on(Endpoint.V1.studyRate, use: rate)
         authed.on(Endpoint.V1.studyQuiz, use: quiz)
+        authed.on(Endpoint.V1.studyCheck, use: check)
     }
 
     // MARK: Stacks
@@ -136,6 +137,21 @@ struct StackRoutes: RouteCollection {
                 choices: question?.options ?? [], correctIndex: question?.correctIndex,
                 fewerChoices: question?.isShort ?? false, ratingIfRight: key(true), ratingIfWrong: key(false),
                 dueCount: state.dueCount, nextDueAt: state.nextDueAt))
+    }
+
+    func check(_ req: Request) async throws -> Response {
+        let (stack, cards) = try await stackAndCards(req)
+        let body = try req.decodeBody(CheckAnswerRequest.self)
+        let card = try await cards.find(body.cardId.uuidString)
+        let result = try Validate.answerCheck(
+            body.answer, against: card.answer, ignoringDiacritics: body.ignoreDiacritics)
+        func key(_ verdict: AnswerCheck.Verdict) -> RatingKey {
+            RatingKey(rawValue: verdict.rating(in: stack.schedulerKind).key)!
+        }
+        return try jsonResponse(
+            CheckAnswerResponse(
+                verdict: result.verdict, expected: card.answer, diff: result.diff, rating: key(result.verdict),
+                ratingIfRight: key(.correct)))
     }
 
     func rate(_ req: Request) async throws -> Response {
