@@ -199,6 +199,10 @@ extension Endpoint {
         public static let updateCard = Endpoint(.patch, .v1, "stacks/:stackId/cards/:cardId")
         /// `DELETE /api/v1/stacks/{stackId}/cards/{cardId}`
         public static let deleteCard = Endpoint(.delete, .v1, "stacks/:stackId/cards/:cardId")
+        /// `PUT /api/v1/stacks/{stackId}/cards/{cardId}/bookmark`: bookmarks the card.
+        public static let bookmarkCard = Endpoint(.put, .v1, "stacks/:stackId/cards/:cardId/bookmark")
+        /// `DELETE /api/v1/stacks/{stackId}/cards/{cardId}/bookmark`: removes the bookmark.
+        public static let unbookmarkCard = Endpoint(.delete, .v1, "stacks/:stackId/cards/:cardId/bookmark")
 
         // MARK: Learning and reviews
 
@@ -262,7 +266,7 @@ extension Endpoint {
             health, openAPIDocument,
             signup, login, me, updateMe, deleteMe, changePassword,
             listStacks, createStack, showStack, updateStack, deleteStack,
-            listCards, createCard, showCard, updateCard, deleteCard,
+            listCards, createCard, showCard, updateCard, deleteCard, bookmarkCard, unbookmarkCard,
             studyNext, studyRate, studyQuiz, studyCheck, undoReview, syncReviews,
             stackStats, stackRetrievability, userStats, userRetrievability,
             schedulerParameters, resetSchedulerParameters, optimizeScheduler,

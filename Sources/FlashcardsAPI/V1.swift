@@ -279,18 +279,21 @@ public struct CardDTO: Codable, Sendable, Hashable {
     public var lastReviewedAt: Date?
     /// Reviews that count.
     public var reviewCount: Int?
+    /// Bookmarked by the learner (the feed's swipe left).
+    public var bookmarked: Bool
 
     /// Creates the DTO.
     public init(
         id: UUID, stackId: UUID, question: String, answer: String, hint: String?, dueAt: Date, level: Int,
         createdAt: Date, updatedAt: Date, state: CardState? = nil, stability: Double? = nil, difficulty: Double? = nil,
-        lastReviewedAt: Date? = nil, reviewCount: Int? = nil
+        lastReviewedAt: Date? = nil, reviewCount: Int? = nil, bookmarked: Bool = false
     ) {
         self.state = state
         self.stability = stability
         self.difficulty = difficulty
         self.lastReviewedAt = lastReviewedAt
         self.reviewCount = reviewCount
+        self.bookmarked = bookmarked
         self.id = id
         self.stackId = stackId
         self.question = question
@@ -468,6 +471,7 @@ extension CardDTO {
         try container.encode(difficulty, forKey: .difficulty)
         try container.encode(lastReviewedAt, forKey: .lastReviewedAt)
         try container.encode(reviewCount, forKey: .reviewCount)
+        try container.encode(bookmarked, forKey: .bookmarked)
     }
 }
 

@@ -131,11 +131,12 @@ public struct FlashcardsClient: Sendable {
     // MARK: Cards
 
     /// One page of a stack's cards, optionally filtered by text.
-    public func cards(in stack: UUID, page: Int = 1, perPage: Int = 50, search: String? = nil) async throws
-        -> PageDTO<CardDTO>
-    {
+    public func cards(
+        in stack: UUID, page: Int = 1, perPage: Int = 50, search: String? = nil, bookmarked: Bool? = nil
+    ) async throws -> PageDTO<CardDTO> {
         var query = [URLQueryItem(name: "page", value: "\(page)"), URLQueryItem(name: "perPage", value: "\(perPage)")]
         if let search { query.append(URLQueryItem(name: "q", value: search)) }
+        if let bookmarked { query.append(URLQueryItem(name: "bookmarked", value: "\(bookmarked)")) }
         return try await transport.send(
             PageDTO<CardDTO>.self, Endpoint.V1.listCards, stack.path, query: query)
     }
@@ -196,6 +197,12 @@ public struct FlashcardsClient: Sendable {
         try await transport.send(
             QuizResponse.self, Endpoint.V1.studyQuiz, stack.path,
             query: [URLQueryItem(name: "daysAhead", value: "\(daysAhead)")])
+    }
+
+    /// Bookmarks a card (`true`) or removes its bookmark; answers with the card.
+    public func setBookmark(_ card: UUID, in stack: UUID, _ bookmarked: Bool) async throws -> CardDTO {
+        try await transport.send(
+            CardDTO.self, bookmarked ? Endpoint.V1.bookmarkCard : Endpoint.V1.unbookmarkCard, stack.path, card.path)
     }
 
     /// Checks a typed answer against the card's (Write mode); nothing is written. Rate with

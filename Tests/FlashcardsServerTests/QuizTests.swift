@@ -39,8 +39,10 @@ struct QuizTests {
                 #expect(quiz.choices.allSatisfy { AnswerKind(of: $0) == .numeric })
                 #expect(quiz.ratingIfRight == .good && quiz.ratingIfWrong == .again)
                 #expect(quiz.dueCount == next.dueCount)
-                // Asked again before an answer: the same question.
-                #expect(try await client.quiz(in: stack.id) == quiz)
+                // Asked again before an answer: the same question (the card may have gained a hint).
+                let again = try await client.quiz(in: stack.id)
+                #expect(again.card?.id == card.id && again.choices == quiz.choices)
+                #expect(again.correctIndex == quiz.correctIndex)
 
                 let rated = try await client.rate(card.id, in: stack.id, rating: quiz.ratingIfRight, mode: .quiz)
                 #expect(rated.card.reviewCount == 1)

@@ -25,6 +25,7 @@ STACKS = V1 + "/stacks"
 STACK = STACKS + "/{stackId}"
 CARDS = STACK + "/cards"
 CARD = CARDS + "/{cardId}"
+BOOKMARK = CARD + "/bookmark"
 NEXT = STACK + "/study/next"
 QUIZ = STACK + "/study/quiz"
 CHECK = STACK + "/study/check"
@@ -557,6 +558,24 @@ def test_v1_stacks_and_cards_story(api: Api):
     )
     api.call("PATCH", CARD, path={"stackId": sid, "cardId": cid}, json_body={"question": "Q"}, expect=401)
 
+    # Bookmarks: set, filter, remove; foreign cards are not found.
+    at_card = {"stackId": sid, "cardId": cid}
+    assert card["bookmarked"] is False
+    _, card = api.call("PUT", BOOKMARK, path=at_card, token=token, expect=200)
+    assert card["bookmarked"] is True and card["answer"] == "Neue Antwort"
+    _, page = api.call("GET", CARDS, path={"stackId": sid}, token=token, params={"bookmarked": "true"}, expect=200)
+    assert [c["id"] for c in page["items"]] == [cid] and page["total"] == 1
+    _, page = api.call("GET", CARDS, path={"stackId": sid}, token=token, params={"bookmarked": "false"}, expect=200)
+    assert cid not in [c["id"] for c in page["items"]]
+    _, body = api.call("GET", CARDS, path={"stackId": sid}, token=token, params={"bookmarked": "ja"}, expect=400)
+    assert code(body) == "validation_failed"
+    _, card = api.call("DELETE", BOOKMARK, path=at_card, token=token, expect=200)
+    assert card["bookmarked"] is False
+    api.call("PUT", BOOKMARK, path=at_card, token=other["token"], expect=404)
+    api.call("DELETE", BOOKMARK, path={"stackId": sid, "cardId": str(uuid.uuid4())}, token=token, expect=404)
+    api.call("PUT", BOOKMARK, path=at_card, expect=401)
+    api.call("DELETE", BOOKMARK, path=at_card, expect=401)
+
     # Delete a card.
     api.call("DELETE", CARD, path={"stackId": sid, "cardId": cid}, expect=401)
     api.call("DELETE", CARD, path={"stackId": sid, "cardId": cid}, token=other["token"], expect=404)
@@ -636,7 +655,11 @@ def test_v1_study_story(api: Api):
     assert quiz["choices"][quiz["correctIndex"]] == "dog" and quiz["fewerChoices"] is True
     assert (quiz["ratingIfRight"], quiz["ratingIfWrong"]) == ("easy", "hard")
     _, again = api.call("GET", QUIZ, path=at, token=token, params={"daysAhead": 0}, expect=200)
-    assert again == quiz, "the same card and review count give the same question"
+    # (The card itself may have gained a generated hint in between.)
+    assert again["card"]["id"] == quiz["card"]["id"]
+    assert {k: v for k, v in again.items() if k != "card"} == {k: v for k, v in quiz.items() if k != "card"}, (
+        "the same card and review count give the same question"
+    )
     _, body = api.call("GET", QUIZ, path=at, token=token, params={"daysAhead": "x"}, expect=400)
     assert code(body) == "validation_failed"
     api.call("GET", QUIZ, path={"stackId": str(uuid.uuid4())}, token=token, expect=404)

@@ -31,7 +31,8 @@ extension CardModel {
         CardDTO(
             id: uniqueId, stackId: stack.uniqueId, question: question, answer: answer, hint: hintVisible ? hint : nil,
             dueAt: dueAt, level: level, createdAt: createdAt, updatedAt: updatedAt, state: cardState,
-            stability: stability, difficulty: difficulty, lastReviewedAt: lastReviewedAt, reviewCount: reviewCount)
+            stability: stability, difficulty: difficulty, lastReviewedAt: lastReviewedAt, reviewCount: reviewCount,
+            bookmarked: bookmarked)
     }
 
     /// The card as the original API shows it, with the rating options of `GET …/card/next`.

@@ -22,5 +22,6 @@ enum Migrations {
         UpdateCardVacuumOften(),
         UpdateCardIndexEachQueue(),
         UpdateReviewLogAddMode(),
+        UpdateCardAddBookmarked(),
     ]
 }

@@ -40,6 +40,8 @@ final class CardModel: Model, @unchecked Sendable {
     @OptionalField(key: "first_reviewed_at") var firstReviewedAt: Date?
     /// The last review that counts.
     @OptionalField(key: "last_reviewed_at") var lastReviewedAt: Date?
+    /// Bookmarked by the learner (the feed's swipe left).
+    @Field(key: "bookmarked") var bookmarked: Bool
 
     init() {}
 
@@ -55,6 +57,7 @@ final class CardModel: Model, @unchecked Sendable {
         self.searchText = CardModel.searchText(question: question, answer: answer, hint: hint)
         self.createdAt = now
         self.schedule = .new(createdAt: now)
+        self.bookmarked = false
         self.updatedAt = now
     }
 

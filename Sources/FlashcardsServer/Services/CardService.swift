@@ -21,8 +21,10 @@ struct CardService {
     }
 
     /// One page of cards in creation order, optionally only those whose question, answer or hint
-    /// contains `search` (case-insensitive).
-    func page(search: String?, page: Int, perPage: Int) async throws -> (cards: [CardModel], total: Int) {
+    /// contains `search` (case-insensitive), and only the bookmarked (or the other) ones.
+    func page(search: String?, bookmarked: Bool? = nil, page: Int, perPage: Int) async throws
+        -> (cards: [CardModel], total: Int)
+    {
         let pattern = search?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         func query() -> QueryBuilder<CardModel> {
             let query = CardModel.query(on: context.db).filter(\.$stackId == stackId)
@@ -30,11 +32,20 @@ struct CardService {
                 let like = "%" + Self.escapeLike(pattern) + "%"
                 query.filter(.sql(embed: "search_text LIKE \(bind: like) ESCAPE '\\'"))
             }
+            if let bookmarked { query.filter(\.$bookmarked == bookmarked) }
             return query
         }
         let total = try await query().count()
         let cards = try await query().sort(\.$id).range((page - 1) * perPage..<(page * perPage)).all()
         return (cards, total)
+    }
+
+    /// Bookmarks `card` or removes its bookmark; the schedule stays as it is.
+    func setBookmark(_ card: CardModel, _ bookmarked: Bool) async throws -> CardModel {
+        guard card.bookmarked != bookmarked else { return card }
+        card.bookmarked = bookmarked
+        try await card.save(on: context.db)
+        return card
     }
 
     /// All cards of the stack in creation order.

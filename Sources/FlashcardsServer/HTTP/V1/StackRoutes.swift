@@ -17,6 +17,8 @@ struct StackRoutes: RouteCollection {
         authed.on(Endpoint.V1.showCard, use: showCard)
         authed.on(Endpoint.V1.updateCard, use: updateCard)
         authed.on(Endpoint.V1.deleteCard, use: deleteCard)
+        authed.on(Endpoint.V1.bookmarkCard) { try await bookmark($0, true) }
+        authed.on(Endpoint.V1.unbookmarkCard) { try await bookmark($0, false) }
 
         authed.on(Endpoint.V1.studyNext, use: next)
         authed.on(Endpoint.V1.studyRate, use: rate)
@@ -75,7 +77,14 @@ struct StackRoutes: RouteCollection {
         let page = try req.intQuery("page", default: 1, range: 1...1_000_000)
         let perPage = try req.intQuery("perPage", default: 50, range: 1...200)
         let search = req.queryText("q")
-        let result = try await cards.page(search: search, page: page, perPage: perPage)
+        let bookmarked: Bool?
+        switch req.queryText("bookmarked") {
+        case nil, "": bookmarked = nil
+        case "true": bookmarked = true
+        case "false": bookmarked = false
+        default: throw AppError.validation("bookmarked muss true oder false sein.")
+        }
+        let result = try await cards.page(search: search, bookmarked: bookmarked, page: page, perPage: perPage)
         return try jsonResponse(
             PageDTO(items: result.cards.map { $0.dto(stack: stack) }, page: page, perPage: perPage, total: result.total)
         )
@@ -99,6 +108,12 @@ struct StackRoutes: RouteCollection {
         let body = try req.decodeBody(UpdateCardRequest.self)
         let updated = try await cards.update(card, question: body.question, answer: body.answer, hint: body.hint)
         return try jsonResponse(updated.dto(stack: stack))
+    }
+
+    func bookmark(_ req: Request, _ bookmarked: Bool) async throws -> Response {
+        let (stack, cards) = try await stackAndCards(req)
+        let card = try await cards.setBookmark(try await cards.find(req.parameters.get("cardId")), bookmarked)
+        return try jsonResponse(card.dto(stack: stack))
     }
 
     func deleteCard(_ req: Request) async throws -> Response {

@@ -82,6 +82,7 @@ extension JSONBufferWriter {
         optional(card.lastReviewedAt) { $0.date($1) }
         raw(",\"reviewCount\":")
         optional(card.reviewCount) { $0.int($1) }
+        raw(card.bookmarked ? ",\"bookmarked\":true" : ",\"bookmarked\":false")
         raw("}")
     }
 }
