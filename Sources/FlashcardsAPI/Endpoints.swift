@@ -212,6 +212,8 @@ extension Endpoint {
         public static let studyRate = Endpoint(.post, .v1, "stacks/:stackId/study/rate")
         /// `GET /api/v1/stacks/{stackId}/study/quiz`: the next due card as a multiple-choice question.
         public static let studyQuiz = Endpoint(.get, .v1, "stacks/:stackId/study/quiz")
+        /// `POST /api/v1/stacks/{stackId}/match`: a finished match game; the best time is kept.
+        public static let recordMatch = Endpoint(.post, .v1, "stacks/:stackId/match")
         /// `POST /api/v1/stacks/{stackId}/study/check`: a typed answer against the card's (Write mode).
         public static let studyCheck = Endpoint(.post, .v1, "stacks/:stackId/study/check")
         /// `POST /api/v1/stacks/{stackId}/cards/{cardId}/undo`
@@ -267,7 +269,7 @@ extension Endpoint {
             signup, login, me, updateMe, deleteMe, changePassword,
             listStacks, createStack, showStack, updateStack, deleteStack,
             listCards, createCard, showCard, updateCard, deleteCard, bookmarkCard, unbookmarkCard,
-            studyNext, studyRate, studyQuiz, studyCheck, undoReview, syncReviews,
+            studyNext, studyRate, studyQuiz, studyCheck, recordMatch, undoReview, syncReviews,
             stackStats, stackRetrievability, userStats, userRetrievability,
             schedulerParameters, resetSchedulerParameters, optimizeScheduler,
             job, jobEvents, cancelJob,

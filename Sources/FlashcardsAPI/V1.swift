@@ -145,12 +145,15 @@ public struct StackDTO: Codable, Sendable, Hashable {
     /// Whether hints are made for the stack's cards and shown while learning (default true). While
     /// off, stored hints are kept but the study routes send `hint: null`.
     public var hintsEnabled: Bool
+    /// The best time of the match game on this stack, in milliseconds; null before a first game.
+    public var matchBestMs: Int?
 
     /// Creates the DTO; the scheduler settings default to a ladder stack with FSRS defaults.
     public init(
         id: UUID, name: String, color: String, cardCount: Int, dueCount: Int, createdAt: Date, updatedAt: Date,
         scheduler: SchedulerKind = .ladder, desiredRetention: Double = 0.9, learningSteps: [Int] = [60, 600],
-        relearningSteps: [Int] = [600], newCardsPerDay: Int = 20, reviewsPerDay: Int = 200, hintsEnabled: Bool = true
+        relearningSteps: [Int] = [600], newCardsPerDay: Int = 20, reviewsPerDay: Int = 200, hintsEnabled: Bool = true,
+        matchBestMs: Int? = nil
     ) {
         self.id = id
         self.name = name
@@ -166,6 +169,27 @@ public struct StackDTO: Codable, Sendable, Hashable {
         self.newCardsPerDay = newCardsPerDay
         self.reviewsPerDay = reviewsPerDay
         self.hintsEnabled = hintsEnabled
+        self.matchBestMs = matchBestMs
+    }
+
+    /// Writes every field, `null` for absent ones.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id.uuidString.lowercased(), forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(color, forKey: .color)
+        try container.encode(cardCount, forKey: .cardCount)
+        try container.encode(dueCount, forKey: .dueCount)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encode(scheduler, forKey: .scheduler)
+        try container.encode(desiredRetention, forKey: .desiredRetention)
+        try container.encode(learningSteps, forKey: .learningSteps)
+        try container.encode(relearningSteps, forKey: .relearningSteps)
+        try container.encode(newCardsPerDay, forKey: .newCardsPerDay)
+        try container.encode(reviewsPerDay, forKey: .reviewsPerDay)
+        try container.encode(hintsEnabled, forKey: .hintsEnabled)
+        try container.encode(matchBestMs, forKey: .matchBestMs)
     }
 }
 
@@ -586,5 +610,28 @@ public struct CheckAnswerResponse: Codable, Sendable, Hashable {
         self.diff = diff
         self.rating = rating
         self.ratingIfRight = ratingIfRight
+    }
+}
+
+/// `POST /api/v1/stacks/{id}/match`: a finished match game (practice: the schedule stays).
+public struct MatchResultRequest: Codable, Sendable, Hashable {
+    /// The game's time in milliseconds (500 … 3,600,000).
+    public var milliseconds: Int
+
+    /// Creates the request.
+    public init(milliseconds: Int) { self.milliseconds = milliseconds }
+}
+
+/// The answer to a match result: the stack's best time now, and whether this game set it.
+public struct MatchResultResponse: Codable, Sendable, Hashable {
+    /// The best time in milliseconds.
+    public var bestMs: Int
+    /// This game is the new best time.
+    public var newBest: Bool
+
+    /// Creates the response.
+    public init(bestMs: Int, newBest: Bool) {
+        self.bestMs = bestMs
+        self.newBest = newBest
     }
 }

@@ -199,6 +199,13 @@ public struct FlashcardsClient: Sendable {
             query: [URLQueryItem(name: "daysAhead", value: "\(daysAhead)")])
     }
 
+    /// Records a finished match game (practice: the schedule stays); answers with the best time.
+    public func recordMatch(in stack: UUID, milliseconds: Int) async throws -> MatchResultResponse {
+        try await transport.send(
+            MatchResultResponse.self, Endpoint.V1.recordMatch, stack.path,
+            body: .json(MatchResultRequest(milliseconds: milliseconds)))
+    }
+
     /// Bookmarks a card (`true`) or removes its bookmark; answers with the card.
     public func setBookmark(_ card: UUID, in stack: UUID, _ bookmarked: Bool) async throws -> CardDTO {
         try await transport.send(

@@ -29,6 +29,7 @@ BOOKMARK = CARD + "/bookmark"
 NEXT = STACK + "/study/next"
 QUIZ = STACK + "/study/quiz"
 CHECK = STACK + "/study/check"
+MATCH = STACK + "/match"
 RATE = STACK + "/study/rate"
 C_STACK = "/stack/{stackId}"
 C_CARD = "/stack/{stackId}/card/{cardId}"
@@ -664,6 +665,18 @@ def test_v1_study_story(api: Api):
     assert code(body) == "validation_failed"
     api.call("GET", QUIZ, path={"stackId": str(uuid.uuid4())}, token=token, expect=404)
     api.call("GET", QUIZ, path=at, expect=401)
+
+    # Match game: practice only; the stack keeps the best time.
+    assert api.call("GET", STACK, path=at, token=token, expect=200)[1]["matchBestMs"] is None
+    _, match = api.call("POST", MATCH, path=at, token=token, json_body={"milliseconds": 42000}, expect=200)
+    assert match == {"bestMs": 42000, "newBest": True}
+    _, match = api.call("POST", MATCH, path=at, token=token, json_body={"milliseconds": 50000}, expect=200)
+    assert match == {"bestMs": 42000, "newBest": False}
+    assert api.call("GET", STACK, path=at, token=token, expect=200)[1]["matchBestMs"] == 42000
+    _, body = api.call("POST", MATCH, path=at, token=token, json_body={"milliseconds": 10}, expect=400)
+    assert code(body) == "validation_failed"
+    api.call("POST", MATCH, path={"stackId": str(uuid.uuid4())}, token=token, json_body={"milliseconds": 9000}, expect=404)
+    api.call("POST", MATCH, path=at, json_body={"milliseconds": 9000}, expect=401)
 
     # Write mode: a typed answer checked against the card's; nothing is written.
     _, checked = api.call(

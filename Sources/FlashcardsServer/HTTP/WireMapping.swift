@@ -15,7 +15,8 @@ extension StackModel {
             id: uniqueId, name: name, color: color, cardCount: cardCount, dueCount: dueCount, createdAt: createdAt,
             updatedAt: updatedAt, scheduler: settings.scheduler, desiredRetention: settings.desiredRetention,
             learningSteps: settings.learningSteps, relearningSteps: settings.relearningSteps,
-            newCardsPerDay: settings.newCardsPerDay, reviewsPerDay: settings.reviewsPerDay, hintsEnabled: hintsEnabled)
+            newCardsPerDay: settings.newCardsPerDay, reviewsPerDay: settings.reviewsPerDay, hintsEnabled: hintsEnabled,
+            matchBestMs: matchBestMs)
     }
 }
 

@@ -23,5 +23,6 @@ enum Migrations {
         UpdateCardIndexEachQueue(),
         UpdateReviewLogAddMode(),
         UpdateCardAddBookmarked(),
+        UpdateStackAddMatchBest(),
     ]
 }

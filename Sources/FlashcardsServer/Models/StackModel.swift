@@ -37,6 +37,8 @@ final class StackModel: Model, @unchecked Sendable {
     @Field(key: "reviewed_today") var reviewedToday: Int
     /// Of those, the cards first reviewed at or after `reviewedSince` (new cards learnt).
     @Field(key: "fresh_today") var freshToday: Int
+    /// The best time of the match game on this stack, in milliseconds; nil before a first game.
+    @OptionalField(key: "match_best_ms") var matchBestMs: Int?
 
     init() {}
 
@@ -61,6 +63,7 @@ final class StackModel: Model, @unchecked Sendable {
         try $reviewedSince.output(from: output)
         try $reviewedToday.output(from: output)
         try $freshToday.output(from: output)
+        try $matchBestMs.output(from: output)
     }
 
     init(uniqueId: UUID, userId: UUID, name: String, color: String, now: Date) {

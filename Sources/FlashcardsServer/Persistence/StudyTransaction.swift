@@ -182,6 +182,19 @@ extension StudyTransaction {
             last: try row.decode(column: "last_reviewed_at", as: Date?.self))
     }
 
+    /// Keeps `milliseconds` as the stack's best match time when it beats the one kept. Returns the
+    /// best time now.
+    func recordMatch(stackId: Int, milliseconds: Int) async throws -> Int {
+        try await sql.raw(
+            """
+            UPDATE stacks SET match_best_ms = \(bind: milliseconds) WHERE id = \(key: stackId)
+            AND (match_best_ms IS NULL OR match_best_ms > \(bind: milliseconds))
+            """
+        ).run()
+        let row = try await sql.raw("SELECT match_best_ms FROM stacks WHERE id = \(key: stackId)").first()
+        return try row?.decode(column: "match_best_ms", as: Int?.self) ?? milliseconds
+    }
+
     /// Replaces the user's stored FSRS parameters.
     func storeParameters(_ row: SchedulerParametersModel) async throws {
         try await sql.raw("DELETE FROM scheduler_parameters WHERE user_id = \(bind: row.id!)").run()

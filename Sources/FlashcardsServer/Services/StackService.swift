@@ -86,6 +86,20 @@ struct StackService {
         }
     }
 
+    /// Records a finished match game on `stack` (practice: the schedule stays); the faster time is
+    /// kept. Returns the best time and whether this game set it.
+    func recordMatch(_ stack: StackModel, milliseconds: Int) async throws -> (bestMs: Int, newBest: Bool) {
+        guard (500...3_600_000).contains(milliseconds) else {
+            throw AppError.validation("milliseconds muss zwischen 500 und 3600000 liegen.")
+        }
+        let stackId = stack.id!
+        let best = try await context.store.writeTransaction {
+            try await $0.recordMatch(stackId: stackId, milliseconds: milliseconds)
+        }
+        stack.matchBestMs = best
+        return (best, best == milliseconds)
+    }
+
     /// Deletes a stack with its cards and their reviews (database cascades).
     func delete(_ stack: StackModel) async throws {
         try await stack.delete(on: context.db)

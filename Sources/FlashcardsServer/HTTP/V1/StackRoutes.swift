@@ -24,6 +24,7 @@ struct StackRoutes: RouteCollection {
         authed.on(Endpoint.V1.studyRate, use: rate)
         authed.on(Endpoint.V1.studyQuiz, use: quiz)
         authed.on(Endpoint.V1.studyCheck, use: check)
+        authed.on(Endpoint.V1.recordMatch, use: recordMatch)
     }
 
     // MARK: Stacks
@@ -152,6 +153,14 @@ struct StackRoutes: RouteCollection {
                 choices: question?.options ?? [], correctIndex: question?.correctIndex,
                 fewerChoices: question?.isShort ?? false, ratingIfRight: key(true), ratingIfWrong: key(false),
                 dueCount: state.dueCount, nextDueAt: state.nextDueAt))
+    }
+
+    func recordMatch(_ req: Request) async throws -> Response {
+        let service = StackService(context: ServiceContext(req), user: try req.user)
+        let stack = try await service.find(req.parameters.get("stackId"))
+        let body = try req.decodeBody(MatchResultRequest.self)
+        let result = try await service.recordMatch(stack, milliseconds: body.milliseconds)
+        return try jsonResponse(MatchResultResponse(bestMs: result.bestMs, newBest: result.newBest))
     }
 
     func check(_ req: Request) async throws -> Response {
