@@ -84,6 +84,10 @@ struct MatchGameTests {
                         == .init(bestMs: 30_500, newBest: true))
                 #expect(try await client.stack(stack.id).matchBestMs == 30_500)
                 #expect(try await client.stacks().first?.matchBestMs == 30_500)
+                // Equalling the best time does not set a new one.
+                #expect(
+                    try await client.recordMatch(in: stack.id, milliseconds: 30_500)
+                        == .init(bestMs: 30_500, newBest: false))
                 for bad in [0, 499, 3_600_001] {
                     await #expect(throws: FlashcardsError.self) {
                         _ = try await client.recordMatch(in: stack.id, milliseconds: bad)

@@ -35,14 +35,6 @@ public struct RatingOption: Sendable, Hashable {
         }
     }
 
-    /// The English label.
-    public var englishLabel: String {
-        switch rating {
-        case .ladder(let ladder): ladder.englishName
-        case .fsrs(let fsrs): fsrs.englishName
-        }
-    }
-
     /// The button colour.
     public var color: String {
         switch rating {

@@ -115,6 +115,15 @@ public enum AnswerCheck {
         return String(String.UnicodeScalarView(scalars)).precomposedStringWithCanonicalMapping
     }
 
+    /// One character as the diff compares it (`fold`); ASCII without Foundation's string calls,
+    /// which made a 20,000-character diff slow.
+    private static func key(_ character: Character, ignoringDiacritics: Bool) -> String {
+        if let ascii = character.asciiValue {
+            return String(UnicodeScalar((65...90).contains(ascii) ? ascii + 32 : ascii))
+        }
+        return fold(String(character), ignoringDiacritics: ignoringDiacritics)
+    }
+
     /// Whether a character counts: letters, digits, emoji; not punctuation or other symbols.
     private static func keeps(_ character: Character) -> Bool {
         if character.isLetter || character.isNumber { return true }
@@ -159,8 +168,8 @@ public enum AnswerCheck {
     public static func diff(_ typed: String, _ expected: String, ignoringDiacritics: Bool = false) -> [Segment] {
         let a = Array(typed)
         let b = Array(expected)
-        let keyA = a.map { fold(String($0), ignoringDiacritics: ignoringDiacritics) }
-        let keyB = b.map { fold(String($0), ignoringDiacritics: ignoringDiacritics) }
+        let keyA = a.map { key($0, ignoringDiacritics: ignoringDiacritics) }
+        let keyB = b.map { key($0, ignoringDiacritics: ignoringDiacritics) }
         guard let script = editScript(keyA, keyB, limit: diffEditLimit) else {
             return merged([Segment(kind: .extra, text: typed), Segment(kind: .missing, text: expected)])
         }

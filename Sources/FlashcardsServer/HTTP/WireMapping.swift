@@ -54,11 +54,16 @@ extension StudyNextResponse {
     }
 }
 
+extension StudyRating {
+    /// The rating's key on the wire (every key of either scheduler is a `RatingKey`).
+    var wireKey: RatingKey { RatingKey(rawValue: key)! }
+}
+
 extension RatingOption {
     /// An answer button of `/api/v1`.
     var dto: StudyOptionDTO {
         StudyOptionDTO(
-            rating: RatingKey(rawValue: key)!, id: compatId, label: label, color: color, intervalSeconds: seconds,
+            rating: rating.wireKey, id: compatId, label: label, color: color, intervalSeconds: seconds,
             intervalText: text)
     }
 

@@ -182,17 +182,18 @@ extension StudyTransaction {
             last: try row.decode(column: "last_reviewed_at", as: Date?.self))
     }
 
-    /// Keeps `milliseconds` as the stack's best match time when it beats the one kept. Returns the
-    /// best time now.
-    func recordMatch(stackId: Int, milliseconds: Int) async throws -> Int {
-        try await sql.raw(
+    /// Keeps `milliseconds` as the stack's best match time when it beats the one kept (a tie does
+    /// not). Returns the best time now and whether this game set it.
+    func recordMatch(stackId: Int, milliseconds: Int) async throws -> (bestMs: Int, newBest: Bool) {
+        let updated = try await sql.raw(
             """
             UPDATE stacks SET match_best_ms = \(bind: milliseconds) WHERE id = \(key: stackId)
-            AND (match_best_ms IS NULL OR match_best_ms > \(bind: milliseconds))
+            AND (match_best_ms IS NULL OR match_best_ms > \(bind: milliseconds)) RETURNING id
             """
-        ).run()
+        ).first()
+        if updated != nil { return (milliseconds, true) }
         let row = try await sql.raw("SELECT match_best_ms FROM stacks WHERE id = \(key: stackId)").first()
-        return try row?.decode(column: "match_best_ms", as: Int?.self) ?? milliseconds
+        return (try row?.decode(column: "match_best_ms", as: Int?.self) ?? milliseconds, false)
     }
 
     /// Replaces the user's stored FSRS parameters.

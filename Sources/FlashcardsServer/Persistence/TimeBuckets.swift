@@ -19,7 +19,7 @@ enum TimeBuckets {
         let rows = try await sql.raw(
             "SELECT \(bucket) AS b, COUNT(*) AS n FROM \(ident: table) WHERE \(filter) GROUP BY b"
         ).all(decoding: Row.self)
-        return rows.map { (Date(timeIntervalSince1970: Double($0.b * seconds)), $0.n) }
+        return rows.map { (start(ofBucket: $0.b), $0.n) }
     }
 
     /// The start of bucket number `bucket`.

@@ -42,7 +42,4 @@ enum SchedulerCache {
         }
         return scheduler
     }
-
-    /// How many schedulers are kept (for tests).
-    static var count: Int { cache.withLockedValue { $0.count } }
 }

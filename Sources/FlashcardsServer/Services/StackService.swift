@@ -93,11 +93,11 @@ struct StackService {
             throw AppError.validation("milliseconds muss zwischen 500 und 3600000 liegen.")
         }
         let stackId = stack.id!
-        let best = try await context.store.writeTransaction {
+        let result = try await context.store.writeTransaction {
             try await $0.recordMatch(stackId: stackId, milliseconds: milliseconds)
         }
-        stack.matchBestMs = best
-        return (best, best == milliseconds)
+        stack.matchBestMs = result.bestMs
+        return result
     }
 
     /// Deletes a stack with its cards and their reviews (database cascades).

@@ -55,7 +55,7 @@ struct StackRoutes: RouteCollection {
         let body = try req.decodeBody(UpdateStackRequest.self)
         let updated = try await service.update(
             stack, name: body.name, color: body.color, hintsEnabled: body.hintsEnabled,
-            settings: body.settingsChange(defaultScheduler: nil))
+            settings: body.settingsChange)
         return try jsonResponse(try await service.counted(updated).dto)
     }
 
@@ -144,9 +144,7 @@ struct StackRoutes: RouteCollection {
         let daysAhead = try Validate.daysAhead(query: req.queryText("daysAhead"), name: "daysAhead")
         let (state, question) = try await study.quiz(daysAhead: daysAhead)
         let scheduler = study.stack.schedulerKind
-        func key(_ right: Bool) -> RatingKey {
-            RatingKey(rawValue: QuizOptions.rating(correctOnFirstTry: right, in: scheduler).key)!
-        }
+        func key(_ right: Bool) -> RatingKey { QuizOptions.rating(correctOnFirstTry: right, in: scheduler).wireKey }
         return try jsonResponse(
             QuizResponse(
                 card: state.card.map { $0.dto(stack: study.stack, hintVisible: state.hintsVisible) },
@@ -169,9 +167,7 @@ struct StackRoutes: RouteCollection {
         let card = try await cards.find(body.cardId.uuidString)
         let result = try Validate.answerCheck(
             body.answer, against: card.answer, ignoringDiacritics: body.ignoreDiacritics)
-        func key(_ verdict: AnswerCheck.Verdict) -> RatingKey {
-            RatingKey(rawValue: verdict.rating(in: stack.schedulerKind).key)!
-        }
+        func key(_ verdict: AnswerCheck.Verdict) -> RatingKey { verdict.rating(in: stack.schedulerKind).wireKey }
         return try jsonResponse(
             CheckAnswerResponse(
                 verdict: result.verdict, expected: card.answer, diff: result.diff, rating: key(result.verdict),
@@ -203,9 +199,9 @@ extension CreateStackRequest {
 
 extension UpdateStackRequest {
     /// The settings this request changes.
-    func settingsChange(defaultScheduler: SchedulerKind?) -> StackSettings.Change {
+    var settingsChange: StackSettings.Change {
         StackSettings.Change(
-            scheduler: scheduler ?? defaultScheduler, desiredRetention: desiredRetention, learningSteps: learningSteps,
+            scheduler: scheduler, desiredRetention: desiredRetention, learningSteps: learningSteps,
             relearningSteps: relearningSteps, newCardsPerDay: newCardsPerDay, reviewsPerDay: reviewsPerDay)
     }
 }
