@@ -113,8 +113,8 @@ struct FSRSStudyTests {
                 #expect(ladder.scheduler == .ladder)
                 _ = try await client.createCard(in: ladder.id, question: "Q", answer: "A")
                 let next = try await client.nextCard(in: ladder.id)
-                #expect(next.options.map(\.rating) == [.easy, .medium, .hard])
-                #expect(next.options.map(\.id) == [0, 1, 2])
+                #expect(next.options.map(\.rating) == [.hard, .medium, .easy])
+                #expect(next.options.map(\.id) == [2, 1, 0])
 
                 let custom = try await client.createStack(
                     CreateStackRequest(

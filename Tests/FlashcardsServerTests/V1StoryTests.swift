@@ -38,9 +38,9 @@ struct V1StoryTests {
                 var next = try await client.nextCard(in: stack.id)
                 #expect(next.card?.id == cards[0].id)
                 #expect(next.dueCount == 3)
-                #expect(next.options.map(\.rating) == [.easy, .medium, .hard])
-                #expect(next.options.map(\.intervalText) == ["10 Minuten", "2 Minuten", "1 Minute"])
-                #expect(next.options.map(\.intervalSeconds) == [600, 120, 60])
+                #expect(next.options.map(\.rating) == [.hard, .medium, .easy])
+                #expect(next.options.map(\.intervalText) == ["1 Minute", "2 Minuten", "10 Minuten"])
+                #expect(next.options.map(\.intervalSeconds) == [60, 120, 600])
 
                 // Rate; the answer already carries the next card.
                 var rated = try await client.rate(cards[0].id, in: stack.id, rating: .easy)

@@ -632,14 +632,14 @@ def test_v1_study_story(api: Api):
     _, nxt = api.call("GET", NEXT, path=at, token=token, expect=200)
     assert nxt["card"]["id"] == first["id"] and nxt["dueCount"] == 2 and nxt["nextDueAt"] is None
     assert [(o["rating"], o["id"], o["label"], o["color"]) for o in nxt["options"]] == [
-        ("easy", 0, "Einfach", "#22C55E"),
-        ("medium", 1, "Mittel", "#F97316"),
         ("hard", 2, "Schwer", "#EF4444"),
+        ("medium", 1, "Mittel", "#F97316"),
+        ("easy", 0, "Einfach", "#22C55E"),
     ]
     assert [(o["intervalSeconds"], o["intervalText"]) for o in nxt["options"]] == [
-        (600, "10 Minuten"),
-        (120, "2 Minuten"),
         (60, "1 Minute"),
+        (120, "2 Minuten"),
+        (600, "10 Minuten"),
     ]
     _, same = api.call("GET", NEXT, path=at, token=token, params={"daysAhead": 0}, expect=200)
     assert same["card"]["id"] == nxt["card"]["id"] and same["options"] == nxt["options"]
@@ -854,7 +854,7 @@ def test_v1_fsrs_stack_story(api: Api):
     _, ladder = api.call("PATCH", STACK, path=at, token=token, json_body={"scheduler": "ladder"}, expect=200)
     assert ladder["scheduler"] == "ladder"
     _, nxt = api.call("GET", NEXT, path=at, token=token, params={"daysAhead": 3650}, expect=200)
-    assert [o["rating"] for o in nxt["options"]] == ["easy", "medium", "hard"]
+    assert [o["rating"] for o in nxt["options"]] == ["hard", "medium", "easy"]
 
 
 # --- compatibility API -------------------------------------------------------------------------------

@@ -160,12 +160,13 @@ public struct CardScheduler: Sendable {
 
     // MARK: Options
 
-    /// The ratings offered for a card with `schedule` at `now`, in button order, each with the
+    /// The ratings offered for a card with `schedule` at `now`, in button order (the worst answer
+    /// first in both schedulers: ladder Schwer, Mittel, Einfach; FSRS Again … Easy), each with the
     /// interval it would give.
     public func options(for schedule: CardSchedule, cardID: Int64, now: Date) -> [RatingOption] {
         switch kind {
         case .ladder:
-            return LadderRating.allCases.map { rating in
+            return LadderRating.allCases.reversed().map { rating in
                 let seconds = LadderScheduler.intervalSeconds(for: rating, level: schedule.level)
                 return RatingOption(
                     rating: .ladder(rating), seconds: seconds, shown: DurationText.amount(seconds: seconds))

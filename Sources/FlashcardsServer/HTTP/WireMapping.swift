@@ -40,7 +40,8 @@ extension CardModel {
     func compat(options: [RatingOption] = [], hintVisible: Bool = true) -> CompatCard {
         CompatCard(
             id: id!, uniqueId: uniqueId.uuidString.lowercased(), question: question, answer: answer,
-            hint: hintVisible ? hint ?? "" : "", difficultyAndDurations: options.map(\.compat),
+            hint: hintVisible ? hint ?? "" : "",
+            difficultyAndDurations: options.sorted { $0.compatId < $1.compatId }.map(\.compat),
             maturity: CompatMaturity(id: id!, maturity: FlashcardsJSON.string(from: dueAt), level: level))
     }
 }
