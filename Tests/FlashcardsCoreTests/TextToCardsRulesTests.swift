@@ -189,3 +189,101 @@ struct TextToCardsRulesTests {
         }
     }
 }
+
+@Suite("Text to cards: facts and one card per fact")
+struct TextToCardsFactTests {
+    func pairs(_ text: String, language: DocumentLanguage? = nil) -> [[String]] {
+        TextToCards.makeCards(text: text, options: TextToCardsOptions(language: language)).map {
+            [$0.question, $0.answer]
+        }
+    }
+
+    @Test("a definition and where it happens, the pronoun resolved; no cloze of the definition sentence")
+    func photosynthesis() {
+        let text = """
+            Die Photosynthese ist der Prozess, bei dem Pflanzen Lichtenergie in chemische Energie umwandeln. \
+            Sie findet in den Chloroplasten statt. Dabei entstehen aus Kohlenstoffdioxid und Wasser Glucose \
+            und Sauerstoff.
+            """
+        #expect(
+            pairs(text) == [
+                [
+                    "Was ist die Photosynthese?",
+                    "Der Prozess, bei dem Pflanzen Lichtenergie in chemische Energie umwandeln",
+                ],
+                ["Wo findet die Photosynthese statt?", "In den Chloroplasten"],
+                ["Was entsteht bei der Photosynthese?", "Aus Kohlenstoffdioxid und Wasser Glucose und Sauerstoff"],
+            ])
+    }
+
+    @Test("German facts: place, parts, purpose, cause, time, number")
+    func germanFacts() {
+        #expect(
+            pairs("Bei Pflanzen findet die Photosynthese in den Chloroplasten statt, die in den Blättern liegen.")
+                == [["Wo findet die Photosynthese statt?", "In den Chloroplasten"]])
+        #expect(
+            pairs("Ein Chloroplast besteht aus einer doppelten Hülle und den Thylakoiden.")
+                == [["Woraus besteht ein Chloroplast?", "Einer doppelten Hülle und den Thylakoiden"]])
+        #expect(
+            pairs("Der Zellkern dient der Speicherung der Erbinformation.")
+                == [["Wozu dient der Zellkern?", "Der Speicherung der Erbinformation"]])
+        #expect(
+            pairs("Die Inflation wurde durch den Druck von Geld verursacht.")
+                == [["Wodurch wurde die Inflation verursacht?", "Den Druck von Geld"]])
+        #expect(
+            pairs("Im Jahr 1919 wurde die Weimarer Verfassung verabschiedet.")
+                == [["Wann wurde die Weimarer Verfassung verabschiedet?", "Im Jahr 1919"]])
+        #expect(
+            pairs("Ein Erwachsener hat 206 Knochen.") == [["Wie viele Knochen hat ein Erwachsener?", "206"]])
+        #expect(
+            pairs("Im Januar 1923 besetzten Truppen das Ruhrgebiet, weil Deutschland im Rückstand war.")
+                == [["Warum besetzten Truppen das Ruhrgebiet?", "Weil Deutschland im Rückstand war"]])
+    }
+
+    @Test("English facts: place, parts, use, cause, time, number")
+    func englishFacts() {
+        #expect(
+            pairs("Glycolysis takes place in the cytoplasm of the cell.", language: .en)
+                == [["Where does glycolysis take place?", "In the cytoplasm of the cell"]])
+        #expect(
+            pairs("An atom consists of a nucleus and electrons.", language: .en)
+                == [["What does an atom consist of?", "A nucleus and electrons"]])
+        #expect(
+            pairs("The steam engine was used to pump water out of mines.", language: .en)
+                == [["What was the steam engine used for?", "To pump water out of mines"]])
+        #expect(
+            pairs("The Great Fire of London was caused by a bakery fire.", language: .en)
+                == [["What caused the Great Fire of London?", "A bakery fire"]])
+        #expect(
+            pairs("The University of Oxford was founded in 1096 by scholars.", language: .en)
+                == [["When was the University of Oxford founded?", "In 1096"]])
+        #expect(
+            pairs("The Industrial Revolution began in 1760 in Britain.", language: .en)
+                == [["When did the Industrial Revolution begin?", "In 1760"]])
+        #expect(
+            pairs("A hexagon has six sides.", language: .en) == [["How many sides does a hexagon have?", "Six"]])
+    }
+
+    @Test("a pronoun without a subject before it, or of the wrong gender, gives no card")
+    func unresolvedPronoun() {
+        #expect(pairs("Sie findet in den Chloroplasten statt.").isEmpty)
+        #expect(pairs("Der Zellkern ist das Steuerzentrum der Zelle. Sie findet im Cytoplasma statt.").count == 1)
+    }
+
+    @Test("a definition and a cloze of the same sentence are one fact")
+    func sameFact() {
+        let definition = DraftCard(
+            question: "Was ist die Photosynthese?", answer: "Der Prozess, bei dem Pflanzen Licht umwandeln",
+            kind: .definition)
+        let cloze = DraftCard(
+            question: "Ergänze die Lücke: Die _____ ist der Prozess, bei dem Pflanzen Licht umwandeln.",
+            answer: "Photosynthese", kind: .cloze)
+        let other = DraftCard(
+            question: "Wo findet die Photosynthese statt?", answer: "In den Chloroplasten", kind: .fact)
+        #expect(CardDeduplicator.sameFact(definition, cloze))
+        #expect(CardDeduplicator.sameFact(cloze, definition))
+        #expect(!CardDeduplicator.sameFact(definition, other))
+        #expect(CardDeduplicator.deduplicate([definition, cloze, other]) == [definition, other])
+        #expect(CardDeduplicator.repeatedFacts(in: [definition, cloze, other, cloze]) == 2)
+    }
+}

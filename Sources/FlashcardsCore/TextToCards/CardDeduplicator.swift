@@ -29,25 +29,65 @@ public enum CardDeduplicator {
         similarity(contentWords(lhs), contentWords(rhs)) >= 0.8
     }
 
-    /// Keeps the first of each group of duplicates, in order. A card is a duplicate when its question
-    /// matches an earlier question (or an existing one), or when question and answer both largely
-    /// overlap with an earlier card's.
+    /// Whether two cards ask the same fact:
+    /// - the same question (80 % of its content words);
+    /// - nearly the same answer to a related question;
+    /// - or crossed: one card's answer stands in the other's question and most of the other's answer
+    ///   in its own question (a definition and a cloze of the same sentence).
+    public static func sameFact(_ lhs: DraftCard, _ rhs: DraftCard) -> Bool {
+        sameFact(Words(lhs), Words(rhs))
+    }
+
+    /// The content words of a card's two sides.
+    private struct Words {
+        var question: Set<String>
+        var answer: Set<String>
+
+        init(_ card: DraftCard) {
+            question = contentWords(card.question)
+            answer = contentWords(card.answer)
+        }
+    }
+
+    private static func sameFact(_ lhs: Words, _ rhs: Words) -> Bool {
+        let questionSimilarity = similarity(lhs.question, rhs.question)
+        // The same question twice would confuse learners even with differently worded answers.
+        if questionSimilarity >= 0.8 { return true }
+        // The same fact asked twice in different words: nearly the same answer and a related question.
+        if similarity(lhs.answer, rhs.answer) >= 0.9 && questionSimilarity >= 0.5 && lhs.answer.count >= 3 {
+            return true
+        }
+        func crossed(_ first: Words, _ second: Words) -> Bool {
+            guard !first.answer.isEmpty, first.answer.isSubset(of: second.question), second.answer.count >= 2 else {
+                return false
+            }
+            let shared = second.answer.intersection(first.question).count
+            return Double(shared) / Double(second.answer.count) >= 0.7
+        }
+        return crossed(lhs, rhs) || crossed(rhs, lhs)
+    }
+
+    /// Keeps the first of each group of cards that ask the same fact (`sameFact`), in order, and
+    /// drops cards whose question matches one already in the stack.
     public static func deduplicate(_ cards: [DraftCard], existingQuestions: [String] = []) -> [DraftCard] {
         let existing = existingQuestions.map(contentWords)
-        var kept: [(question: Set<String>, answer: Set<String>, card: DraftCard)] = []
+        var kept: [(words: Words, card: DraftCard)] = []
         for card in cards {
-            let question = contentWords(card.question)
-            let answer = contentWords(card.answer)
-            if existing.contains(where: { similarity($0, question) >= 0.8 }) { continue }
-            let duplicate = kept.contains { other in
-                let questionSimilarity = similarity(other.question, question)
-                // The same question twice would confuse learners even with differently worded answers.
-                if questionSimilarity >= 0.8 { return true }
-                // The same fact asked twice in different words: nearly the same answer and a related question.
-                return similarity(other.answer, answer) >= 0.9 && questionSimilarity >= 0.5 && answer.count >= 3
-            }
-            if !duplicate { kept.append((question, answer, card)) }
+            let words = Words(card)
+            if existing.contains(where: { similarity($0, words.question) >= 0.8 }) { continue }
+            if !kept.contains(where: { sameFact($0.words, words) }) { kept.append((words, card)) }
         }
         return kept.map(\.card)
+    }
+
+    /// How many of `cards` ask a fact an earlier card already asks (the corpus's duplicate rate).
+    public static func repeatedFacts(in cards: [DraftCard]) -> Int {
+        var seen: [Words] = []
+        var repeated = 0
+        for card in cards {
+            let words = Words(card)
+            if seen.contains(where: { sameFact($0, words) }) { repeated += 1 } else { seen.append(words) }
+        }
+        return repeated
     }
 }

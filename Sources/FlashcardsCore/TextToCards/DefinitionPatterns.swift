@@ -308,6 +308,15 @@ enum DefinitionPatterns {
             base = String(verbWord.dropLast())
         }
         let article = words[0].lowercased()
+        // "An atom consists of …": the preposition belongs to the question, not the answer.
+        if ["of", "from", "to", "on", "with"].contains(rest[0]),
+            let shorter = validAnswer(Array(rest.dropFirst()), weakStarts: englishWeakAnswerStarts)
+        {
+            return FoundDefinition(
+                term: term,
+                question: "What does \(article) \(displayTerm(term, vocabulary: vocabulary)) \(base) \(rest[0])?",
+                answer: shorter)
+        }
         return FoundDefinition(
             term: term,
             question: "What does \(article) \(displayTerm(term, vocabulary: vocabulary)) \(base)?",

@@ -70,8 +70,10 @@ private struct Builder {
     let blocks: [TextBlock]
     var cards: [(order: Int, card: DraftCard)] = []
     var sentences: [Sentence] = []
-    var keyTerms: [(term: String, sentence: Int?)] = []
+    var keyTerms: [String] = []
     var vocabulary: Set<String> = []
+    /// The subject of the previous sentence, for a pronoun that starts the next one.
+    var antecedent: Antecedent?
     private var order = 0
 
     init(language: DocumentLanguage, blocks: [TextBlock]) {
@@ -140,6 +142,7 @@ private struct Builder {
                 if block.text.split(separator: " ").count > 50 { inGlossary = false }
                 let bullets = bulletRun(after: index)
                 let parts = TextStructure.sentences(of: block.text)
+                antecedent = nil
                 for (position, sentence) in parts.enumerated() {
                     let introducesBullets = position == parts.count - 1 && sentence.hasSuffix(":") && bullets.count >= 2
                     handle(sentence: sentence, page: block.page, introducesBullets: introducesBullets ? bullets : nil)
@@ -170,19 +173,49 @@ private struct Builder {
         if let (term, explanation) = TextStructure.colonSplit(sentence, language: language) {
             addGlossary(term: term, explanation: explanation, page: page)
             sentences[sentenceIndex].used = true
-            keyTerms.append((term, nil))
+            keyTerms.append(term)
             return
         }
         if let definition = DefinitionPatterns.match(sentence, language: language, vocabulary: vocabulary) {
             add(definition.question, definition.answer, page: page, kind: .definition)
-            keyTerms.append((definition.term, sentenceIndex))
+            keyTerms.append(definition.term)
             sentences[sentenceIndex].used = true
+            antecedent = Self.subjectPhrase(of: definition.term, in: sentence).flatMap {
+                Antecedent(phrase: $0, language: language)
+            }
             return
         }
         if let enumeration = ListQuestions.enumeration(in: sentence, language: language) {
             add(enumeration.question, enumeration.answer, page: page, kind: .enumeration)
             sentences[sentenceIndex].used = true
+            antecedent = nil
+            return
         }
+        if let fact = FactPatterns.match(sentence, language: language, antecedent: antecedent, vocabulary: vocabulary) {
+            add(fact.question, fact.answer, page: page, kind: .fact)
+            sentences[sentenceIndex].used = true
+            antecedent = Antecedent(phrase: fact.subject, language: language) ?? antecedent
+            return
+        }
+        antecedent = nil
+    }
+
+    /// The defined term with the article before it in the sentence ("Die Photosynthese"), or the
+    /// term alone.
+    static func subjectPhrase(of term: String, in sentence: String) -> String? {
+        let words = sentence.split(separator: " ").map(String.init)
+        let termWords = term.split(separator: " ").map(String.init)
+        guard !termWords.isEmpty, words.count > termWords.count else { return nil }
+        for start in 0...(words.count - termWords.count)
+        where zip(words[start...], termWords).allSatisfy({ $0.0.trimmingCharacters(in: .punctuationCharacters) == $0.1 }
+        ) {
+            let articles: Set<String> = ["der", "die", "das", "the"]
+            if start > 0, articles.contains(words[start - 1].lowercased()) {
+                return words[start - 1] + " " + term
+            }
+            return term
+        }
+        return nil
     }
 
     // MARK: Lists and glossaries
@@ -232,7 +265,7 @@ private struct Builder {
         case .en: question = "What does “\(term)” mean?"
         }
         add(question, CardText.capitalizedFirst(answer), page: page, kind: .definition)
-        if !keyTerms.contains(where: { $0.term == term }) { keyTerms.append((term, nil)) }
+        if !keyTerms.contains(term) { keyTerms.append(term) }
     }
 
     static func isGlossaryTitle(_ text: String) -> Bool {
@@ -271,10 +304,12 @@ private struct Builder {
             }
         }
         for (acronym, count) in acronymCounts.sorted(by: { $0.key < $1.key }) where count >= 2 {
-            if !terms.contains(where: { $0.term.contains(acronym) }) { terms.append((acronym, nil)) }
+            if !terms.contains(where: { $0.contains(acronym) }) { terms.append(acronym) }
         }
         var usedTerms = Set<String>()
-        for (rawTerm, definitionSentence) in terms {
+        // The definition sentence itself is never blanked: its cloze would ask the definition card's
+        // fact again.
+        for rawTerm in terms {
             // Clozes of "Translation Lookaside Buffer (TLB)" blank the name, not the parenthesis.
             let term = rawTerm.split(separator: " ").filter { !$0.hasPrefix("(") }.joined(separator: " ")
             guard term.count >= 2, usedTerms.insert(term.lowercased()).inserted else { continue }
@@ -283,9 +318,6 @@ private struct Builder {
             where !sentence.used && clozeCandidate(sentence) && Self.range(of: term, in: sentence.text) != nil {
                 chosen = index
                 break
-            }
-            if chosen == nil, let definitionSentence, clozeCandidate(sentences[definitionSentence]) {
-                chosen = definitionSentence
             }
             guard let chosen else { continue }
             let sentence = sentences[chosen]

@@ -1,0 +1,470 @@
+import Foundation
+
+/// A fact found in one sentence, asked as a question: where something happens, when, what causes
+/// it, what it is for, what it consists of, how many.
+struct FoundFact: Hashable {
+    var question: String
+    var answer: String
+    /// The sentence's subject, which a pronoun in the next sentence may refer to.
+    var subject: String
+}
+
+/// What a pronoun at the start of a sentence stands for: the subject of the sentence before
+/// ("Die Photosynthese … Sie findet in den Chloroplasten statt.").
+struct Antecedent: Hashable {
+    /// The subject with its article as it stands inside a question ("die Photosynthese").
+    var phrase: String
+    /// The pronouns that may stand for it ("sie"; "it").
+    var pronouns: Set<String>
+
+    /// The antecedent for a German or English subject phrase; nil when its gender is unknown.
+    init?(phrase: String, language: DocumentLanguage) {
+        let words = phrase.split(separator: " ").map(String.init)
+        guard let first = words.first, words.count <= 6 else { return nil }
+        switch language {
+        case .de:
+            switch first.lowercased() {
+            case "der", "ein": pronouns = ["er"]
+            case "die", "eine": pronouns = ["sie"]
+            case "das": pronouns = ["es"]
+            default: return nil
+            }
+        case .en:
+            pronouns = first.lowercased() == "the" || first.first?.isUppercase == true ? ["it"] : []
+            if pronouns.isEmpty { return nil }
+        }
+        self.phrase = FactPatterns.lowerArticle(phrase)
+    }
+}
+
+/// Recognises fact sentences by their verbs, German and English, word by word (no regular
+/// expressions, so long documents stay fast). Each pattern turns the statement into the question
+/// a teacher would ask and keeps the rest of the sentence as the answer.
+enum FactPatterns {
+    private static let germanPlaces: Set<String> = [
+        "in", "im", "an", "am", "auf", "bei", "beim", "innerhalb", "außerhalb", "zwischen", "unter", "über",
+    ]
+    private static let englishPlaces: Set<String> = ["in", "inside", "within", "at", "on", "between"]
+    private static let germanPrepositions: Set<String> = [
+        "in", "im", "an", "am", "auf", "bei", "beim", "innerhalb", "außerhalb", "zwischen", "unter", "über", "nach",
+        "vor", "mit", "für", "durch", "seit", "während", "wegen", "trotz", "ohne", "gegen", "um", "aus", "von", "vom",
+        "zu", "zum", "zur", "ab", "bis",
+    ]
+    private static let germanNonSubjects: Set<String> = [
+        "er", "sie", "es", "man", "dies", "das", "hier", "dort", "dabei", "daher", "deshalb", "dann", "so", "auch",
+        "nur",
+        "wir", "ich", "du", "ihr", "jeder", "jede", "alle", "viele", "manche", "einige", "beide",
+    ]
+    private static let englishNonSubjects: Set<String> = [
+        "it", "this", "that", "these", "those", "there", "here", "they", "we", "i", "you", "he", "she", "each",
+        "all", "many", "some", "both", "then", "so", "thus", "however",
+    ]
+    private static let numberWords: Set<String> = [
+        "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "elf", "zwölf", "two", "three",
+        "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+    ]
+    private static let months: Set<String> = [
+        "januar", "februar", "märz", "april", "mai", "juni", "juli", "august", "september", "oktober", "november",
+        "dezember", "january", "february", "march", "june", "july", "october", "december",
+    ]
+
+    /// The fact in `sentence`, if it has one of the known shapes. `antecedent` resolves a leading
+    /// pronoun ("Sie", "It") to the previous sentence's subject.
+    static func match(
+        _ sentence: String, language: DocumentLanguage, antecedent: Antecedent?, vocabulary: Set<String> = []
+    ) -> FoundFact? {
+        guard sentence.hasSuffix("."), !sentence.hasSuffix(".."), !sentence.contains("?") else { return nil }
+        var words = String(sentence.dropLast()).split(separator: " ").map(String.init)
+        guard words.count >= 4, words.count <= 40 else { return nil }
+        var resolved: String? = nil
+        if let antecedent, antecedent.pronouns.contains(words[0].lowercased()) {
+            resolved = antecedent.phrase
+            words[0] = "\u{1}"  // a placeholder subject of one word, replaced below
+        }
+        let fact: FoundFact?
+        switch language {
+        case .de: fact = german(words, antecedent: antecedent)
+        case .en: fact = english(words, vocabulary: vocabulary)
+        }
+        guard var fact else { return nil }
+        if let resolved {
+            fact.question = fact.question.replacingOccurrences(of: "\u{1}", with: resolved)
+            fact.subject = resolved
+        }
+        guard !fact.question.contains("\u{1}"), !fact.answer.contains("\u{1}"),
+            let answer = CardText.shortenAnswer(fact.answer), answer.split(separator: " ").count <= 40
+        else { return nil }
+        fact.answer = CardText.capitalizedFirst(answer)
+        return fact
+    }
+
+    // MARK: German
+
+    private static func german(_ words: [String], antecedent: Antecedent?) -> FoundFact? {
+        if let fact = germanBecause(words) { return fact }
+        if let fact = germanTimeFirst(words) { return fact }
+        // "Dabei entstehen …" after a sentence about X: "Was entsteht bei X?"
+        if words[0] == "Dabei", words.count >= 4, ["entsteht", "entstehen"].contains(words[1]),
+            let antecedent, let dative = dative(antecedent.phrase)
+        {
+            return FoundFact(
+                question: "Was entsteht bei \(dative)?", answer: words[2...].joined(separator: " "),
+                subject: antecedent.phrase)
+        }
+        for verbIndex in 1...min(6, words.count - 2) {
+            let verb = words[verbIndex]
+            let rest = Array(words[(verbIndex + 1)...])
+            if let subject = germanSubject(Array(words[..<verbIndex])) {
+                if let fact = germanPattern(subject: subject, verb: verb, rest: rest) { return fact }
+            } else if germanPrepositions.contains(words[0].lowercased()), let (subject, after) = invertedSubject(rest) {
+                // "Bei Pflanzen findet die Photosynthese in den Chloroplasten statt": the subject
+                // follows the verb; the fronted phrase is left out of the question.
+                if let fact = germanPattern(subject: subject, verb: verb, rest: after) { return fact }
+            }
+        }
+        return nil
+    }
+
+    /// The article phrase right after a verb ("die Photosynthese") and the words after it.
+    private static func invertedSubject(_ words: [String]) -> (String, [String])? {
+        guard words.count >= 3, ["der", "die", "das"].contains(words[0]) else { return nil }
+        for end in 2...min(4, words.count - 1) where germanPlaces.contains(words[end].lowercased()) {
+            guard let subject = germanSubject(Array(words[..<end])) else { return nil }
+            return (subject, Array(words[end...]))
+        }
+        return nil
+    }
+
+    /// "X besetzten das Ruhrgebiet, weil Deutschland … war." → "Warum besetzten X das Ruhrgebiet?"
+    private static func germanBecause(_ words: [String]) -> FoundFact? {
+        guard let comma = words.firstIndex(where: { $0.hasSuffix(",") }), comma + 2 < words.count,
+            words[comma + 1] == "weil", comma >= 2, !words[..<comma].contains(where: { $0.hasSuffix(",") })
+        else { return nil }
+        var main = Array(words[...comma])
+        main[comma] = String(main[comma].dropLast())
+        let cause = "Weil " + words[(comma + 2)...].joined(separator: " ")
+        // The finite verb is the second constituent: after a time phrase, or after the subject.
+        if let timeEnd = timePhraseEnd(main), timeEnd + 2 < main.count {
+            let verb = main[timeEnd + 1]
+            guard verb.first?.isLowercase == true else { return nil }
+            let question = "Warum \(verb) \(lowerArticle(main[(timeEnd + 2)...].joined(separator: " ")))?"
+            return FoundFact(question: question, answer: cause, subject: main[timeEnd + 2])
+        }
+        for verbIndex in 1...min(5, main.count - 1) {
+            guard let subject = germanSubject(Array(main[..<verbIndex])), main[verbIndex].first?.isLowercase == true
+            else { continue }
+            let object = main[(verbIndex + 1)...].joined(separator: " ")
+            let question = "Warum \(main[verbIndex]) \(subject)\(object.isEmpty ? "" : " " + object)?"
+            return FoundFact(question: question, answer: cause, subject: subject)
+        }
+        return nil
+    }
+
+    /// The words up to the first comma (a relative clause or an apposition after the answer).
+    private static func upToComma(_ words: ArraySlice<String>) -> ArraySlice<String> {
+        guard let comma = words.firstIndex(where: { $0.hasSuffix(",") }) else { return words }
+        var head = Array(words[...comma])
+        head[head.count - 1] = String(head[head.count - 1].dropLast())
+        return head[...]
+    }
+
+    /// The shapes after the subject, keyed by the finite verb.
+    private static func germanPattern(subject: String, verb: String, rest: [String]) -> FoundFact? {
+        guard let first = rest.first?.lowercased(), let last = rest.last else { return nil }
+        func fact(_ question: String, _ answer: ArraySlice<String>) -> FoundFact? {
+            guard answer.count >= 1, !answer.contains(where: { $0.hasSuffix(",") && answer.count < 3 }) else {
+                return nil
+            }
+            return FoundFact(question: question, answer: answer.joined(separator: " "), subject: subject)
+        }
+        switch verb {
+        case "findet", "finden":
+            if let statt = rest.firstIndex(where: { bare($0) == "statt" }), statt >= 2, germanPlaces.contains(first) {
+                return fact("Wo \(verb) \(subject) statt?", upToComma(rest[..<statt]))
+            }
+        case "befindet", "befinden":
+            if first == "sich", rest.count >= 3, germanPlaces.contains(rest[1].lowercased()) {
+                return fact("Wo \(verb) sich \(subject)?", rest.dropFirst())
+            }
+        case "liegt", "liegen":
+            if germanPlaces.contains(first), rest.count >= 2, !rest.contains("Grund") {
+                return fact("Wo \(verb) \(subject)?", rest[...])
+            }
+        case "läuft", "laufen":
+            if let ab = rest.firstIndex(where: { bare($0) == "ab" }), ab >= 2, germanPlaces.contains(first) {
+                return fact("Wo \(verb) \(subject) ab?", upToComma(rest[..<ab]))
+            }
+        case "kommt", "kommen":
+            if last == "vor", germanPlaces.contains(first), rest.count >= 3 {
+                return fact("Wo \(verb) \(subject) vor?", rest.dropLast())
+            }
+        case "entsteht", "entstehen":
+            if first == "durch" { return fact("Wodurch \(verb) \(subject)?", rest.dropFirst()) }
+            if first == "aus" { return fact("Woraus \(verb) \(subject)?", rest.dropFirst()) }
+            if germanPlaces.contains(first) { return fact("Wo \(verb) \(subject)?", rest[...]) }
+        case "dient", "dienen":
+            let start = first == "dazu," || first == "dazu" ? rest.dropFirst() : rest[...]
+            return fact("Wozu \(verb) \(subject)?", start)
+        case "besteht", "bestehen":
+            if first == "aus", rest.count >= 2 { return fact("Woraus \(verb) \(subject)?", rest.dropFirst()) }
+        case "setzt", "setzen":
+            if first == "sich", rest.count >= 4, rest[1] == "aus", last == "zusammen" {
+                return fact("Woraus \(verb) sich \(subject) zusammen?", rest[2..<(rest.count - 1)])
+            }
+        case "enthält", "enthalten":
+            return fact("Was \(verb) \(subject)?", rest[...])
+        case "führt", "führte", "führen", "führten":
+            if ["zu", "zur", "zum"].contains(first) { return fact("Wozu \(verb) \(subject)?", rest.dropFirst()) }
+        case "wird", "werden", "wurde", "wurden":
+            guard rest.count >= 2 else { return nil }
+            let phrase = rest.dropLast()
+            if ["verursacht", "ausgelöst", "bewirkt", "hervorgerufen"].contains(last),
+                ["durch", "von"].contains(first)
+            {
+                return fact("Wodurch \(verb) \(subject) \(last)?", phrase.dropFirst())
+            }
+            if ["verwendet", "genutzt", "eingesetzt", "benötigt", "gebraucht"].contains(last),
+                ["für", "zur", "zum", "um"].contains(first)
+            {
+                return fact("Wofür \(verb) \(subject) \(last)?", phrase)
+            }
+            if isTimePhrase(Array(phrase)), last.first?.isLowercase == true {
+                return fact("Wann \(verb) \(subject) \(last)?", phrase)
+            }
+        case "hat", "haben", "umfasst", "umfassen", "besitzt", "besitzen":
+            if isNumber(rest[0]), rest.count >= 2, rest.count <= 4 {
+                return fact("Wie viele \(rest[1...].joined(separator: " ")) \(verb) \(subject)?", rest.prefix(1))
+            }
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// "Im Jahr 1919 wurde die Verfassung verabschiedet." → "Wann wurde die Verfassung verabschiedet?"
+    private static func germanTimeFirst(_ words: [String]) -> FoundFact? {
+        guard let end = timePhraseEnd(words), end + 3 < words.count else { return nil }
+        let verb = words[end + 1]
+        guard verb.first?.isLowercase == true, !words[end].hasSuffix(",") || end == 0 else { return nil }
+        let rest = upToComma(words[(end + 2)...])
+        guard rest.count >= 2 else { return nil }
+        guard let subject = rest.first, !germanNonSubjects.contains(subject.lowercased()) else { return nil }
+        let time = words[...end].joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ","))
+        let question: String
+        switch words[0] {
+        case "Seit": question = "Seit wann \(verb) \(lowerArticle(rest.joined(separator: " ")))?"
+        case "Bis": question = "Bis wann \(verb) \(lowerArticle(rest.joined(separator: " ")))?"
+        default: question = "Wann \(verb) \(lowerArticle(rest.joined(separator: " ")))?"
+        }
+        return FoundFact(question: question, answer: time, subject: rest.prefix(3).joined(separator: " "))
+    }
+
+    /// The index of the last word of a time phrase that opens the sentence ("Im Jahr 1919",
+    /// "1919", "Am 9. November 1918", "Im 18. Jahrhundert"), or nil.
+    private static func timePhraseEnd(_ words: [String]) -> Int? {
+        let openers: Set<String> = [
+            "Im", "Am", "In", "Um", "Ab", "Seit", "Bis", "Von", "Vom", "Anfang", "Ende", "Mitte",
+        ]
+        if isYear(words[0]) { return 0 }
+        guard openers.contains(words[0]) else { return nil }
+        for index in 1..<min(words.count, 7) {
+            let bare = words[index].trimmingCharacters(in: CharacterSet(charactersIn: ","))
+            if isYear(bare) || bare.hasPrefix("Jahrhundert") { return index }
+        }
+        return nil
+    }
+
+    /// The subject phrase before a finite verb: an article and up to four words, or a capitalised
+    /// name; never a pronoun or a sentence adverb. The placeholder of a resolved pronoun passes.
+    private static func germanSubject(_ words: [String]) -> String? {
+        if words == ["\u{1}"] { return "\u{1}" }
+        guard let first = words.first, !germanNonSubjects.contains(first.lowercased()),
+            !germanPrepositions.contains(first.lowercased()), words.count <= 5,
+            !words.contains(where: { $0.hasSuffix(",") || $0.hasSuffix(":") || $0.hasPrefix("(") })
+        else { return nil }
+        let articles: Set<String> = ["der", "die", "das", "ein", "eine"]
+        if articles.contains(first.lowercased()) {
+            guard words.count >= 2, words[1].first?.isUppercase == true || words.count >= 3 else { return nil }
+        } else {
+            // Without an article: a name or a plural noun ("Mitochondrien", "Enzyme").
+            guard first.first?.isUppercase == true, words.count <= 3,
+                words.allSatisfy({ $0.first?.isUppercase == true || $0 == "von" })
+            else { return nil }
+        }
+        return lowerArticle(words.joined(separator: " "))
+    }
+
+    /// "die Photosynthese" → "der Photosynthese" (for "bei …"); nil for a plural or unknown article.
+    private static func dative(_ phrase: String) -> String? {
+        var words = phrase.split(separator: " ").map(String.init)
+        guard let article = words.first else { return nil }
+        switch article {
+        case "die": words[0] = "der"
+        case "der", "das": words[0] = "dem"
+        default: return nil
+        }
+        return words.joined(separator: " ")
+    }
+
+    // MARK: English
+
+    private static func english(_ words: [String], vocabulary: Set<String>) -> FoundFact? {
+        let lower = words.map { $0.lowercased() }
+        for verbIndex in 1...min(7, words.count - 2) {
+            guard let subject = englishSubject(Array(words[..<verbIndex]), vocabulary: vocabulary) else { continue }
+            let verb = lower[verbIndex]
+            let rest = Array(words[(verbIndex + 1)...])
+            let restLower = Array(lower[(verbIndex + 1)...])
+            if let fact = englishPattern(subject: subject, verb: verb, rest: rest, restLower: restLower) {
+                return fact
+            }
+        }
+        return nil
+    }
+
+    private static func englishPattern(subject: String, verb: String, rest: [String], restLower: [String])
+        -> FoundFact?
+    {
+        guard let first = restLower.first else { return nil }
+        func fact(_ question: String, _ answer: ArraySlice<String>) -> FoundFact? {
+            guard !answer.isEmpty else { return nil }
+            return FoundFact(question: question, answer: answer.joined(separator: " "), subject: subject)
+        }
+        let singular = !["are", "were", "take", "occur", "consist", "contain", "have", "lead", "result"].contains(verb)
+        let does = singular ? "does" : "do"
+        switch verb {
+        case "takes", "take":
+            if first == "place", restLower.count >= 3, englishPlaces.contains(restLower[1]) {
+                return fact("Where \(does) \(subject) take place?", rest.dropFirst())
+            }
+        case "occurs", "occur":
+            if englishPlaces.contains(first), rest.count >= 2 {
+                return fact("Where \(does) \(subject) occur?", rest[...])
+            }
+        case "is", "are", "was", "were":
+            guard restLower.count >= 3 else { return nil }
+            let participle = restLower[0]
+            if ["located", "found", "situated"].contains(participle), englishPlaces.contains(restLower[1]) {
+                return fact("Where \(verb) \(subject) \(participle)?", rest.dropFirst())
+            }
+            if participle == "caused", restLower[1] == "by" {
+                return fact(
+                    verb == "was" || verb == "were" ? "What caused \(subject)?" : "What causes \(subject)?",
+                    rest.dropFirst(2))
+            }
+            if participle == "used", ["to", "for"].contains(restLower[1]) {
+                return fact("What \(verb) \(subject) used for?", rest.dropFirst())
+            }
+            if ["made", "composed"].contains(participle), ["of", "up"].contains(restLower[1]) {
+                let skip = restLower[1] == "up" && restLower.count > 3 && restLower[2] == "of" ? 3 : 2
+                return fact("What \(verb) \(subject) \(participle) of?", rest.dropFirst(skip))
+            }
+            if [
+                "founded", "invented", "built", "signed", "published", "introduced", "discovered", "established",
+                "adopted", "patented", "abolished", "developed",
+            ].contains(participle),
+                let year = restLower.firstIndex(where: { isYear($0) }), year <= 3,
+                ["in", "on", "around", "by"].contains(restLower[1])
+            {
+                return fact("When \(verb) \(subject) \(participle)?", rest[1...year])
+            }
+        case "consists", "consist":
+            if first == "of", rest.count >= 2 { return fact("What \(does) \(subject) consist of?", rest.dropFirst()) }
+        case "contains", "contain":
+            return fact("What \(does) \(subject) contain?", rest[...])
+        case "results", "result":
+            if first == "from" { return fact("What \(does) \(subject) result from?", rest.dropFirst()) }
+        case "led", "leads", "lead":
+            if first == "to" {
+                let auxiliary = verb == "led" ? "did" : does
+                return fact("What \(auxiliary) \(subject) lead to?", rest.dropFirst())
+            }
+        case "began", "started", "ended", "begins", "starts", "ends":
+            if ["in", "around"].contains(first), restLower.count >= 2, isYear(restLower[1]) {
+                let base = [
+                    "began": "begin", "begins": "begin", "started": "start", "starts": "start", "ended": "end",
+                    "ends": "end",
+                ][verb]!
+                let auxiliary = verb.hasSuffix("s") ? "does" : "did"
+                return fact("When \(auxiliary) \(subject) \(base)?", rest.prefix(2))
+            }
+        case "has", "have":
+            if isNumber(rest[0]), rest.count >= 2, rest.count <= 4 {
+                return fact("How many \(rest[1...].joined(separator: " ")) \(does) \(subject) have?", rest.prefix(1))
+            }
+        case "serves", "serve":
+            if first == "to" || first == "as" {
+                return fact("What \(does) \(subject) serve \(first)?", rest.dropFirst())
+            }
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// The subject before the verb; a capitalised first word that the text never capitalises inside
+    /// a sentence is a common noun and asked in lower case ("Glycolysis takes place …").
+    private static func englishSubject(_ words: [String], vocabulary: Set<String>) -> String? {
+        if words == ["\u{1}"] { return "\u{1}" }
+        guard let first = words.first, !englishNonSubjects.contains(first.lowercased()), words.count <= 6,
+            !words.contains(where: { $0.hasSuffix(",") || $0.hasSuffix(":") || $0.hasPrefix("(") })
+        else { return nil }
+        let lower = first.lowercased()
+        guard ["the", "a", "an"].contains(lower) || first.first?.isUppercase == true else { return nil }
+        // "The purpose of X" is asked as such; other words must not be verbs or conjunctions.
+        guard
+            !words.dropFirst().contains(where: {
+                ["is", "are", "was", "were", "and", "that", "which"].contains($0.lowercased())
+            })
+        else { return nil }
+        var shown = words
+        if !["the", "a", "an"].contains(lower), !vocabulary.contains("Capitalized:" + first),
+            first.dropFirst().allSatisfy(\.isLowercase)
+        {
+            shown[0] = lower
+        }
+        return lowerArticle(shown.joined(separator: " "))
+    }
+
+    // MARK: Helpers
+
+    /// A word without the comma or semicolon after it.
+    private static func bare(_ word: String) -> String {
+        word.trimmingCharacters(in: CharacterSet(charactersIn: ",;"))
+    }
+
+    /// "Die Photosynthese" → "die Photosynthese" (an article at the start, lower-cased).
+    static func lowerArticle(_ phrase: String) -> String {
+        let articles: Set<String> = ["Der", "Die", "Das", "Ein", "Eine", "The", "A", "An"]
+        guard let space = phrase.firstIndex(of: " ") else { return phrase }
+        let first = String(phrase[..<space])
+        return articles.contains(first) ? first.lowercased() + phrase[space...] : phrase
+    }
+
+    static func isYear(_ word: String) -> Bool {
+        let bare = word.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:()"))
+        guard bare.count == 4, bare.allSatisfy(\.isNumber), let value = Int(bare) else { return false }
+        return value >= 1000 && value <= 2100
+    }
+
+    static func isNumber(_ word: String) -> Bool {
+        let bare = word.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:()"))
+        return (!bare.isEmpty && bare.allSatisfy { $0.isNumber || $0 == "." || $0 == "," })
+            || numberWords.contains(bare.lowercased())
+    }
+
+    /// "1919", "im Jahr 1919", "am 9. November 1918", "im 18. Jahrhundert".
+    static func isTimePhrase(_ words: [String]) -> Bool {
+        guard !words.isEmpty, words.count <= 5 else { return false }
+        let hasYear = words.contains { isYear($0) || $0.hasPrefix("Jahrhundert") }
+        let allowed = words.allSatisfy { word in
+            let bare = word.trimmingCharacters(in: CharacterSet(charactersIn: ".,"))
+            return isYear(word)
+                || ["im", "am", "in", "jahr", "jahre", "seit", "um", "bis", "ab", "anfang", "ende", "mitte"]
+                    .contains(bare.lowercased())
+                || bare.allSatisfy(\.isNumber) || months.contains(bare.lowercased())
+                || bare.hasPrefix("Jahrhundert")
+        }
+        return hasYear && allowed
+    }
+}
