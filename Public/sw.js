@@ -2,15 +2,18 @@
 // API responses are never cached: /api/ requests are not intercepted at all.
 // Strategy: network first (always fresh when online), the cache as fallback.
 
-const CACHE = 'fc-shell-v1';
+const CACHE = 'fc-shell-v2';
 const SHELL = [
   '/', '/app.html', '/manifest.webmanifest',
-  '/assets/css/base.css', '/assets/css/app.css', '/assets/css/landing.css',
+  '/assets/css/base.css', '/assets/css/app.css', '/assets/css/landing.css', '/assets/css/study.css',
   '/assets/components/app-header/app-header.css', '/assets/components/app-header/app-header.js',
   '/assets/components/flip-card/flip-card.css', '/assets/components/flip-card/flip-card.js',
   '/assets/components/color-picker/color-picker.css', '/assets/components/color-picker/color-picker.js',
   '/assets/js/app.js', '/assets/js/landing.js', '/assets/js/html.js', '/assets/js/i18n.js', '/assets/js/router.js', '/assets/js/ui.js',
   '/assets/js/api/client.js', '/assets/js/api/generation.js',
+  '/assets/js/study-session.js', '/assets/js/session-summary.js',
+  '/assets/js/views/study.js', '/assets/js/views/feed.js', '/assets/js/views/match.js',
+  '/assets/js/views/stats.js', '/assets/js/charts.js',
   '/assets/js/views/auth.js', '/assets/js/views/dashboard.js', '/assets/js/views/stack-form.js',
   '/assets/js/views/stack-detail.js', '/assets/js/views/card-form.js', '/assets/js/views/learn.js',
   '/assets/js/views/magic.js', '/assets/js/views/not-found.js', '/assets/js/views/offline.js',

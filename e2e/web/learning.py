@@ -23,9 +23,21 @@ RATE_AND_TIME = """
   const b = new MutationObserver(() => { if (dialog.open) finish('done'); });
   a.observe(question, {childList: true, characterData: true, subtree: true});
   b.observe(dialog, {attributes: true, attributeFilter: ['open']});
-  document.querySelectorAll('#ratings button')[index].click();
+  const buttons = document.querySelectorAll('#ratings button');
+  buttons[index < 0 ? buttons.length + index : index].click();
 })
 """
+
+
+def start_session(page: Page, mode: str | None = None, size: str | None = None) -> None:
+    """On the study setup page (after "Jetzt lernen"): picks the mode and size by their German
+    labels when given, and starts the session."""
+    expect(page.get_by_role("heading", level=1)).to_have_text("Wie möchtest du lernen?")
+    if mode:
+        page.get_by_role("radio", name=mode).check()
+    if size:
+        page.get_by_role("radio", name=size).check()
+    page.get_by_role("button", name="Los geht’s").click()
 
 
 def current_question(page: Page) -> str:
@@ -38,12 +50,13 @@ def reveal(page: Page) -> None:
 
 
 def rate_timed(page: Page, index: int) -> dict:
-    """Rates the revealed card with option `index` (0 = first), returns {kind, ms, requestMs}."""
+    """Rates the revealed card with option `index` (0 = first, the worst answer; -1 = last, the
+    best), returns {kind, ms, requestMs}."""
     expect(page.locator("#ratings button").nth(index)).to_be_enabled()
     return page.evaluate(RATE_AND_TIME, index)
 
 
-def learn_until_done(page: Page, max_reviews: int = 80, rating_index: int = 0) -> dict:
+def learn_until_done(page: Page, max_reviews: int = 80, rating_index: int = -1) -> dict:
     """Reveals and rates every card until the completion dialog opens.
     Returns the questions seen in order and the click-to-next-card latencies."""
     seen, latencies = [], []

@@ -41,16 +41,17 @@ def test_english_browser_gets_english(make_page):
     shot(page, "41-en-stack")
 
     page.get_by_role("link", name="Learn now").click()
+    page.get_by_role("button", name="Let’s go").click()
     expect(page.locator("flip-card [data-question]")).to_have_text("la mesa")
     page.keyboard.press("Enter")
     buttons = page.locator("#ratings button")
-    expect(buttons.nth(0)).to_contain_text("Easy (10 minutes)")
+    expect(buttons.nth(0)).to_contain_text("Hard (1 minute)")
     expect(buttons.nth(1)).to_contain_text("Medium (2 minutes)")
-    expect(buttons.nth(2)).to_contain_text("Hard (1 minute)")
+    expect(buttons.nth(2)).to_contain_text("Easy (10 minutes)")
     page.wait_for_timeout(600)
     shot(page, "42-en-learn")
     page.keyboard.press("1")
-    expect(page.locator("#counter")).to_have_text("1 card reviewed")
+    expect(page.locator("#counter")).to_have_text("1 card, 1 review")
 
 
 def test_language_switch_is_remembered(page: Page):

@@ -16,25 +16,25 @@ from conftest import PASSWORD, api, shot, sign_in_storage, signup_via_api, uniqu
 def test_login_empty_fields(page: Page):
     page.goto("/app/login")
     page.get_by_role("button", name="Anmelden").click()
-    expect(page.get_by_text("Gebe deine E-Mail ein")).to_be_visible()
-    expect(page.get_by_text("Gebe dein Passwort ein")).to_be_visible()
-    expect(page.get_by_label("Email-Adresse")).to_have_attribute("aria-invalid", "true")
-    expect(page.get_by_label("Email-Adresse")).to_be_focused()
+    expect(page.get_by_text("Gib deine E-Mail-Adresse ein")).to_be_visible()
+    expect(page.get_by_text("Gib dein Passwort ein")).to_be_visible()
+    expect(page.get_by_label("E-Mail-Adresse")).to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_label("E-Mail-Adresse")).to_be_focused()
     shot(page, "20-login-empty")
     # Typing a mail clears only that message on the next submit
-    page.get_by_label("Email-Adresse").fill("jemand@example.org")
+    page.get_by_label("E-Mail-Adresse").fill("jemand@example.org")
     page.get_by_role("button", name="Anmelden").click()
-    expect(page.get_by_text("Gebe deine E-Mail ein")).to_have_count(0)
-    expect(page.get_by_text("Gebe dein Passwort ein")).to_be_visible()
+    expect(page.get_by_text("Gib deine E-Mail-Adresse ein")).to_have_count(0)
+    expect(page.get_by_text("Gib dein Passwort ein")).to_be_visible()
 
 
 def test_register_empty_fields(page: Page):
     page.goto("/app/register")
     page.get_by_role("button", name="Registrieren").click()
-    for text in ("Gebe deinen Namen ein", "Gebe deine E-Mail ein", "Gebe dein Passwort ein"):
+    for text in ("Gib deinen Namen ein", "Gib deine E-Mail-Adresse ein", "Gib dein Passwort ein"):
         expect(page.get_by_text(text)).to_be_visible()
     page.get_by_label("Name").fill("Ab")
-    page.get_by_label("Email-Adresse").fill("ab@example.org")
+    page.get_by_label("E-Mail-Adresse").fill("ab@example.org")
     page.get_by_label("Passwort").fill("kurz")
     page.get_by_role("button", name="Registrieren").click()
     expect(page.get_by_text("Das Passwort muss mindestens 8 Zeichen lang sein.")).to_be_visible()
@@ -45,29 +45,29 @@ def test_register_empty_fields(page: Page):
 def test_wrong_password_and_unknown_user(page: Page):
     account = signup_via_api(page)
     page.goto("/app/login")
-    page.get_by_label("Email-Adresse").fill(account["mail"])
+    page.get_by_label("E-Mail-Adresse").fill(account["mail"])
     page.get_by_label("Passwort").fill("falsches-passwort")
     page.get_by_role("button", name="Anmelden").click()
-    alert = page.get_by_role("alert").filter(has_text="Login")
-    expect(alert).to_have_text("Login fehlgeschlagen. Überprüfe deine Eingaben.")
+    alert = page.get_by_role("alert").filter(has_text="Anmeldung")
+    expect(alert).to_have_text("Anmeldung fehlgeschlagen. Überprüfe deine Eingaben.")
     expect(page).to_have_url(re.compile(r"/app/login$"))
     assert page.evaluate("localStorage.getItem('fc.token')") is None
     shot(page, "22-login-wrong-password")
-    page.get_by_label("Email-Adresse").fill(unique_mail("niemand"))
+    page.get_by_label("E-Mail-Adresse").fill(unique_mail("niemand"))
     page.get_by_label("Passwort").fill(PASSWORD)
     page.get_by_role("button", name="Anmelden").click()
-    expect(alert).to_have_text("Login fehlgeschlagen. Überprüfe deine Eingaben.")
+    expect(alert).to_have_text("Anmeldung fehlgeschlagen. Überprüfe deine Eingaben.")
 
 
 def test_taken_mail(page: Page):
     account = signup_via_api(page)
     page.goto("/app/register")
     page.get_by_label("Name").fill("Zweite Person")
-    page.get_by_label("Email-Adresse").fill(account["mail"].upper())  # compared case-insensitively
+    page.get_by_label("E-Mail-Adresse").fill(account["mail"].upper())  # compared case-insensitively
     page.get_by_label("Passwort").fill(PASSWORD)
     page.get_by_role("button", name="Registrieren").click()
     expect(page.get_by_role("alert").filter(has_text="Registrierung")).to_have_text(
-        "Registrierung fehlgeschlagen. Es existiert bereits ein Account mit dieser Mail.")
+        "Registrierung fehlgeschlagen. Es existiert bereits ein Account mit dieser E-Mail-Adresse.")
     shot(page, "23-register-taken")
 
 
@@ -94,7 +94,7 @@ def test_expired_session_returns_after_login(page: Page, bad_token: str):
     expect(page.get_by_text("Deine Sitzung ist abgelaufen. Bitte melde dich erneut an.")).to_be_visible()
     assert page.evaluate("localStorage.getItem('fc.token')") is None
     shot(page, "24-session-expired")
-    page.get_by_label("Email-Adresse").fill(account["mail"])
+    page.get_by_label("E-Mail-Adresse").fill(account["mail"])
     page.get_by_label("Passwort").fill(PASSWORD)
     page.get_by_role("button", name="Anmelden").click()
     expect(page).to_have_url(re.compile(rf"/app/stacks/{stack['id']}\?q=Atom$"))

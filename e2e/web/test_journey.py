@@ -10,7 +10,7 @@ import statistics
 from playwright.sync_api import Page, expect
 
 from conftest import METRICS, PASSWORD, shot, unique_mail
-from learning import current_question, learn_until_done, rate_timed, reveal
+from learning import current_question, learn_until_done, rate_timed, reveal, start_session
 
 CARDS = [
     ("Was ist die Hauptfunktion der Mitochondrien?", "Zellatmung: Sie erzeugen ATP.", "Hinweis: Kraftwerk"),
@@ -32,7 +32,7 @@ def test_full_journey(page: Page):
     shot(page, "02-register")
     mail = unique_mail()
     page.get_by_label("Name").fill("Mara Beispiel")
-    page.get_by_label("Email-Adresse").fill(mail)
+    page.get_by_label("E-Mail-Adresse").fill(mail)
     page.get_by_label("Passwort").fill(PASSWORD)
     page.get_by_role("button", name="Registrieren").click()
 
@@ -86,19 +86,25 @@ def test_full_journey(page: Page):
             expect(page.get_by_label("Vorderseite *")).to_have_value("")
     page.get_by_role("link", name="Stapel ansehen").click()
 
-    # The table lists the three cards with short ids and due dates
+    # The table lists the three cards with front, back and due date (no ids)
     rows = page.locator(".cards-table tbody tr")
     expect(rows).to_have_count(3)
     expect(rows.first).to_contain_text(CARDS[0][0])
-    assert re.fullmatch(r"[0-9A-F]{6}", rows.first.locator("code").inner_text())
+    expect(rows.first).to_contain_text(CARDS[0][1])
+    expect(rows.first.locator(".col-due")).to_have_text("fällig")
     expect(page.get_by_text("1–3 von 3")).to_be_visible()
     expect(page.locator("#stack-stats")).to_contain_text("3 Karten")
     shot(page, "07-stack-cards")
 
-    # Learning
+    # Learning: the setup page offers the modes, flashcards and every due card preselected
     page.get_by_role("link", name="Jetzt lernen").click()
+    expect(page.get_by_role("radio", name=re.compile(r"^Karteikarten"))).to_be_checked()
+    expect(page.get_by_role("radio", name="Alle fälligen")).to_be_checked()
+    start_session(page)
+    expect(page).to_have_url(re.compile(r"/learn\?mode=flashcards&size=all$"))
     expect(page.locator("flip-card [data-question]")).to_have_text(CARDS[0][0])
-    expect(page.locator("#counter")).to_have_text("0 Karten gelernt")
+    expect(page.locator("#counter")).to_have_text("0 Karten, 0 Wiederholungen")
+    expect(page.locator("#position")).to_have_text("Karte 1 von 3")
     hint_button = page.get_by_role("button", name="Hinweis anzeigen")
     expect(hint_button).to_be_visible()
     hint_button.click()
@@ -112,20 +118,21 @@ def test_full_journey(page: Page):
     assert answer.get_attribute("aria-live") == "polite"
     buttons = page.locator("#ratings button")
     expect(buttons).to_have_count(3)
-    expect(buttons.nth(0)).to_contain_text("Einfach (10 Minuten)")
+    # The worst answer on the left and on key 1, as in FSRS stacks.
+    expect(buttons.nth(0)).to_contain_text("Schwer (1 Minute)")
     expect(buttons.nth(1)).to_contain_text("Mittel (2 Minuten)")
-    expect(buttons.nth(2)).to_contain_text("Schwer (1 Minute)")
+    expect(buttons.nth(2)).to_contain_text("Einfach (10 Minuten)")
     colors = [b.evaluate("el => getComputedStyle(el).backgroundColor") for b in buttons.all()]
-    assert colors == ["rgb(34, 197, 94)", "rgb(249, 115, 22)", "rgb(239, 68, 68)"]
+    assert colors == ["rgb(239, 68, 68)", "rgb(249, 115, 22)", "rgb(34, 197, 94)"]
     page.wait_for_timeout(600)  # the flip animation
     shot(page, "09-learn-answer")
 
     latencies = []
     # Card 1: "Einfach" → due in 10 minutes, i.e. later today: it must come back this session.
-    result = rate_timed(page, 0)
+    result = rate_timed(page, 2)
     assert result["kind"] == "card"
     latencies.append(result)
-    expect(page.locator("#counter")).to_have_text("1 Karte gelernt")
+    expect(page.locator("#counter")).to_have_text("1 Karte, 1 Wiederholung")
     expect(page.locator("flip-card [data-question]")).to_have_text(CARDS[1][0])
     # Card 2 with the key "2" (Mittel), card 3 with a click on "Schwer".
     reveal(page)
@@ -133,7 +140,7 @@ def test_full_journey(page: Page):
     expect(page.locator("flip-card [data-question]")).to_have_text(CARDS[2][0])
     reveal(page)
     page.get_by_role("button", name=re.compile(r"^Schwer \(1 Minute\)")).click()
-    expect(page.locator("#counter")).to_have_text("3 Karten gelernt")
+    expect(page.locator("#counter")).to_have_text("3 Karten, 3 Wiederholungen")
     # Every card is due again today, so the session goes on; card 1 comes back.
     session = learn_until_done(page)
     latencies += session["latencies"]
@@ -144,11 +151,16 @@ def test_full_journey(page: Page):
     dialog = page.get_by_role("dialog")
     expect(dialog.get_by_role("heading")).to_have_text("Toll gemacht!")
     expect(dialog).to_contain_text("Du bist für heute fertig, da das Fälligkeitsdatum aller Karten erst frühestens morgen ist.")
-    expect(dialog.get_by_role("link", name="Zurück zum Dashboard")).to_be_visible()
+    expect(dialog.get_by_role("link", name="Zurück zum Stapel")).to_be_visible()
+    # The summary counts cards and reviews apart (a card came back, so there were more reviews).
+    reviews = 3 + len(session["seen"])
+    expect(dialog.locator("#summary-cards")).to_have_text("3")
+    expect(dialog.locator("#summary-reviews")).to_have_text(str(reviews))
+    expect(page.locator("#counter")).to_have_text(f"3 Karten, {reviews} Wiederholungen")
     shot(page, "10-learn-done")
 
     # Learn ahead: the cards due in the next days come back.
-    reviewed_before = int(re.match(r"\d+", page.locator("#counter").inner_text()).group())
+    reviewed_before = int(re.search(r"(\d+) Wiederholungen", page.locator("#counter").inner_text()).group(1))
     dialog.get_by_label("Anzahl Tage zum Vorauslernen").fill("5")
     dialog.get_by_role("button", name="Los gehts!").click()
     expect(page.locator("#done")).to_be_hidden()
@@ -158,11 +170,11 @@ def test_full_journey(page: Page):
     ahead = learn_until_done(page)
     latencies += ahead["latencies"]
     assert len(ahead["seen"]) >= 1
-    expect(page.locator("#counter")).to_have_text(f"{reviewed_before + len(ahead['seen'])} Karten gelernt")
+    expect(page.locator("#counter")).to_contain_text(f"{reviewed_before + len(ahead['seen'])} Wiederholungen")
     expect(page.get_by_role("dialog")).to_contain_text("Du hast auch alle Karten der nächsten 5 Tage gelernt.")
-    page.get_by_role("dialog").get_by_role("link", name="Zurück zum Dashboard").click()
-    expect(page.get_by_role("heading", level=1)).to_have_text("Deine Stapel")
-    expect(page.locator("a.stack-card", has_text="Biologie")).to_contain_text("3 Karten")
+    page.get_by_role("dialog").get_by_role("link", name="Zurück zum Stapel").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Biologie")
+    expect(page.locator("#stack-stats")).to_contain_text("3 Karten")
 
     totals = sorted(r["ms"] for r in latencies)
     requests = sorted(r["requestMs"] for r in latencies if r["requestMs"] is not None)
@@ -180,7 +192,7 @@ def test_full_journey(page: Page):
 
     # Edit card 2
     page.goto(stack_url)
-    page.get_by_role("link", name=re.compile(r"^Karte [0-9A-F]{6} bearbeiten$")).nth(1).click()
+    page.get_by_role("link", name=f"Karte „{CARDS[1][0]}“ bearbeiten").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Karteikarte bearbeiten")
     expect(page.get_by_label("Vorderseite *")).to_have_value(CARDS[1][0])
     page.get_by_label("Vorderseite *").fill("Wo findet die Photosynthese in Pflanzenzellen statt?")
@@ -191,7 +203,7 @@ def test_full_journey(page: Page):
     expect(page.locator(".cards-table")).to_contain_text("Wo findet die Photosynthese in Pflanzenzellen statt?")
 
     # Delete card 3 (with confirmation)
-    page.get_by_role("link", name=re.compile(r"^Karte [0-9A-F]{6} bearbeiten$")).nth(2).click()
+    page.get_by_role("link", name=re.compile(r"^Karte „.*“ bearbeiten$")).nth(2).click()
     expect(page.get_by_label("Vorderseite *")).to_have_value(CARDS[2][0])
     page.get_by_role("button", name="Löschen").click()
     confirm = page.get_by_role("dialog")
@@ -232,7 +244,7 @@ def test_full_journey(page: Page):
     page.goto("/app/stacks")
     expect(page).to_have_url(re.compile(r"/app/login\?next="))
     shot(page, "15-login")
-    page.get_by_label("Email-Adresse").fill(mail)
+    page.get_by_label("E-Mail-Adresse").fill(mail)
     page.get_by_label("Passwort").fill(PASSWORD)
     page.get_by_role("button", name="Anmelden").click()
     expect(page).to_have_url(re.compile(r"/app/stacks$"))
@@ -268,5 +280,5 @@ def test_fsrs_stack_offers_four_ratings(page: Page):
     expect(page.locator("#keys")).to_contain_text("1–4")
     shot(page, "16-learn-fsrs")
     page.keyboard.press("4")  # Einfach: the first card leaves today's session
-    expect(page.locator("#counter")).to_have_text("1 Karte gelernt")
+    expect(page.locator("#counter")).to_have_text("1 Karte, 1 Wiederholung")
     expect(page.locator("flip-card [data-question]")).to_have_text("Größter Muskel?")

@@ -34,7 +34,7 @@ def test_phone_flow(make_page):
     assert_touch_targets(page)
     page.get_by_role("link", name="Jetzt loslegen").tap()
     page.get_by_label("Name").fill("Jonas")
-    page.get_by_label("Email-Adresse").fill(unique_mail())
+    page.get_by_label("E-Mail-Adresse").fill(unique_mail())
     page.get_by_label("Passwort").fill(PASSWORD)
     page.get_by_role("button", name="Registrieren").tap()
     expect(page.get_by_role("heading", level=1)).to_have_text("Deine Stapel")
@@ -67,13 +67,16 @@ def test_phone_flow(make_page):
     shot(page, "33-phone-card-saved")
     page.get_by_role("link", name="Stapel ansehen").tap()
     expect(page.locator(".cards-table tbody tr")).to_have_count(1)
-    # The back side and due date columns are hidden on phones.
-    expect(page.get_by_role("columnheader", name="Rückseite")).to_be_hidden()
-    expect(page.get_by_role("columnheader", name="Vorderseite")).to_be_visible()
+    # Phones show each card as a block: front, back and due date.
+    row = page.locator(".cards-table tbody tr")
+    expect(row.get_by_text("el perro", exact=True)).to_be_visible()
+    expect(row.get_by_text("der Hund", exact=True)).to_be_visible()
+    expect(row.locator(".col-due")).to_have_text("fällig")
     shot(page, "34-phone-stack")
     assert_touch_targets(page)
 
     page.get_by_role("link", name="Jetzt lernen").tap()
+    page.get_by_role("button", name="Los geht’s").tap()
     expect(page.locator("flip-card [data-question]")).to_have_text("el perro")
     shot(page, "35-phone-learn-question")
     page.locator("flip-card").tap()  # tap the card itself to reveal
@@ -84,7 +87,7 @@ def test_phone_flow(make_page):
     assert_touch_targets(page)
     page.get_by_role("button", name=re.compile(r"^Einfach \(10 Minuten\)")).tap()
     # The only card comes straight back (due in 10 minutes, before the end of the day).
-    expect(page.locator("#counter")).to_have_text("1 Karte gelernt")
+    expect(page.locator("#counter")).to_have_text("1 Karte, 1 Wiederholung")
     expect(page.locator("flip-card [data-question]")).to_have_text("el perro")
     expect(page.locator("#ratings")).to_be_hidden()
 

@@ -27,6 +27,8 @@ def test_user_text_is_rendered_as_text(page: Page):
     expect(page.get_by_role("heading", level=1)).to_have_text(EVIL)
     expect(page.locator(".cards-table tbody")).to_contain_text(EVIL)
     page.get_by_role("link", name="Jetzt lernen").click()
+    expect(page.locator("#study-lead")).to_contain_text(EVIL)
+    page.get_by_role("button", name="Los geht’s").click()
     expect(page.locator("flip-card [data-question]")).to_have_text(EVIL)
     page.get_by_role("button", name="Hinweis anzeigen").click()
     expect(page.locator("[data-hint-text]")).to_have_text("<u>Tipp</u>")

@@ -41,8 +41,10 @@ await startRouter({
   afterMount({ root }) {
     const heading = root.querySelector('h1');
     document.title = heading ? `${heading.textContent.trim()} · ${t('app.name')}` : t('app.name');
-    // Move focus to the new page's heading so keyboard and screen reader users start there.
-    if (!firstRender && heading) {
+    // Move focus to the new page's heading so keyboard and screen reader users start there,
+    // unless the view put it somewhere on purpose (a study session's answer box, a start button).
+    const placed = root.contains(document.activeElement) && document.activeElement !== root;
+    if (!firstRender && heading && !placed) {
       heading.setAttribute('tabindex', '-1');
       heading.focus({ preventScroll: true });
       scrollTo(0, 0);

@@ -12,7 +12,15 @@ const ROUTES = [
   { re: /^\/app\/stacks\/([\w-]+)$/, view: 'stack-detail', keys: ['stackId'] },
   { re: /^\/app\/stacks\/([\w-]+)\/edit$/, view: 'stack-form', keys: ['stackId'] },
   { re: /^\/app\/stacks\/([\w-]+)\/learn$/, view: 'learn', keys: ['stackId'] },
+  { re: /^\/app\/stacks\/([\w-]+)\/study$/, view: 'study', keys: ['stackId'] },
+  { re: /^\/app\/stacks\/([\w-]+)\/feed$/, view: 'feed', keys: ['stackId'] },
+  { re: /^\/app\/stacks\/([\w-]+)\/match$/, view: 'match', keys: ['stackId'] },
+  { re: /^\/app\/study$/, view: 'study' },
+  { re: /^\/app\/learn$/, view: 'learn' },
+  { re: /^\/app\/feed$/, view: 'feed' },
   { re: /^\/app\/stacks\/([\w-]+)\/create$/, view: 'magic', keys: ['stackId'] },
+  { re: /^\/app\/stats$/, view: 'stats' },
+  { re: /^\/app\/stacks\/([\w-]+)\/stats$/, view: 'stats', keys: ['stackId'] },
   { re: /^\/app\/stacks\/([\w-]+)\/cards\/new$/, view: 'card-form', keys: ['stackId'] },
   { re: /^\/app\/stacks\/([\w-]+)\/cards\/([\w-]+)$/, view: 'card-form', keys: ['stackId', 'cardId'] },
 ];
@@ -24,11 +32,30 @@ let hooks = { beforeMount: () => {}, afterMount: () => {} };
 /** Where the user is now, path and query, e.g. `/app/stacks/1?page=2`. */
 export const currentPath = () => location.pathname + location.search;
 
-/** Goes to `url` inside the app (push or replace a history entry) and renders it. */
+/**
+ * Goes to `url` inside the app (push or replace a history entry) and renders it. Each entry
+ * remembers the page it was opened from (`history.state.from`), which `leaveTo` uses.
+ */
 export function navigate(url, { replace = false } = {}) {
-  if (replace) history.replaceState(null, '', url);
-  else history.pushState(null, '', url);
+  if (replace) history.replaceState({ from: history.state?.from ?? null }, '', url);
+  else history.pushState({ from: currentPath() }, '', url);
   return route();
+}
+
+const pathOf = (url) => new URL(url, location.origin).pathname.replace(/\/+$/, '');
+
+/**
+ * Leaves a finished page (a saved form, a deleted card or stack, accepted drafts) for `url`, so
+ * that Back never returns to it: when the user came from `url` (its query aside, e.g. a search),
+ * this steps back in history to that entry; otherwise the finished page's entry is replaced.
+ */
+export function leaveTo(url) {
+  const from = history.state?.from;
+  if (from && pathOf(from) === pathOf(url)) {
+    history.back(); // popstate renders the page, with its query as the user left it
+    return Promise.resolve();
+  }
+  return navigate(url, { replace: true });
 }
 
 /** Starts routing: renders the current URL and follows back/forward and in-app links. */

@@ -17,8 +17,11 @@ export function toast(message, kind = 'success') {
   setTimeout(() => el.remove(), 4000);
 }
 
-/** A modal confirmation; resolves true when the user confirms. Focus returns where it was. */
-export function confirmDialog({ title, text, confirmLabel, danger = true }) {
+/**
+ * A modal confirmation; resolves true when the user confirms. Focus returns where it was.
+ * `danger`: a red confirm button; `warning` (with `danger: false`): a warning sign over a normal one.
+ */
+export function confirmDialog({ title, text, confirmLabel, danger = true, warning = false }) {
   return new Promise((resolve) => {
     const dialog = document.createElement('dialog');
     dialog.className = 'dialog';
@@ -26,7 +29,7 @@ export function confirmDialog({ title, text, confirmLabel, danger = true }) {
     dialog.setAttribute('aria-describedby', 'confirm-text');
     render(dialog, html`
       <form method="dialog" class="dialog-body">
-        <div class="dialog-icon ${danger ? 'dialog-icon-danger' : ''}" aria-hidden="true">${icon(danger ? 'alert' : 'check')}</div>
+        <div class="dialog-icon ${danger ? 'dialog-icon-danger' : warning ? 'dialog-icon-warning' : ''}" aria-hidden="true">${icon(danger || warning ? 'alert' : 'check')}</div>
         <h2 id="confirm-title" class="dialog-title">${title}</h2>
         <p id="confirm-text" class="muted">${text}</p>
         <div class="dialog-actions">
@@ -105,7 +108,7 @@ const PATHS = {
   play: 'M7 4v16l13-8L7 4Z',
   sparkles: 'M12 3v4m0 10v4M3 12h4m10 0h4M6 6l2 2m8 8 2 2M6 18l2-2m8-8 2-2',
   search: 'm21 21-4.3-4.3M10.5 18a7.5 7.5 0 1 1 0-15 7.5 7.5 0 0 1 0 15Z',
-  logout: 'M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3M10 17l5-5-5-5m5 5H3',
+  logout: 'M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4m7 14 5-5-5-5m5 5H9',
   globe: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18Zm-9-9h18M12 3a14 14 0 0 1 0 18M12 3a14 14 0 0 0 0 18',
   cards: 'M7 4h10a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2Zm2 5h6m-6 4h4',
   file: 'M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8l-5-5Zm0 0v5h5',
@@ -114,12 +117,38 @@ const PATHS = {
   bulb: 'M9 18h6m-5 3h4M12 3a6 6 0 0 0-3.5 10.9c.6.5 1 1.2 1 2V16h5v-.1c0-.8.4-1.5 1-2A6 6 0 0 0 12 3Z',
   flip: 'M4 12a8 8 0 0 1 14-5.3M20 12a8 8 0 0 1-14 5.3M18 3v4h-4M6 21v-4h4',
   clock: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18Zm0-13v4l3 2',
+  chart: 'M4 20h16M7 16v-5m5 5V6m5 10v-8',
   x: 'M6 6l12 12M18 6 6 18',
+  undo: 'M9 14 4 9l5-5M4 9h10.5a5.5 5.5 0 0 1 0 11H11',
+  list: 'M9 6h11M9 12h11M9 18h11M4 6h.01M4 12h.01M4 18h.01',
+  swipe: 'M12 3v18m0-18-4 4m4-4 4 4m-4 14-4-4m4 4 4-4',
+  grid: 'M4 4h7v7H4zM13 4h7v7h-7zM4 13h7v7H4zM13 13h7v7h-7z',
+  up: 'm6 15 6-6 6 6',
+  down: 'm6 9 6 6 6-6',
+  bookmark: 'M7 3h10a1 1 0 0 1 1 1v17l-6-4-6 4V4a1 1 0 0 1 1-1Z',
 };
 
 /** An inline SVG icon (markup is ours, never user data). */
 export function icon(name) {
   return html`<svg class="icon" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false"><path d="${PATHS[name] || ''}"/></svg>`;
+}
+
+/** The one back link of every page: the back arrow (shown on phones) and the parent page's name. */
+export const backLink = (href, label) =>
+  html`<a href="${href}" class="crumb-back">${icon('back')}<span>${label}</span></a>`;
+
+/** A form's "Zurück" button, with the same back arrow. */
+export const backButton = (href) =>
+  html`<a class="btn btn-secondary" href="${href}">${icon('back')}<span>${t('back')}</span></a>`;
+
+/** The breadcrumb of a page under the dashboard: Stapel [/ <current page>]. */
+export function stacksBreadcrumb(current) {
+  return html`
+      <nav class="breadcrumb" aria-label="Breadcrumb">
+        ${backLink('/app/stacks', t('detail.crumbStacks'))}
+        ${current ? html`<span class="crumb-sep hide-sm" aria-hidden="true">/</span>
+        <span class="hide-sm" aria-current="page">${current}</span>` : ''}
+      </nav>`;
 }
 
 /** The breadcrumb of the pages inside a stack: Stapel / <stack> [/ <current page>]. */
@@ -128,7 +157,7 @@ export function stackBreadcrumb(stack, stackUrl, current) {
       <nav class="breadcrumb" aria-label="Breadcrumb">
         <a href="/app/stacks" class="hide-sm">${t('detail.crumbStacks')}</a>
         <span class="crumb-sep hide-sm" aria-hidden="true">/</span>
-        <a href="${stackUrl}" class="crumb-back">${icon('back')}<span>${stack.name}</span></a>
+        ${backLink(stackUrl, stack.name)}
         ${current ? html`<span class="crumb-sep hide-sm" aria-hidden="true">/</span>
         <span class="hide-sm" aria-current="page">${current}</span>` : ''}
       </nav>`;

@@ -50,8 +50,8 @@ class AppHeader extends HTMLElement {
               <span class="avatar" aria-hidden="true">${(user.name || '?').trim().slice(0, 1).toUpperCase()}</span>
               <span class="user-name hide-sm">${user.name}</span>
             </span>
-            <button type="button" class="btn btn-ghost btn-sm" data-action="logout" aria-label="${t('auth.logout')}">
-              ${icon('logout')}<span class="hide-sm">${t('auth.logout')}</span>
+            <button type="button" class="btn btn-ghost btn-sm btn-logout" data-action="logout">
+              ${icon('logout')}<span>${t('auth.logout')}</span>
             </button>` : ''}
         </div>
       </div>`);

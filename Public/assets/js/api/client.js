@@ -93,22 +93,34 @@ export const api = {
 
   stacks: (opts) => request('GET', '/stacks', undefined, opts),
   stack: (id, opts) => request('GET', `/stacks/${enc(id)}`, undefined, opts),
-  createStack: (name, color, scheduler, hintsEnabled) =>
-    request('POST', '/stacks', { name, color, scheduler, hintsEnabled }),
+  /** `settings`: optional `desiredRetention`, `newCardsPerDay`, `reviewsPerDay` (FSRS stacks). */
+  createStack: (name, color, scheduler, hintsEnabled, settings = {}) =>
+    request('POST', '/stacks', { name, color, scheduler, hintsEnabled, ...settings }),
   updateStack: (id, changes) => request('PATCH', `/stacks/${enc(id)}`, changes),
   deleteStack: (id) => request('DELETE', `/stacks/${enc(id)}`),
 
-  cards(id, { page = 1, perPage = 50, q = '' } = {}, opts) {
+  /** One page of a stack's cards; `bookmarked: true` (or false) lists only the (not) bookmarked. */
+  cards(id, { page = 1, perPage = 50, q = '', bookmarked } = {}, opts) {
     const query = new URLSearchParams({ page: String(page), perPage: String(perPage) });
     if (q) query.set('q', q);
+    if (typeof bookmarked === 'boolean') query.set('bookmarked', String(bookmarked));
     return request('GET', `/stacks/${enc(id)}/cards?${query}`, undefined, opts);
   },
   card: (id, cardId) => request('GET', `/stacks/${enc(id)}/cards/${enc(cardId)}`),
   createCard: (id, card) => request('POST', `/stacks/${enc(id)}/cards`, card),
   updateCard: (id, cardId, changes) => request('PATCH', `/stacks/${enc(id)}/cards/${enc(cardId)}`, changes),
   deleteCard: (id, cardId) => request('DELETE', `/stacks/${enc(id)}/cards/${enc(cardId)}`),
+  /** Bookmarks a card (`on`) or removes its bookmark; resolves with the card. */
+  setBookmark: (id, cardId, on) =>
+    request(on ? 'PUT' : 'DELETE', `/stacks/${enc(id)}/cards/${enc(cardId)}/bookmark`),
 
   studyNext: (id, daysAhead = 0) => request('GET', `/stacks/${enc(id)}/study/next?daysAhead=${daysAhead}`),
-  rate: (id, cardId, rating, daysAhead, reviewId) =>
-    request('POST', `/stacks/${enc(id)}/study/rate`, { cardId, rating, daysAhead, reviewId }),
+  /** Rates a card; `extra` carries `daysAhead`, `reviewId`, `durationMs` and `mode`. */
+  rate: (id, cardId, rating, extra = {}) =>
+    request('POST', `/stacks/${enc(id)}/study/rate`, { cardId, rating, ...extra }),
+  quiz: (id, daysAhead = 0) => request('GET', `/stacks/${enc(id)}/study/quiz?daysAhead=${daysAhead}`),
+  checkAnswer: (id, cardId, answer, ignoreDiacritics) =>
+    request('POST', `/stacks/${enc(id)}/study/check`, { cardId, answer, ignoreDiacritics }),
+  undo: (id, cardId, undoId) => request('POST', `/stacks/${enc(id)}/cards/${enc(cardId)}/undo`, { id: undoId }),
+  recordMatch: (id, milliseconds) => request('POST', `/stacks/${enc(id)}/match`, { milliseconds }),
 };

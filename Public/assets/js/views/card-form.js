@@ -3,10 +3,13 @@
 import { html, render } from '../html.js';
 import { formatDateTime, t } from '../i18n.js';
 import { api } from '../api/client.js';
-import { confirmDialog, errorText, errorView, fieldError, icon, loadingView, setBusy, toast, stackBreadcrumb } from '../ui.js';
+import { leaveTo } from '../router.js';
+import {
+  backButton, confirmDialog, errorText, errorView, fieldError, icon, loadingView, setBusy, toast, stackBreadcrumb,
+} from '../ui.js';
 
 export async function mount(root, ctx) {
-  const { params, navigate } = ctx;
+  const { params } = ctx;
   const editing = Boolean(params.cardId);
   const stackUrl = `/app/stacks/${params.stackId}`;
   render(root, loadingView(t('loading')));
@@ -66,7 +69,7 @@ export async function mount(root, ctx) {
           <div class="form-actions">
             ${editing ? html`<button type="button" class="btn btn-danger-ghost" id="delete-card">${icon('trash')}<span>${t('delete')}</span></button>` : ''}
             <span class="spacer"></span>
-            <a class="btn btn-secondary" href="${stackUrl}">${t('back')}</a>
+            ${backButton(stackUrl)}
             <button class="btn btn-primary" type="submit">${t('save')}</button>
           </div>
         </form>
@@ -125,7 +128,7 @@ export async function mount(root, ctx) {
     try {
       await api.deleteCard(params.stackId, params.cardId);
       toast(t('card.deleted'));
-      navigate(stackUrl);
+      leaveTo(stackUrl); // Back must not return to the deleted card
     } catch (error) {
       if (error.status !== 401) toast(errorText(error), 'error');
     }

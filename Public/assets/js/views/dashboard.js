@@ -16,7 +16,11 @@ export async function mount(root) {
           <h1>${t('dash.title')}</h1>
           <p class="muted" id="dash-summary">&nbsp;</p>
         </div>
-        <a class="btn btn-primary" href="/app/stacks/new">${icon('plus')}<span>${t('dash.create')}</span></a>
+        <div class="actions">
+          <a class="btn btn-secondary" href="/app/study" id="study-all" hidden>${icon('play')}<span>${t('dash.studyAll')}</span></a>
+          <a class="btn btn-secondary" href="/app/stats">${icon('chart')}<span>${t('stats.title')}</span></a>
+          <a class="btn btn-primary" href="/app/stacks/new">${icon('plus')}<span>${t('dash.create')}</span></a>
+        </div>
       </header>
       <div id="stacks" aria-live="polite"></div>
     </section>`);
@@ -35,6 +39,8 @@ export async function mount(root) {
       // A stack at the counting limit has at least that many, so the sum is a lower bound too.
       const shown = dueCountValue(due, stacks.some((s) => s.dueCount >= DUE_COUNT_LIMIT));
       summary.textContent = cards ? (due ? t('dash.summary', { count: shown }) : t('dash.summaryNone')) : '';
+      // One session over every stack, once there is more than one stack with cards.
+      root.querySelector('#study-all').hidden = stacks.filter((s) => s.cardCount > 0).length < 2;
       render(host, stacks.length ? grid(stacks) : empty());
     } catch (error) {
       if (error.name === 'AbortError' || error.status === 401) return;

@@ -6,7 +6,8 @@ import { html, render } from '../html.js';
 import { currentLanguage, formatNumber, t } from '../i18n.js';
 import { api } from '../api/client.js';
 import { GenerationFailedError, GenerationUnavailableError, LIMITS, acceptDrafts, generateDrafts } from '../api/generation.js';
-import { errorText, errorView, fieldError, icon, loadingView, setBusy, toast, stackBreadcrumb } from '../ui.js';
+import { leaveTo } from '../router.js';
+import { backButton, errorText, errorView, fieldError, icon, loadingView, setBusy, toast, stackBreadcrumb } from '../ui.js';
 
 /** The original's timer-driven progress texts (seconds → key). */
 const PROGRESS = [[0, 'magic.p0'], [5, 'magic.p1'], [12, 'magic.p2'], [19, 'magic.p3'], [35, 'magic.p4'],
@@ -83,7 +84,7 @@ export async function mount(root, ctx) {
             <textarea id="instructions" name="instructions" rows="3" placeholder="${t('magic.instructionsPlaceholder')}"></textarea>
           </div>
           <div class="form-actions">
-            <a class="btn btn-secondary" href="${stackUrl}">${t('back')}</a>
+            ${backButton(stackUrl)}
             <button class="btn btn-magic" type="submit">${icon('sparkles')}<span>${t('magic.submit')}</span></button>
           </div>
         </form>
@@ -199,7 +200,7 @@ export async function mount(root, ctx) {
       try {
         const count = await acceptDrafts(id, chosen);
         toast(t('magic.accepted', { count }));
-        ctx.navigate(stackUrl);
+        leaveTo(stackUrl); // the drafts are cards now: Back must not return to the review list
       } catch (error) {
         setBusy(accept, false);
         if (error.status !== 401) { formError.textContent = t('magic.error'); formError.hidden = false; }

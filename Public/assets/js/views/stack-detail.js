@@ -1,16 +1,21 @@
-// A stack with its cards: search and paging go to the API (q, page, perPage), so a stack with
-// 10,000 cards loads one page at a time.
+// A stack with its cards: search, paging and the bookmark filter go to the API (q, page, perPage,
+// bookmarked), so a stack with 10,000 cards loads one page at a time. The URL keeps them
+// (`?q=…&page=…&filter=bookmarked`), so a reload or Back shows the same list.
 
 import { html, render } from '../html.js';
 import { dueCountValue, formatDateTime, formatNumber, t } from '../i18n.js';
 import { api } from '../api/client.js';
-import { confirmDialog, errorText, errorView, icon, loadingView, toast } from '../ui.js';
+import { leaveTo } from '../router.js';
+import { confirmDialog, errorText, errorView, icon, loadingView, stacksBreadcrumb, toast } from '../ui.js';
 import { badgeText } from './dashboard.js';
 
 const PER_PAGE = 25;
 
-/** The first six characters of the id, upper-case, as the original showed it. */
-const shortId = (id) => id.replace(/-/g, '').slice(0, 6).toUpperCase();
+/** A card's question shortened for a label (the edit link names the card by it). */
+const shortText = (text, max = 40) => {
+  const chars = Array.from(text.replace(/\s+/g, ' ').trim());
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
+};
 
 export async function mount(root, { params, query, navigate }) {
   const id = params.stackId;
@@ -27,15 +32,12 @@ export async function mount(root, { params, query, navigate }) {
 
   let page = Math.max(1, Number(query.get('page')) || 1);
   let q = query.get('q') || '';
+  let bookmarkedOnly = query.get('filter') === 'bookmarked';
   const base = `/app/stacks/${id}`;
 
   render(root, html`
     <section class="page">
-      <nav class="breadcrumb" aria-label="Breadcrumb">
-        <a href="/app/stacks" class="crumb-back">${icon('back')}<span>${t('detail.crumbStacks')}</span></a>
-        <span class="crumb-sep hide-sm" aria-hidden="true">/</span>
-        <span class="hide-sm" aria-current="page">${stack.name}</span>
-      </nav>
+      ${stacksBreadcrumb(stack.name)}
       <header class="page-header stack-header">
         <div class="stack-title" data-color="${stack.color}">
           <span class="badge badge-lg" aria-hidden="true">${badgeText(stack.name)}</span>
@@ -49,8 +51,9 @@ export async function mount(root, { params, query, navigate }) {
         <div class="actions">
           <a class="btn btn-secondary" href="${base}/edit">${icon('pencil')}<span>${t('edit')}</span></a>
           <button type="button" class="btn btn-secondary" id="delete-stack">${icon('trash')}<span>${t('delete')}</span></button>
+          <a class="btn btn-secondary btn-stats" href="${base}/stats">${icon('chart')}<span>${t('detail.stats')}</span></a>
           <a class="btn btn-magic" href="${base}/create">${icon('sparkles')}<span>${t('detail.magic')}</span></a>
-          <a class="btn btn-primary" href="${base}/learn">${icon('play')}<span>${t('detail.learn')}</span></a>
+          <a class="btn btn-primary" href="${base}/study">${icon('play')}<span>${t('detail.learn')}</span></a>
         </div>
       </header>
 
@@ -68,6 +71,17 @@ export async function mount(root, { params, query, navigate }) {
             ${icon('search')}
             <input type="search" id="card-search" placeholder="${t('detail.searchPlaceholder')}" value="${q}" autocomplete="off">
           </label>
+          <fieldset class="filter-toggle" id="card-filter">
+            <legend class="visually-hidden">${t('detail.filter')}</legend>
+            <label class="filter-option">
+              <input type="radio" name="filter" value="all" ${bookmarkedOnly ? '' : 'checked'}>
+              <span>${t('detail.filterAll')}</span>
+            </label>
+            <label class="filter-option">
+              <input type="radio" name="filter" value="bookmarked" ${bookmarkedOnly ? 'checked' : ''}>
+              <span>${icon('bookmark')}${t('detail.filterBookmarked')}</span>
+            </label>
+          </fieldset>
         </div>
         <div id="cards" aria-live="polite"></div>
       </section>
@@ -75,6 +89,7 @@ export async function mount(root, { params, query, navigate }) {
 
   const host = root.querySelector('#cards');
   const search = root.querySelector('#card-search');
+  const filter = root.querySelector('#card-filter');
   let controller = null;
   let timer = null;
 
@@ -84,11 +99,14 @@ export async function mount(root, { params, query, navigate }) {
     const url = new URL(location.href);
     page > 1 ? url.searchParams.set('page', page) : url.searchParams.delete('page');
     q ? url.searchParams.set('q', q) : url.searchParams.delete('q');
-    history.replaceState(null, '', url.pathname + url.search);
+    bookmarkedOnly ? url.searchParams.set('filter', 'bookmarked') : url.searchParams.delete('filter');
+    // The entry keeps its state (the page it was opened from, see router.js leaveTo).
+    history.replaceState(history.state, '', url.pathname + url.search);
     host.setAttribute('aria-busy', 'true');
     if (!host.querySelector('table')) render(host, loadingView(t('detail.loadingCards')));
     try {
-      const result = await api.cards(id, { page, perPage: PER_PAGE, q }, { signal: controller.signal });
+      const result = await api.cards(id, { page, perPage: PER_PAGE, q, bookmarked: bookmarkedOnly || undefined },
+        { signal: controller.signal });
       host.removeAttribute('aria-busy');
       const pages = Math.max(1, Math.ceil(result.total / result.perPage));
       if (page > pages && result.total > 0) { page = pages; return load(); }
@@ -101,7 +119,12 @@ export async function mount(root, { params, query, navigate }) {
   }
 
   const emptyCards = () => q
-    ? html`<div class="state"><p>${t('detail.noResults', { q })}</p></div>`
+    ? html`<div class="state"><p>${t(bookmarkedOnly ? 'detail.noBookmarkedResults' : 'detail.noResults', { q })}</p></div>`
+    : bookmarkedOnly ? html`<div class="state state-empty" id="no-bookmarks">
+        <span class="empty-icon" aria-hidden="true">${icon('bookmark')}</span>
+        <p class="empty-title">${t('detail.emptyBookmarks')}</p>
+        <p class="muted">${t('detail.emptyBookmarksText')}</p>
+      </div>`
     : html`<div class="state state-empty">
         <span class="empty-icon" aria-hidden="true">${icon('cards')}</span>
         <p class="empty-title">${t('detail.emptyCards')}</p>
@@ -118,26 +141,24 @@ export async function mount(root, { params, query, navigate }) {
         <table class="cards-table">
           <thead>
             <tr>
-              <th scope="col" class="col-id">${t('detail.colId')}</th>
-              <th scope="col">${t('detail.colFront')}</th>
-              <th scope="col" class="hide-sm">${t('detail.colBack')}</th>
-              <th scope="col" class="hide-sm col-due">${t('detail.colDue')}</th>
+              <th scope="col" class="col-front">${t('detail.colFront')}</th>
+              <th scope="col" class="col-back">${t('detail.colBack')}</th>
+              <th scope="col" class="col-due">${t('detail.colDue')}</th>
               <th scope="col" class="col-edit"><span class="visually-hidden">${t('detail.colEdit')}</span></th>
             </tr>
           </thead>
           <tbody>
             ${result.items.map((card) => html`
-              <tr>
-                <td class="col-id"><code>${shortId(card.id)}</code></td>
-                <td><span class="truncate" title="${card.question}">${card.question}</span></td>
-                <td class="hide-sm"><span class="truncate muted" title="${card.answer}">${card.answer}</span></td>
-                <td class="hide-sm col-due">
-                  ${new Date(card.dueAt).getTime() <= now
+              <tr${card.bookmarked ? html` class="is-bookmarked"` : ''}>
+                <td class="col-front"><span class="front">${card.bookmarked
+                  ? html`<span class="bookmark-mark" title="${t('detail.bookmarked')}">${icon('bookmark')}<span class="visually-hidden">${t('detail.bookmarked')}:</span></span>`
+                  : ''}<span class="truncate" title="${card.question}">${card.question}</span></span></td>
+                <td class="col-back"><span class="truncate muted" title="${card.answer}">${card.answer}</span></td>
+                <td class="col-due"><span class="show-sm due-icon">${icon('clock')}</span>${new Date(card.dueAt).getTime() <= now
                     ? html`<span class="pill pill-due">${t('detail.dueNow')}</span>`
-                    : t('detail.dueTime', { date: formatDateTime(card.dueAt) })}
-                </td>
+                    : t('detail.dueTime', { date: formatDateTime(card.dueAt) })}</td>
                 <td class="col-edit">
-                  <a class="link" href="${base}/cards/${card.id}" aria-label="${t('detail.editCard', { id: shortId(card.id) })}">${icon('pencil')}<span class="hide-sm">${t('detail.colEdit')}</span></a>
+                  <a class="link" href="${base}/cards/${card.id}" aria-label="${t('detail.editCard', { q: shortText(card.question) })}">${icon('pencil')}<span class="hide-sm">${t('detail.colEdit')}</span></a>
                 </td>
               </tr>`)}
           </tbody>
@@ -162,6 +183,11 @@ export async function mount(root, { params, query, navigate }) {
     clearTimeout(timer);
     timer = setTimeout(() => { q = search.value.trim(); page = 1; load(); }, 200);
   });
+  filter.addEventListener('change', (event) => {
+    bookmarkedOnly = event.target.value === 'bookmarked';
+    page = 1;
+    load();
+  });
 
   root.querySelector('#delete-stack').addEventListener('click', async () => {
     const ok = await confirmDialog({
@@ -173,7 +199,7 @@ export async function mount(root, { params, query, navigate }) {
     try {
       await api.deleteStack(id);
       toast(t('stack.deleted', { name: stack.name }));
-      navigate('/app/stacks');
+      leaveTo('/app/stacks');
     } catch (error) {
       if (error.status !== 401) toast(t('detail.deleteError'), 'error');
     }

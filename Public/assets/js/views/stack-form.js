@@ -1,12 +1,42 @@
 // Create a stack (/app/stacks/new) or change one (/app/stacks/{id}/edit): name, colour, learning
-// method and whether hints are shown.
+// method with its settings and whether hints are shown. The daily limits and the target retention
+// are FSRS settings (the server applies them to FSRS stacks only), so they show for FSRS alone; a
+// ladder stack ("Klassisch") gets a sentence on what it does instead. Switching the method of a
+// stack with cards asks first: the server recomputes every card's schedule from its history.
 
 import { html, readableOn, render } from '../html.js';
 import { t } from '../i18n.js';
 import { api } from '../api/client.js';
+import { leaveTo } from '../router.js';
 import { registerColorPicker } from '../../components/color-picker/color-picker.js';
-import { errorText, errorView, fieldError, loadingView, setBusy, toast } from '../ui.js';
+import {
+  backButton, confirmDialog, errorText, errorView, fieldError, loadingView, setBusy, stackBreadcrumb,
+  stacksBreadcrumb, toast,
+} from '../ui.js';
 import { badgeText } from './dashboard.js';
+
+/** A new stack's settings (the server's defaults). */
+const DEFAULTS = { desiredRetention: 0.9, newCardsPerDay: 20, reviewsPerDay: 200 };
+
+/** The FSRS fields: form name → [min, max, error key] (the API's limits; retention in %). */
+const RANGES = {
+  newCardsPerDay: [0, 9999, 'stack.newPerDayError'],
+  reviewsPerDay: [1, 99999, 'stack.reviewsPerDayError'],
+  retention: [70, 99, 'stack.retentionError'],
+};
+
+/** The retention as a whole percentage (0.9 → 90). */
+const percent = (retention) => Math.round(retention * 100);
+
+/** The whole number in `input` within its range, or null (the field then shows why). */
+function readWhole(input) {
+  const [min, max, key] = RANGES[input.name];
+  const raw = input.value.trim();
+  const n = Number(raw);
+  const ok = raw !== '' && Number.isInteger(n) && n >= min && n <= max;
+  fieldError(input, ok ? '' : t(key));
+  return ok ? n : null;
+}
 
 export async function mount(root, { params, navigate }) {
   registerColorPicker();
@@ -24,11 +54,13 @@ export async function mount(root, { params, navigate }) {
     }
   }
   const back = editing ? `/app/stacks/${params.stackId}` : '/app/stacks';
+  const settings = { ...DEFAULTS, ...(stack ? {
+    desiredRetention: stack.desiredRetention, newCardsPerDay: stack.newCardsPerDay, reviewsPerDay: stack.reviewsPerDay,
+  } : {}) };
+  const scheduler = stack?.scheduler ?? 'fsrs';
   render(root, html`
     <section class="page page-narrow">
-      <nav class="breadcrumb" aria-label="Breadcrumb">
-        <a href="${back}">${t('back')}</a>
-      </nav>
+      ${editing ? stackBreadcrumb(stack, back, t('edit')) : stacksBreadcrumb(t('stack.createCrumb'))}
       <div class="panel">
         <h1>${t(editing ? 'stack.editTitle' : 'stack.createTitle')}</h1>
         <p class="muted">${t(editing ? 'stack.editLead' : 'stack.createLead')}</p>
@@ -44,10 +76,37 @@ export async function mount(root, { params, navigate }) {
             <legend>${t('stack.scheduler')}</legend>
             ${['fsrs', 'ladder'].map((kind) => html`
               <label class="choice">
-                <input type="radio" name="scheduler" value="${kind}" ${(stack?.scheduler ?? 'fsrs') === kind ? 'checked' : ''}>
+                <input type="radio" name="scheduler" value="${kind}" ${scheduler === kind ? 'checked' : ''}>
                 <span><strong>${t(`stack.${kind}`)}</strong><span class="small muted">${t(`stack.${kind}Help`)}</span></span>
               </label>`)}
           </fieldset>
+          <fieldset class="settings-group" id="fsrs-settings" ${scheduler === 'fsrs' ? '' : 'hidden'}>
+            <legend>${t('stack.fsrsSettings')}</legend>
+            <div class="field-row">
+              <div class="field">
+                <label for="stack-new">${t('stack.newPerDay')}</label>
+                <input id="stack-new" name="newCardsPerDay" type="number" inputmode="numeric" min="0" max="9999" step="1"
+                  value="${settings.newCardsPerDay}" aria-describedby="stack-new-help" data-describedby="stack-new-help">
+                <p class="help" id="stack-new-help">${t('stack.newPerDayHelp')}</p>
+              </div>
+              <div class="field">
+                <label for="stack-reviews">${t('stack.reviewsPerDay')}</label>
+                <input id="stack-reviews" name="reviewsPerDay" type="number" inputmode="numeric" min="1" max="99999" step="1"
+                  value="${settings.reviewsPerDay}" aria-describedby="stack-reviews-help" data-describedby="stack-reviews-help">
+                <p class="help" id="stack-reviews-help">${t('stack.reviewsPerDayHelp')}</p>
+              </div>
+            </div>
+            <div class="field">
+              <label for="stack-retention">${t('stack.retention')}</label>
+              <span class="input-suffix">
+                <input id="stack-retention" name="retention" type="number" inputmode="numeric" min="70" max="99" step="1"
+                  value="${percent(settings.desiredRetention)}" aria-describedby="stack-retention-help" data-describedby="stack-retention-help">
+                <span aria-hidden="true">%</span>
+              </span>
+              <p class="help" id="stack-retention-help">${t('stack.retentionHelp')}</p>
+            </div>
+          </fieldset>
+          <p class="alert alert-info" id="ladder-settings" ${scheduler === 'ladder' ? '' : 'hidden'}>${t('stack.ladderSettings')}</p>
           <label class="switch-row" for="stack-hints">
             <span class="switch-text">
               <strong id="stack-hints-label">${t('stack.hints')}</strong>
@@ -64,7 +123,7 @@ export async function mount(root, { params, navigate }) {
             </span>
           </div>
           <div class="form-actions">
-            <a class="btn btn-secondary" href="${back}">${t('back')}</a>
+            ${backButton(back)}
             <button class="btn btn-primary" type="submit">${t('save')}</button>
           </div>
         </form>
@@ -89,31 +148,71 @@ export async function mount(root, { params, navigate }) {
   form.addEventListener('color-change', updatePreview);
   updatePreview();
 
+  const fsrsSettings = root.querySelector('#fsrs-settings');
+  const showSettings = () => {
+    const fsrs = form.elements.scheduler.value === 'fsrs';
+    fsrsSettings.hidden = !fsrs;
+    root.querySelector('#ladder-settings').hidden = fsrs;
+  };
+  form.addEventListener('change', (event) => { if (event.target.name === 'scheduler') showSettings(); });
+
+  /** The FSRS settings to send (only changed ones when editing), or null when one is invalid. */
+  function settingsToSend() {
+    if (form.elements.scheduler.value !== 'fsrs') return {};
+    const [newCards, reviews, retention] = ['newCardsPerDay', 'reviewsPerDay', 'retention']
+      .map((n) => readWhole(form.elements[n]));
+    if (newCards === null || reviews === null || retention === null) return null;
+    const out = {};
+    if (!editing || newCards !== stack.newCardsPerDay) out.newCardsPerDay = newCards;
+    if (!editing || reviews !== stack.reviewsPerDay) out.reviewsPerDay = reviews;
+    if (!editing || retention !== percent(stack.desiredRetention)) out.desiredRetention = retention / 100;
+    return out;
+  }
+
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     formError.hidden = true;
     const value = name.value.trim();
     fieldError(name, value ? '' : t('stack.emptyName'));
-    if (!value || !picker.value) {
-      formError.textContent = t(editing ? 'stack.updateError' : 'stack.createError');
+    const chosen = settingsToSend();
+    if (!value || !picker.value || !chosen) {
+      formError.textContent = !value || !picker.value
+        ? t(editing ? 'stack.updateError' : 'stack.createError')
+        : t('stack.settingsError');
       formError.hidden = false;
-      name.focus();
+      (value ? form.querySelector('[aria-invalid=true]') : name)?.focus();
       return;
+    }
+    const kind = form.elements.scheduler.value;
+    if (editing && kind !== stack.scheduler && stack.cardCount > 0) {
+      const ok = await confirmDialog({
+        title: t('stack.switchTitle'),
+        text: t('stack.switchText', { method: t(`stack.${kind}Name`) }),
+        confirmLabel: t('stack.switchConfirm'),
+        danger: false,
+        warning: true,
+      });
+      if (!ok) {
+        // Cancelled: the stack keeps its method (the other changes stay in the form).
+        form.querySelector(`input[name=scheduler][value=${stack.scheduler}]`).checked = true;
+        showSettings();
+        return;
+      }
     }
     const button = form.querySelector('button[type=submit]');
     setBusy(button, true);
     try {
       if (editing) {
-        const changes = { name: value, color: picker.value };
-        if (form.elements.scheduler.value !== stack.scheduler) changes.scheduler = form.elements.scheduler.value;
+        const changes = { name: value, color: picker.value, ...chosen };
+        if (kind !== stack.scheduler) changes.scheduler = kind;
         if (hints.checked !== (stack.hintsEnabled !== false)) changes.hintsEnabled = hints.checked;
         await api.updateStack(params.stackId, changes);
         toast(t('stack.updated'));
-        navigate(`/app/stacks/${params.stackId}`);
+        leaveTo(back);
       } else {
-        const created = await api.createStack(value, picker.value, form.elements.scheduler.value, hints.checked);
+        const created = await api.createStack(value, picker.value, kind, hints.checked, chosen);
         toast(t('stack.created', { name: created.name }));
-        navigate('/app/stacks');
+        leaveTo('/app/stacks');
       }
     } catch (error) {
       setBusy(button, false);

@@ -1,0 +1,219 @@
+// One study session across the modes that rate (flashcards, quiz, write, feed): which stacks it
+// covers (one, or every stack of the learner), how many cards it may take, what was studied, how
+// often the learner was right, and how long it took. The views render; this module counts and
+// talks to the API.
+
+import { api } from './api/client.js';
+
+/** Session sizes offered before a session; `0` means every due card. */
+export const SESSION_SIZES = [10, 20, 0];
+
+/** Anki's default: an answer time above one minute is counted as one minute. */
+const MAX_ANSWER_MS = 60_000;
+
+const PREFS = 'fc.study';
+
+/** The mode and size the learner chose last time (the setup page starts from them). */
+export function studyPrefs() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(PREFS)) || {};
+    return { mode: saved.mode || 'flashcards', size: Number.isInteger(saved.size) ? saved.size : 0 };
+  } catch {
+    return { mode: 'flashcards', size: 0 };
+  }
+}
+
+/** Remembers the learner's choice of mode and size. */
+export function saveStudyPrefs(prefs) {
+  localStorage.setItem(PREFS, JSON.stringify({ ...studyPrefs(), ...prefs }));
+}
+
+/** The session size from a `size` query value: a positive whole number, or 0 for all due. */
+export function sizeFromQuery(value) {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 && n <= 9999 ? n : 0;
+}
+
+/** A random UUID, also outside secure contexts (LAN access over plain HTTP). */
+export function uuid() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** The rating key that means "I knew it" in a stack's scheduler (FSRS Good, ladder Einfach). */
+export const knewItRating = (stack) => (stack.scheduler === 'ladder' ? 'easy' : 'good');
+
+/** Whether a rating key counts as recalled (anything but FSRS Again and ladder Schwer). */
+export const recalled = (stack, rating) => rating !== (stack.scheduler === 'ladder' ? 'hard' : 'again');
+
+export class StudySession {
+  /**
+   * @param {object[]} stacks the stacks the session covers, in order (one for a stack's session)
+   * @param {{mode: string, size: number}} options `size` 0 = every due card
+   */
+  constructor(stacks, { mode = 'flashcards', size = 0 } = {}) {
+    this.stacks = stacks;
+    this.mode = mode;
+    this.size = size;
+    this.baseSize = size;
+    this.daysAhead = 0;
+    this.index = 0; // the stack being studied
+    this.item = null; // {stack, state}: the study/next (or quiz) answer being shown
+    this.reviews = 0;
+    this.recalled = 0;
+    this.timeMs = 0;
+    this.perCard = new Map(); // card id → reviews in this session
+    this.history = []; // rated reviews, last last: {stackIndex, cardId, recalled, ms}
+    this.nextDueAt = null;
+    this.leftover = 0; // due cards left in the current stack when the size ended the session
+    this.shownAt = performance.now();
+  }
+
+  /** Whether the session covers every stack of the learner. */
+  get allStacks() { return this.stacks.length !== 1; }
+
+  /** Distinct cards studied. */
+  get cards() { return this.perCard.size; }
+
+  /** Whether the chosen size is reached. */
+  get full() { return this.size > 0 && this.reviews >= this.size; }
+
+  /** Cards due in this stack and the stacks after it (the server's counts; learning cards that come
+   * back later in the session raise it). */
+  get dueLeft() {
+    const current = this.item ? this.item.state.dueCount : this.leftover;
+    const later = this.stacks.slice(this.index + 1).reduce((sum, s) => sum + (s.dueCount || 0), 0);
+    return current + later;
+  }
+
+  /** The session's planned length: the chosen size, or every due card; never below what was done. */
+  get total() {
+    const planned = this.reviews + this.dueLeft;
+    return this.size > 0 ? Math.min(this.size, planned) : planned;
+  }
+
+  /** Share of reviews recalled, 0…1, or null before the first review. */
+  get accuracy() { return this.reviews ? this.recalled / this.reviews : null; }
+
+  /** The card on screen, or null when nothing is left. */
+  get card() { return this.item?.state.card ?? null; }
+
+  /** The stack of the card on screen. */
+  get stack() { return this.item?.stack ?? this.stacks[this.index]; }
+
+  /** Loads what comes next: the current stack's next card, else the next stack's. Resolves with
+   * the item, or null when every stack is done (or the session is full). */
+  async load() {
+    if (this.full) { this.item = null; return null; }
+    while (this.index < this.stacks.length) {
+      const stack = this.stacks[this.index];
+      const state = this.mode === 'quiz'
+        ? await api.quiz(stack.id, this.daysAhead)
+        : await api.studyNext(stack.id, this.daysAhead);
+      this.#noteNextDue(state.nextDueAt);
+      if (state.card) return this.#show({ stack, state });
+      this.index += 1;
+    }
+    this.item = null;
+    return null;
+  }
+
+  /** Takes a study/next answer that came with a rating (saves a request); moves on when the stack is
+   * done. Quiz sessions load their question instead. */
+  async advance(next) {
+    if (this.full) {
+      // Done by size: keep what is still due in this stack for the summary's "go on" offer.
+      this.leftover = next ? next.dueCount : this.item?.state.dueCount ?? 0;
+      this.item = null;
+      return null;
+    }
+    if (this.mode === 'quiz' || !next || !next.card) {
+      if (next) this.#noteNextDue(next.nextDueAt);
+      if (!this.full && next && !next.card) this.index += 1;
+      return this.load();
+    }
+    this.#noteNextDue(next.nextDueAt);
+    return this.#show({ stack: this.stack, state: next });
+  }
+
+  /** Starts over with learn-ahead days (after the last due card). */
+  async learnAhead(days) {
+    this.daysAhead = days;
+    this.index = 0;
+    this.nextDueAt = null;
+    if (this.full) this.size = this.reviews + this.baseSize;
+    this.leftover = 0;
+    return this.load();
+  }
+
+  /** Goes on for another round of the chosen size (when the size was reached and cards are due). */
+  async more() {
+    this.size = this.reviews + this.baseSize;
+    this.leftover = 0;
+    return this.load();
+  }
+
+  /** Sends the rating of the card on screen; resolves with the rate answer. */
+  rate(rating) {
+    return this.rateCard(this.item.stack, this.item.state.card, rating);
+  }
+
+  /** Sends a rating of `card` (of `stack`), timed from when it was shown; resolves with the rate
+   * answer. The feed rates the card it shows this way. */
+  async rateCard(stack, card, rating) {
+    const ms = Math.min(Math.max(0, Math.round(performance.now() - this.shownAt)), MAX_ANSWER_MS);
+    const result = await api.rate(stack.id, card.id, rating, {
+      daysAhead: this.daysAhead, reviewId: uuid(), durationMs: ms, mode: this.mode,
+    });
+    const ok = recalled(stack, rating);
+    this.reviews += 1;
+    this.recalled += ok ? 1 : 0;
+    this.timeMs += ms;
+    this.perCard.set(card.id, (this.perCard.get(card.id) || 0) + 1);
+    this.history.push({ stackIndex: this.stacks.indexOf(stack), cardId: card.id, recalled: ok, ms });
+    return result;
+  }
+
+  /** Restarts the answer clock (a new card is on screen). */
+  shown() { this.shownAt = performance.now(); }
+
+  /** Whether there is a rating of this session to take back. */
+  get canUndo() { return this.history.length > 0; }
+
+  /** Takes back the session's last rating and shows that stack's next card (usually the same card
+   * again). Resolves with the item. */
+  async undo() {
+    const last = this.history[this.history.length - 1];
+    if (!last) return this.item;
+    await api.undo(this.stacks[last.stackIndex].id, last.cardId, uuid());
+    this.history.pop();
+    this.reviews -= 1;
+    this.recalled -= last.recalled ? 1 : 0;
+    this.timeMs -= last.ms;
+    const left = (this.perCard.get(last.cardId) || 1) - 1;
+    if (left > 0) this.perCard.set(last.cardId, left); else this.perCard.delete(last.cardId);
+    this.index = last.stackIndex;
+    return this.load();
+  }
+
+  #show(item) {
+    this.item = item;
+    this.shownAt = performance.now();
+    return item;
+  }
+
+  #noteNextDue(at) {
+    if (at && (!this.nextDueAt || at < this.nextDueAt)) this.nextDueAt = at;
+  }
+}
+
+/** The stacks a session covers: the one of `stackId`, or every stack with cards (due ones first). */
+export async function sessionStacks(stackId) {
+  if (stackId) return [await api.stack(stackId)];
+  const stacks = await api.stacks();
+  return stacks.filter((s) => s.cardCount > 0).sort((a, b) => (b.dueCount > 0) - (a.dueCount > 0));
+}
