@@ -14,7 +14,8 @@ import VaporTesting
 #endif
 
 /// Mail settings for a test SMTP server on this machine.
-func testMail(port: Int, security: MailConfiguration.Security = .none, caFile: String? = nil, timeout: Int = 5)
+/// The timeout is generous: the whole suite shares two event loop threads with the server under test.
+func testMail(port: Int, security: MailConfiguration.Security = .none, caFile: String? = nil, timeout: Int = 60)
     -> MailConfiguration
 {
     MailConfiguration(

@@ -213,7 +213,13 @@ private struct SMTPConversation {
     /// Sends raw text and reads the reply.
     @discardableResult
     mutating func send(_ text: String, name: String, expect codes: Set<Int>) async throws -> SMTPReply {
-        try await writer.write(ByteBuffer(string: text))
+        do {
+            try await writer.write(ByteBuffer(string: text))
+        } catch {
+            // The connection's own error (a timeout, a TLS failure) says more than the failed write.
+            _ = try await expect(codes, after: name)
+            throw SMTPError.connectionLost("during \(name): \(error)")
+        }
         return try await expect(codes, after: name)
     }
 
