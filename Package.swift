@@ -19,6 +19,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.24.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.27.0"),
+        // Tests only: a certificate for the TLS mail server the tests start.
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.15.0"),
     ],
     targets: [
         // Pure domain: schedulers, study rules, text heuristics. No I/O, no clock.
@@ -51,6 +54,7 @@ let package = Package(
                 .product(name: "JWT", package: "jwt"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .target(
@@ -113,6 +117,10 @@ let package = Package(
                 "FlashcardsClient",
                 "FlashcardsAPI",
                 .product(name: "VaporTesting", package: "vapor"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
             ]
         ),
         .testTarget(

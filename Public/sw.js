@@ -17,6 +17,7 @@ const SHELL = [
   '/assets/js/views/auth.js', '/assets/js/views/dashboard.js', '/assets/js/views/stack-form.js',
   '/assets/js/views/stack-detail.js', '/assets/js/views/card-form.js', '/assets/js/views/learn.js',
   '/assets/js/views/magic.js', '/assets/js/views/not-found.js', '/assets/js/views/offline.js',
+  '/assets/js/views/password-reset.js',
   '/assets/i18n/de.js', '/assets/i18n/en.js',
   '/assets/icons/logo.svg', '/assets/icons/icon-192.png', '/assets/icons/apple-touch-icon.png',
 ];

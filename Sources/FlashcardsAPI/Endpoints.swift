@@ -176,6 +176,12 @@ extension Endpoint {
         public static let deleteMe = Endpoint(.delete, .v1, "me")
         /// `POST /api/v1/me/password`
         public static let changePassword = Endpoint(.post, .v1, "me/password")
+        /// `GET /api/v1/auth/password-reset`: whether this server can mail reset links.
+        public static let passwordResetStatus = Endpoint(.get, .v1, "auth/password-reset")
+        /// `POST /api/v1/auth/password-reset`: mail a reset link (the same 202 for every address).
+        public static let requestPasswordReset = Endpoint(.post, .v1, "auth/password-reset")
+        /// `POST /api/v1/auth/password-reset/confirm`: a new password with the mailed token.
+        public static let confirmPasswordReset = Endpoint(.post, .v1, "auth/password-reset/confirm")
 
         // MARK: Stacks and cards
 
@@ -267,6 +273,7 @@ extension Endpoint {
         public static let all: [Endpoint] = [
             health, openAPIDocument,
             signup, login, me, updateMe, deleteMe, changePassword,
+            passwordResetStatus, requestPasswordReset, confirmPasswordReset,
             listStacks, createStack, showStack, updateStack, deleteStack,
             listCards, createCard, showCard, updateCard, deleteCard, bookmarkCard, unbookmarkCard,
             studyNext, studyRate, studyQuiz, studyCheck, recordMatch, undoReview, syncReviews,

@@ -83,6 +83,31 @@ public struct FlashcardsClient: Sendable {
         logout()
     }
 
+    // MARK: Password reset
+
+    /// Whether the server can mail password reset links (it needs a mail server configured).
+    public func passwordResetStatus() async throws -> PasswordResetStatus {
+        try await transport.send(PasswordResetStatus.self, Endpoint.V1.passwordResetStatus)
+    }
+
+    /// Asks for a password reset link by mail (`language` `de` or `en`). The server answers the
+    /// same whether or not the address has an account; too many requests are refused (429).
+    public func requestPasswordReset(mail: String, language: String? = nil) async throws {
+        _ = try await transport.send(
+            Endpoint.V1.requestPasswordReset, body: .json(PasswordResetRequest(mail: mail, language: language)))
+    }
+
+    /// Sets a new password with the token of a mailed link and signs in; the link is spent and
+    /// every token issued before stops working.
+    @discardableResult
+    public func confirmPasswordReset(token: String, newPassword: String) async throws -> AuthResponse {
+        let response = try await transport.send(
+            AuthResponse.self, Endpoint.V1.confirmPasswordReset,
+            body: .json(PasswordResetConfirmation(token: token, newPassword: newPassword)))
+        self.token = response.token
+        return response
+    }
+
     // MARK: Stacks
 
     /// All stacks with card and due counts, in creation order.

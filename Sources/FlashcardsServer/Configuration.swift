@@ -41,6 +41,14 @@ public struct AppConfiguration: Sendable {
     /// `normal` (default; in WAL mode a commit survives a crash of the server, a power cut may undo
     /// the last commits but never corrupts the file) or `full` (every commit waits for the disk).
     public var sqliteSynchronous: String = "normal"
+    /// The address people reach the web app at (`FLASHCARDS_PUBLIC_URL`, e.g.
+    /// `https://cards.example.org`); mailed links point there. Never taken from a request's `Host`.
+    public var publicURL: URL?
+    /// The SMTP server mail goes through (`FLASHCARDS_SMTP_*`, docs/mail.md); nil: no mail, and
+    /// password reset says it is unavailable.
+    public var mail: MailConfiguration?
+    /// Lifetime and request limits of password reset links (`FLASHCARDS_PASSWORD_RESET_*`).
+    public var passwordReset = PasswordResetSettings()
 
     /// The stores the server can use.
     public enum DatabaseChoice: Sendable, Equatable {
@@ -118,6 +126,18 @@ public struct AppConfiguration: Sendable {
             }
             self.sqliteSynchronous = mode
         }
+        if let text = string("FLASHCARDS_PUBLIC_URL") {
+            guard let url = URL(string: text.hasSuffix("/") ? String(text.dropLast()) : text),
+                url.scheme == "https" || url.scheme == "http", url.host?.isEmpty == false, url.query == nil,
+                url.fragment == nil
+            else {
+                throw ConfigurationError(
+                    "FLASHCARDS_PUBLIC_URL must be an http(s) address like https://cards.example.org")
+            }
+            self.publicURL = url
+        }
+        self.mail = try MailConfiguration.load(from: values, publicURL: publicURL)
+        self.passwordReset = try PasswordResetSettings(values: values, int: int)
         if let level = string("LOG_LEVEL") {
             let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
             guard levels.contains(level) else {

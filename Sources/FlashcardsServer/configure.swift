@@ -26,6 +26,7 @@ public func configure(
     try await app.autoMigrate()
     let secret = try await TokenService.resolveSecret(configured: configuration.jwtSecret, database: app.db)
     app.tokens = await TokenService(secret: secret, lifetime: TimeInterval(configuration.tokenLifetimeSeconds))
+    app.passwordResetSealKey = PasswordResetToken.sealKey(secret: secret)
 
     // Order matters: CORS answers preflights and decorates errors; the error renderer sees every
     // error before Vapor's default one would.
@@ -50,6 +51,10 @@ public func configure(
         HintJobHandler(
             maker: configuration.llm.map { ModelHintMaker(client: ChatCompletionClient(configuration: $0)) }
                 ?? OfflineHintMaker()))
+    if let mail = configuration.mail, let publicURL = configuration.publicURL {
+        app.jobs.register(
+            PasswordResetMailHandler(mail: mail, publicURL: publicURL, settings: configuration.passwordReset))
+    }
     app.lifecycle.use(JobWorkerLifecycle())
     if configuration.jobWorkers > 0 { app.jobWorker.start(slots: configuration.jobWorkers) }
 }
@@ -68,6 +73,7 @@ func routes(_ app: Application) throws {
         return response
     }
     try v1.register(collection: AccountRoutes())
+    try v1.register(collection: PasswordResetRoutes())
     try v1.register(collection: StackRoutes())
     try v1.register(collection: ReviewRoutes())
     try v1.register(collection: StatsRoutes())

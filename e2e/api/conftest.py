@@ -103,6 +103,7 @@ def start_server(backend: str, name: str, extra_env: dict[str, str] | None = Non
         # The tests run the offline generator: no language model from the caller's environment.
         if key not in ("DATABASE_URL", "DATABASE_SCHEMA", "FLASHCARDS_JWT_SECRET")
         and not key.startswith("FLASHCARDS_LLM_")
+        and not key.startswith("FLASHCARDS_SMTP_")
     }
     env.update(
         FLASHCARDS_DATA_DIR=data_dir,
@@ -178,10 +179,76 @@ def idle_server(backend, server) -> Server:
     idle.stop()
 
 
+class MailSink:
+    """An SMTP server on a loopback port (aiosmtpd, in this process) that keeps every message."""
+
+    def __init__(self):
+        from aiosmtpd.controller import Controller
+
+        self.messages: list[tuple[list[str], bytes]] = []
+        self.port = free_port()
+        self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
+
+    async def handle_DATA(self, server, session, envelope):  # aiosmtpd's handler hook
+        self.messages.append((list(envelope.rcpt_tos), envelope.original_content or envelope.content))
+        return "250 OK"
+
+    def wait_for(self, address: str, timeout: float = 20) -> bytes:
+        """The latest message to `address`, waiting for it to arrive."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for recipients, content in reversed(self.messages):
+                if address in recipients:
+                    return content
+            time.sleep(0.05)
+        raise AssertionError(f"no mail to {address} within {timeout} s")
+
+
 @pytest.fixture(scope="session")
-def fuzz_server(backend) -> Server:
-    """A server of its own for schemathesis, whose random logins must not trip the story's limits."""
-    server = start_server(backend, "fuzz", {"FLASHCARDS_LOGIN_MAX_FAILURES": "10000"})
+def mail_sink() -> MailSink:
+    sink = MailSink()
+    sink.controller.start()
+    yield sink
+    sink.controller.stop()
+
+
+@pytest.fixture(scope="session")
+def mailing_server(backend, mail_sink) -> Server:
+    """A server that mails password reset links to the sink, at most 3 requests per address."""
+    server = start_server(
+        backend,
+        "mail",
+        {
+            "FLASHCARDS_SMTP_HOST": "127.0.0.1",
+            "FLASHCARDS_SMTP_PORT": str(mail_sink.port),
+            "FLASHCARDS_SMTP_TLS": "none",
+            "FLASHCARDS_SMTP_FROM": "Smart Flashcards <noreply@example.org>",
+            "FLASHCARDS_PUBLIC_URL": "https://cards.example.org",
+            "FLASHCARDS_PASSWORD_RESET_MAX_PER_MAIL": "3",
+        },
+    )
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def fuzz_server(backend, mail_sink) -> Server:
+    """A server of its own for schemathesis, whose random logins must not trip the story's limits; it
+    mails to the sink, so that a password reset request is answered 202 (not 503, unavailable)."""
+    server = start_server(
+        backend,
+        "fuzz",
+        {
+            "FLASHCARDS_LOGIN_MAX_FAILURES": "10000",
+            "FLASHCARDS_SMTP_HOST": "127.0.0.1",
+            "FLASHCARDS_SMTP_PORT": str(mail_sink.port),
+            "FLASHCARDS_SMTP_TLS": "none",
+            "FLASHCARDS_SMTP_FROM": "noreply@example.org",
+            "FLASHCARDS_PUBLIC_URL": "https://cards.example.org",
+            "FLASHCARDS_PASSWORD_RESET_MAX_PER_MAIL": "1000",
+            "FLASHCARDS_PASSWORD_RESET_MAX_PER_IP": "100000",
+        },
+    )
     yield server
     server.stop()
 

@@ -9,7 +9,10 @@ operation of the document was never exercised by the stories.
 
 from __future__ import annotations
 
+import email
+import email.policy
 import json
+import re
 import threading
 import time
 import uuid
@@ -50,6 +53,8 @@ ME_STATS = V1 + "/me/stats"
 ME_RETRIEVABILITY = ME_STATS + "/retrievability"
 SCHEDULER = V1 + "/me/scheduler"
 OPTIMIZE = SCHEDULER + "/optimize"
+RESET = V1 + "/auth/password-reset"
+RESET_CONFIRM = RESET + "/confirm"
 FINISHED = ("succeeded", "failed", "cancelled")
 
 
@@ -171,6 +176,9 @@ def test_document_conventions():
         ("GET", SCHEDULER),
         ("DELETE", SCHEDULER),
         ("POST", OPTIMIZE),
+        ("GET", RESET),
+        ("POST", RESET),
+        ("POST", RESET_CONFIRM),
     }
     missing = expected - set(operations(document))
     assert not missing, f"routes missing from the document: {sorted(missing)}"
@@ -1865,13 +1873,63 @@ def test_login_limit_answers_429_with_retry_after(limited_server, checker):
     api.call("GET", V1 + "/me", token=account["token"], expect=200)
 
 
+# --- password reset by mail -------------------------------------------------------------------------------
+
+
+def test_v1_password_reset_story(mailing_server, server, checker, mail_sink):
+    """A link by mail (read from the SMTP sink), used once; the same 202 for unknown addresses; the limit per
+    address; a server without mail settings says the feature is unavailable."""
+    api = Api(mailing_server, checker)
+    _, body = api.call("GET", RESET, expect=200)
+    assert body == {"available": True}
+    account = api.signup()
+    api.call("POST", RESET, json_body={"mail": account["mail"].upper(), "language": "en"}, expect=202)
+    api.call("POST", RESET, json_body={"mail": unique_mail("niemand")}, expect=202)
+    for bad in ({"mail": ""}, {"mail": account["mail"], "language": "fr"}, {"mail": 1}, {}):
+        _, body = api.call("POST", RESET, json_body=bad, expect=400)
+        assert code(body) in ("validation_failed", "malformed_json")
+
+    message = email.message_from_bytes(mail_sink.wait_for(account["mail"]), policy=email.policy.default)
+    assert message["Subject"] == "Reset your password – Smart Flashcards"
+    text = message.get_content()
+    assert "Hello Mara Beispiel," in text
+    token = re.search(r"https://cards\.example\.org/app/reset\?token=([A-Za-z0-9_-]{43})", text).group(1)
+
+    _, body = api.call("POST", RESET_CONFIRM, json_body={"token": token, "newPassword": "kurz"}, expect=400)
+    assert code(body) == "validation_failed"
+    _, body = api.call("POST", RESET_CONFIRM, json_body={"token": token, "newPassword": "ganz-neu-42"}, expect=200)
+    assert body["user"]["mail"] == account["mail"]
+    api.call("GET", V1 + "/me", token=body["token"], expect=200)
+    api.call("GET", V1 + "/me", token=account["token"], expect=401)
+    for again in (token, "x" * 43, "kaputt"):
+        _, body = api.call("POST", RESET_CONFIRM, json_body={"token": again, "newPassword": "ganz-neu-42"}, expect=400)
+        assert code(body) == "invalid_reset_token"
+    api.call("POST", V1 + "/auth/login", json_body={"mail": account["mail"], "password": "ganz-neu-42"}, expect=200)
+
+    # Three requests per address within the hour, whether or not it has an account.
+    for mail in (account["mail"], unique_mail("niemand")):
+        while True:
+            response, body = api.call("POST", RESET, json_body={"mail": mail})
+            if response.status_code == 429:
+                break
+            assert response.status_code == 202
+        assert code(body) == "too_many_attempts"
+        assert 1 <= int(response.headers["Retry-After"]) <= 3600
+
+    plain = Api(server, checker)
+    _, body = plain.call("GET", RESET, expect=200)
+    assert body == {"available": False}
+    _, body = plain.call("POST", RESET, json_body={"mail": account["mail"]}, expect=503)
+    assert code(body) == "password_reset_unavailable"
+
+
 # --- coverage of the document by the stories ------------------------------------------------------------
 
 
-def test_every_operation_was_exercised(server, limited_server, idle_server):
+def test_every_operation_was_exercised(server, limited_server, idle_server, mailing_server):
     """Runs last: fails when a documented operation was never called by the stories above."""
     document = load_document()
-    exercised = server.exercised | limited_server.exercised | idle_server.exercised
+    exercised = server.exercised | limited_server.exercised | idle_server.exercised | mailing_server.exercised
     seen = {(method, path) for method, path, _ in exercised}
     missing = sorted(set(operations(document)) - seen)
     assert not missing, f"operations never exercised: {missing}"

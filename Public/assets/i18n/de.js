@@ -63,6 +63,27 @@ export default {
   'auth.loggedOut': 'Du hast dich abgemeldet.',
   'auth.userMenu': 'Angemeldet als {name}',
 
+  // Password reset
+  'reset.forgotLink': 'Passwort vergessen?',
+  'reset.forgotTitle': 'Passwort vergessen?',
+  'reset.forgotLead': 'Gib die E-Mail-Adresse deines Accounts ein. Wir schicken dir einen Link, mit dem du ein neues Passwort festlegst.',
+  'reset.checking': 'Einen Moment …',
+  'reset.send': 'Link senden',
+  'reset.sent': 'Wenn es ein Konto mit dieser E-Mail-Adresse gibt, haben wir dir einen Link geschickt.',
+  'reset.sentHint': 'Der Link ist 30 Minuten gültig und funktioniert einmal. Schau auch im Spam-Ordner nach.',
+  'reset.unavailable': 'Passwort-Zurücksetzen ist auf diesem Server nicht eingerichtet. Wende dich an die Person, die den Server betreibt.',
+  'reset.backToLogin': 'Zurück zur Anmeldung',
+  'reset.title': 'Neues Passwort festlegen',
+  'reset.lead': 'Wähle ein neues Passwort für deinen Account.',
+  'reset.newPassword': 'Neues Passwort',
+  'reset.repeatPassword': 'Passwort wiederholen',
+  'reset.mismatch': 'Die Passwörter stimmen nicht überein.',
+  'reset.save': 'Passwort speichern',
+  'reset.done': 'Dein Passwort ist geändert. Du bist angemeldet.',
+  'reset.invalidLink': 'Der Link ist ungültig, abgelaufen oder wurde schon benutzt.',
+  'reset.missingToken': 'Dieser Link ist unvollständig. Öffne den Link aus der E-Mail noch einmal vollständig.',
+  'reset.requestNew': 'Neuen Link anfordern',
+
   // Dashboard
   'dash.title': 'Deine Stapel',
   'dash.studyAll': 'Alle Stapel lernen',

@@ -7,6 +7,9 @@ const ROUTES = [
   { re: /^\/app\/?$/, redirect: () => (session.token() ? '/app/stacks' : '/app/login') },
   { re: /^\/app\/login$/, view: 'auth', public: true, props: { mode: 'login' } },
   { re: /^\/app\/register$/, view: 'auth', public: true, props: { mode: 'register' } },
+  { re: /^\/app\/forgot$/, view: 'password-reset', public: true, props: { mode: 'forgot' } },
+  // A reset link works in a browser where someone is signed in, too (it signs in its account).
+  { re: /^\/app\/reset$/, view: 'password-reset', public: true, signedInToo: true, props: { mode: 'reset' } },
   { re: /^\/app\/stacks$/, view: 'dashboard' },
   { re: /^\/app\/stacks\/new$/, view: 'stack-form' },
   { re: /^\/app\/stacks\/([\w-]+)$/, view: 'stack-detail', keys: ['stackId'] },
@@ -84,7 +87,7 @@ export async function route() {
   if (match && !match.r.public && !session.token()) {
     return navigate(`/app/login?next=${encodeURIComponent(currentPath())}`, { replace: true });
   }
-  if (match?.r.public && session.token() && !query.has('next')) {
+  if (match?.r.public && !match.r.signedInToo && session.token() && !query.has('next')) {
     return navigate('/app/stacks', { replace: true });
   }
   const viewName = match ? match.r.view : 'not-found';

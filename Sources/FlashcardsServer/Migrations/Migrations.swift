@@ -24,5 +24,6 @@ enum Migrations {
         UpdateReviewLogAddMode(),
         UpdateCardAddBookmarked(),
         UpdateStackAddMatchBest(),
+        CreatePasswordReset(),
     ]
 }

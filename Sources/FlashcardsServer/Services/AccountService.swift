@@ -80,12 +80,32 @@ struct AccountService {
     }
 }
 
-/// The login rate limit, kept in the database so that all instances share it.
+/// The login rate limit, kept in the database so that all instances share it. Password reset
+/// requests are counted the same way, with limits and keys of their own.
 struct LoginLimiter {
     let context: ServiceContext
+    /// Events per key within the window before ``check(keys:)`` refuses.
+    var limit: Int
+    /// The window in seconds.
+    var window: Int
+    /// The error for a refusal, given the seconds until the next attempt is allowed.
+    var refusal: (Int) -> AppError = { AppError.tooManyAttempts(retryAfter: $0) }
+
+    /// The login limit of the configuration.
+    init(context: ServiceContext) {
+        self.init(
+            context: context, limit: context.configuration.loginMaxFailures,
+            window: context.configuration.loginWindowSeconds)
+    }
+
+    init(context: ServiceContext, limit: Int, window: Int) {
+        self.context = context
+        self.limit = limit
+        self.window = window
+    }
 
     private var windowStart: Date {
-        context.now.addingTimeInterval(-TimeInterval(context.configuration.loginWindowSeconds))
+        context.now.addingTimeInterval(-TimeInterval(window))
     }
 
     func check(keys: [String]) async throws {
@@ -93,12 +113,11 @@ struct LoginLimiter {
             let failures = try await LoginFailureModel.query(on: context.db)
                 .filter(\.$key == key).filter(\.$failedAt > windowStart)
                 .sort(\.$failedAt, .descending)
-                .limit(context.configuration.loginMaxFailures)
+                .limit(limit)
                 .all()
-            if failures.count >= context.configuration.loginMaxFailures, let oldest = failures.last {
-                let free = oldest.failedAt.addingTimeInterval(TimeInterval(context.configuration.loginWindowSeconds))
-                throw AppError.tooManyAttempts(
-                    retryAfter: max(1, Int(free.timeIntervalSince(context.now).rounded(.up))))
+            if failures.count >= limit, let oldest = failures.last {
+                let free = oldest.failedAt.addingTimeInterval(TimeInterval(window))
+                throw refusal(max(1, Int(free.timeIntervalSince(context.now).rounded(.up))))
             }
         }
     }

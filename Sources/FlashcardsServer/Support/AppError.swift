@@ -23,6 +23,10 @@ public enum AppError: Error, Equatable, Sendable {
     case cardNotFound
     /// Too many failed logins; retry after the given seconds.
     case tooManyAttempts(retryAfter: Int)
+    /// Too many requests of another kind (password reset mails); German message, retry after the seconds.
+    case tooManyRequests(String, retryAfter: Int)
+    /// Password reset: the link's token is unknown, expired or already used.
+    case invalidResetToken
     /// A client-made id already belongs to something else.
     case conflict(String)
     /// An upload over the limit.
@@ -36,10 +40,11 @@ public enum AppError: Error, Equatable, Sendable {
 
     var status: HTTPResponseStatus {
         switch self {
-        case .validation, .malformedBody, .userNotFound, .wrongPassword, .userAlreadyExists: .badRequest
+        case .validation, .malformedBody, .userNotFound, .wrongPassword, .userAlreadyExists, .invalidResetToken:
+            .badRequest
         case .unauthorized: .unauthorized
         case .stackNotFound, .cardNotFound, .notFound: .notFound
-        case .tooManyAttempts: .tooManyRequests
+        case .tooManyAttempts, .tooManyRequests: .tooManyRequests
         case .conflict: .conflict
         case .uploadTooLarge: .payloadTooLarge
         case .unsupportedMediaType: .unsupportedMediaType
@@ -62,6 +67,12 @@ public enum AppError: Error, Equatable, Sendable {
             ErrorResponse(
                 message: "Zu viele fehlgeschlagene Anmeldungen. Bitte versuche es später erneut.",
                 code: "too_many_attempts")
+        case .tooManyRequests(let message, _): ErrorResponse(message: message, code: "too_many_attempts")
+        case .invalidResetToken:
+            ErrorResponse(
+                message:
+                    "Der Link zum Zurücksetzen ist ungültig, abgelaufen oder wurde schon benutzt. Bitte fordere einen neuen an.",
+                code: "invalid_reset_token")
         case .conflict(let message): ErrorResponse(message: message, code: "conflict")
         case .notFound(let message, let code): ErrorResponse(message: message, code: code)
         case .uploadTooLarge:
@@ -92,6 +103,9 @@ struct ErrorRenderingMiddleware: AsyncMiddleware {
             status = error.status
             body = error.body
             if case .tooManyAttempts(let seconds) = error {
+                headers.replaceOrAdd(name: .retryAfter, value: "\(seconds)")
+            }
+            if case .tooManyRequests(_, let seconds) = error {
                 headers.replaceOrAdd(name: .retryAfter, value: "\(seconds)")
             }
         case let error as DecodingError:

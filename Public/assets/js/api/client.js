@@ -90,6 +90,11 @@ export const api = {
     request('POST', '/auth/signup', { name, mail, password, timeZone }, { auth: false }),
   login: (mail, password) => request('POST', '/auth/login', { mail, password }, { auth: false }),
   me: () => request('GET', '/me'),
+  passwordResetStatus: () => request('GET', '/auth/password-reset', undefined, { auth: false }),
+  requestPasswordReset: (mail, language) =>
+    request('POST', '/auth/password-reset', { mail, language }, { auth: false }),
+  confirmPasswordReset: (token, newPassword) =>
+    request('POST', '/auth/password-reset/confirm', { token, newPassword }, { auth: false }),
 
   stacks: (opts) => request('GET', '/stacks', undefined, opts),
   stack: (id, opts) => request('GET', `/stacks/${enc(id)}`, undefined, opts),

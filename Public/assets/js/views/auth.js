@@ -46,6 +46,7 @@ export async function mount(root, { props, query, navigate }) {
           </div>
           <button class="btn btn-primary btn-block" type="submit">${t(register ? 'auth.register' : 'auth.login')}</button>
         </form>
+        ${register ? '' : html`<p class="auth-switch"><a href="/app/forgot">${t('reset.forgotLink')}</a></p>`}
         <p class="auth-switch">
           ${t(register ? 'auth.toLogin' : 'auth.toRegister')}
           <a href="${register ? '/app/login' : '/app/register'}${keep}">${t(register ? 'auth.toLoginLink' : 'auth.toRegisterLink')}</a>

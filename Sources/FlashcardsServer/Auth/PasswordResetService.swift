@@ -1,0 +1,214 @@
+import FlashcardsCore
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+/// "Passwort vergessen?": a link by mail that sets a new password once.
+///
+/// A request makes a random 32-byte token, stores only its SHA-256 (`password_resets`, migration
+/// 010) with an expiry, spends the account's earlier links, and queues the mail as a job, so a
+/// slow or broken mail server never holds up the request. The answer is the same for every
+/// address, with or without an account. Confirming spends the link with one conditional
+/// `UPDATE … RETURNING` (a second use finds nothing), sets the password and raises the account's
+/// token version, which ends every token issued before.
+struct PasswordResetService {
+    let context: ServiceContext
+
+    static let unavailableMessage = "Passwort-Zurücksetzen ist auf diesem Server nicht eingerichtet."
+
+    /// Whether this server can mail links.
+    var isAvailable: Bool { context.configuration.mail != nil && context.configuration.publicURL != nil }
+
+    /// Queues a link for the account with this mail address, if there is one. Requests count per
+    /// address and per client whether or not an account exists, so neither the answer nor the
+    /// limit tells which addresses have one.
+    func request(mail: String, language: String?, sealKey: SymmetricKey) async throws {
+        guard isAvailable else {
+            throw AppError.unavailable(Self.unavailableMessage, code: "password_reset_unavailable")
+        }
+        let key = UserModel.key(forMail: mail)
+        guard !key.isEmpty else { throw AppError.validation("Die E-Mail-Adresse darf nicht leer sein.") }
+        guard key.count <= TextLimits.mail else {
+            throw AppError.validation("Die E-Mail-Adresse darf höchstens \(TextLimits.mail) Zeichen lang sein.")
+        }
+        let language = try MailLanguage(wire: language)
+        let settings = context.configuration.passwordReset
+        let refusal: (Int) -> AppError = {
+            AppError.tooManyRequests(
+                "Zu viele Anfragen zum Zurücksetzen des Passworts. Bitte versuche es später erneut.", retryAfter: $0)
+        }
+        var perClient = LoginLimiter(context: context, limit: settings.maxPerClient, window: settings.windowSeconds)
+        perClient.refusal = refusal
+        var perMail = LoginLimiter(context: context, limit: settings.maxPerMail, window: settings.windowSeconds)
+        perMail.refusal = refusal
+        let clientKeys = context.clientAddress.map { ["reset-ip:" + $0] } ?? []
+        let mailKeys = ["reset-mail:" + key]
+        try await perClient.check(keys: clientKeys)
+        try await perMail.check(keys: mailKeys)
+        try await perClient.recordFailure(keys: clientKeys)
+        try await perMail.recordFailure(keys: mailKeys)
+
+        guard let user = try await UserModel.query(on: context.db).filter(\.$mailKey == key).first(),
+            let userId = user.id
+        else { return }
+        let token = PasswordResetToken.make()
+        let now = context.now
+        let resetId = context.uuid()
+        let payload = PasswordResetMailHandler.Payload(
+            resetId: resetId, sealedToken: try PasswordResetToken.seal(token, with: sealKey),
+            language: language.rawValue)
+        try await context.db.transaction { db in
+            let sql = db.sql
+            // A new link spends the earlier ones; links long past their expiry are forgotten.
+            try await sql.update("password_resets")
+                .set("used_at", to: now)
+                .where("user_id", .equal, userId)
+                .where(SQLColumn("used_at"), .is, SQLLiteral.null)
+                .run()
+            try await sql.delete(from: "password_resets")
+                .where("user_id", .equal, userId)
+                .where("expires_at", .lessThan, now.addingTimeInterval(-86_400))
+                .run()
+            try await sql.insert(into: "password_resets")
+                .columns("id", "user_id", "token_hash", "created_at", "expires_at")
+                .values(
+                    SQLBind(resetId), SQLBind(userId), SQLBind(PasswordResetToken.hash(token)), SQLBind(now),
+                    SQLBind(now.addingTimeInterval(TimeInterval(settings.lifetimeSeconds)))
+                )
+                .run()
+            _ = try await JobQueue(db: db, now: now).enqueue(
+                kind: PasswordResetMailHandler.kind, userId: userId, payload: payload)
+        }
+    }
+
+    /// Sets `newPassword` for the account of a valid, unused, unexpired `token` and spends it.
+    /// Anything else about the token is one answer: 400 `invalid_reset_token`.
+    func confirm(token: String, newPassword: String) async throws -> UserModel {
+        let password = try Validate.newPassword(newPassword)
+        guard PasswordResetToken.isWellFormed(token) else { throw AppError.invalidResetToken }
+        let hash = PasswordResetToken.hash(token)
+        let passwordHash = try await context.passwords.hash(password)
+        let now = context.now
+        let userId: UUID = try await context.db.transaction { db in
+            let sql = db.sql
+            // The conditional update is the check: of two uses at once, one finds the row unspent.
+            guard
+                let row = try await sql.update("password_resets")
+                    .set("used_at", to: now)
+                    .where("token_hash", .equal, hash)
+                    .where(SQLColumn("used_at"), .is, SQLLiteral.null)
+                    .where("expires_at", .greaterThan, now)
+                    .returning("user_id")
+                    .first()
+            else { throw AppError.invalidResetToken }
+            let userId = try row.decode(column: "user_id", as: UUID.self)
+            try await sql.update("users")
+                .set("password_hash", to: passwordHash)
+                .set(
+                    "token_version", to: SQLBinaryExpression(SQLColumn("token_version"), .add, SQLLiteral.numeric("1"))
+                )
+                .where("id", .equal, userId)
+                .run()
+            try await sql.update("password_resets")
+                .set("used_at", to: now)
+                .where("user_id", .equal, userId)
+                .where(SQLColumn("used_at"), .is, SQLLiteral.null)
+                .run()
+            return userId
+        }
+        guard let user = try await UserModel.find(userId, on: context.db) else { throw AppError.invalidResetToken }
+        // Whoever could not sign in may have run into the login limit: the new password works at once.
+        try await LoginLimiter(context: context).reset(key: "mail:" + user.mailKey)
+        return user
+    }
+}
+
+/// The languages of the mail.
+enum MailLanguage: String, Sendable {
+    case de, en
+
+    /// `de` when absent; 400 for anything but `de` and `en`.
+    init(wire: String?) throws {
+        guard let wire else {
+            self = .de
+            return
+        }
+        guard let language = MailLanguage(rawValue: wire) else {
+            throw AppError.validation("Die Sprache muss de oder en sein.")
+        }
+        self = language
+    }
+}
+
+/// Reset tokens: 32 random bytes as base64url (43 characters), stored as the hex SHA-256.
+enum PasswordResetToken {
+    /// A new token from the system's secure random source.
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return base64URL(Data(bytes))
+    }
+
+    /// The stored form.
+    static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Whether `token` has the shape of one of ours (so a wrong one costs no hashing or query).
+    static func isWellFormed(_ token: String) -> Bool {
+        token.utf8.count == 43
+            && token.utf8.allSatisfy { byte in
+                (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            }
+    }
+
+    /// The token encrypted for the mail job's payload (AES-GCM under a key derived from the server's
+    /// token secret), so that the jobs table never holds a usable token; the job wipes it once done.
+    static func seal(_ token: String, with key: SymmetricKey) throws -> String {
+        guard let combined = try AES.GCM.seal(Data(token.utf8), using: key).combined else {
+            throw AppError.validation("internal: AES-GCM without a combined form")
+        }
+        return combined.base64EncodedString()
+    }
+
+    /// The token of ``seal(_:with:)``'s output; nil when it was sealed with another key or altered.
+    static func open(_ sealed: String, with key: SymmetricKey) -> String? {
+        guard let data = Data(base64Encoded: sealed), let box = try? AES.GCM.SealedBox(combined: data),
+            let plain = try? AES.GCM.open(box, using: key)
+        else { return nil }
+        return String(data: plain, encoding: .utf8)
+    }
+
+    /// The key that seals tokens, derived from the token secret (HKDF-SHA256).
+    static func sealKey(secret: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: Data(secret.utf8)), info: Data("password-reset-mail".utf8),
+            outputByteCount: 32)
+    }
+
+    private static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
+
+extension Application {
+    private struct PasswordResetSealKey: StorageKey { typealias Value = SymmetricKey }
+
+    /// The key the password reset mail job's payload is sealed with (set up in `configure`).
+    var passwordResetSealKey: SymmetricKey {
+        get {
+            guard let key = storage[PasswordResetSealKey.self] else {
+                fatalError("passwordResetSealKey used before configure(_:) set it up")
+            }
+            return key
+        }
+        set { storage[PasswordResetSealKey.self] = newValue }
+    }
+}
