@@ -162,7 +162,7 @@ def test_full_journey(page: Page):
     # Learn ahead: the cards due in the next days come back.
     reviewed_before = int(re.search(r"(\d+) Wiederholungen", page.locator("#counter").inner_text()).group(1))
     dialog.get_by_label("Anzahl Tage zum Vorauslernen").fill("5")
-    dialog.get_by_role("button", name="Los gehts!").click()
+    dialog.get_by_role("button", name="Los geht’s!").click()
     expect(page.locator("#done")).to_be_hidden()
     expect(page.locator("#ahead")).to_have_text("Vorauslernen: 5 Tage")
     expect(page.locator("flip-card [data-question]")).not_to_be_empty()

@@ -229,7 +229,7 @@ export default {
   'learn.aheadBefore': 'Für',
   'learn.aheadAfter': 'Tage vorauslernen',
   'learn.aheadLabel': 'Anzahl Tage zum Vorauslernen',
-  'learn.aheadGo': 'Los gehts!',
+  'learn.aheadGo': 'Los geht’s!',
   'learn.aheadInvalid': 'Gib eine Zahl zwischen 1 und 3650 ein',
   'learn.emptyStack': 'Dieser Stapel hat noch keine Karten',
   'learn.emptyStackText': 'Lege Karteikarten an, dann kannst du hier lernen.',

@@ -31,9 +31,20 @@ struct StatsService {
         }
     }
 
-    /// A counted review: not an undo entry and not undone.
-    private static let counted: SQLQueryString =
-        "kind = 'review' AND NOT EXISTS (SELECT 1 FROM review_logs u WHERE u.undoes = review_logs.id)"
+    /// Figures of one 15-minute bucket of the review log: reviews, long-term reviews, recalled ones.
+    private struct ReviewBucket: Decodable {
+        let b: Int
+        let n: Int
+        let l: Int?
+        let k: Int?
+    }
+
+    /// The aggregates of a `ReviewBucket`; recalled is anything but FSRS Again and ladder Schwer.
+    private static let reviewFigures: SQLQueryString = """
+        COUNT(*) AS n, SUM(CASE WHEN elapsed_days >= 1 THEN 1 ELSE 0 END) AS l,
+        SUM(CASE WHEN elapsed_days >= 1 AND ((scheduler = 'fsrs' AND rating >= 2) OR (scheduler = 'ladder' AND rating <> 2))
+        THEN 1 ELSE 0 END) AS k
+        """
 
     /// Reviews per day, true retention per week, cards by state and the 30-day forecast.
     func stats(_ scope: Scope) async throws -> StatsDTO {
@@ -43,41 +54,45 @@ struct StatsService {
         let today = counting.dayNumber(of: context.now)
         let scopeFilter = try filter(scope)
 
-        // Reviews per day, the last 365 days.
-        let yearStart = counting.startOfDay(today - 364)
-        var perDay: [Int: Int] = [:]
-        for (instant, count) in try await TimeBuckets.counts(
-            table: "review_logs", column: "reviewed_at",
-            filter: "\(scopeFilter) AND \(Self.counted) AND reviewed_at >= \(bind: yearStart)", sql: sql,
-            bucket: store.bucket("reviewed_at"))
-        {
-            perDay[counting.dayNumber(of: instant), default: 0] += count
-        }
-        let reviewsPerDay = (today - 364...today).map { DayCountDTO(date: dateText($0), count: perDay[$0] ?? 0) }
-
-        // True retention per week (Monday to Sunday), the last 52 weeks.
+        // Reviews per day (the last 365 days) and true retention per week (Monday to Sunday, the
+        // last 52 weeks) in one pass over the log, per 15-minute bucket: every review, the long-term
+        // ones (at least a day after the card's previous review) and of these the recalled ones.
+        // Undone reviews are counted, then taken off again from a second, small query over the
+        // undo entries: one probe per undo instead of one per review.
         let thisWeek = Self.weekStart(today)
         let firstWeek = thisWeek - 51 * 7
-        struct RetentionRow: Decodable {
-            let b: Int
-            let n: Int
-            let k: Int?
-        }
-        let rows = try await sql.raw(
-            """
-            SELECT \(store.bucket("reviewed_at")) AS b, COUNT(*) AS n,
-            SUM(CASE WHEN (scheduler = 'fsrs' AND rating >= 2) OR (scheduler = 'ladder' AND rating <> 2) THEN 1 ELSE 0 END) AS k
-            FROM review_logs WHERE \(scopeFilter) AND \(Self.counted) AND elapsed_days >= 1
-            AND reviewed_at >= \(bind: counting.startOfDay(firstWeek)) GROUP BY b
-            """
-        ).all(decoding: RetentionRow.self)
+        let firstDay = min(today - 364, firstWeek)
+        var perDay: [Int: Int] = [:]
         var weekly: [Int: (reviews: Int, recalled: Int)] = [:]
-        for row in rows {
-            let day = counting.dayNumber(of: TimeBuckets.start(ofBucket: row.b))
-            let week = Self.weekStart(day)
-            weekly[week, default: (0, 0)].reviews += row.n
-            weekly[week, default: (0, 0)].recalled += row.k ?? 0
+        func tally(_ rows: [ReviewBucket], sign: Int) {
+            for row in rows {
+                let day = counting.dayNumber(of: TimeBuckets.start(ofBucket: row.b))
+                if day >= today - 364 { perDay[day, default: 0] += sign * row.n }
+                let week = Self.weekStart(day)
+                if week >= firstWeek {
+                    weekly[week, default: (0, 0)].reviews += sign * (row.l ?? 0)
+                    weekly[week, default: (0, 0)].recalled += sign * (row.k ?? 0)
+                }
+            }
         }
+        let since = counting.startOfDay(firstDay)
+        let bucket = store.bucket("reviewed_at")
+        tally(
+            try await sql.raw(
+                """
+                SELECT \(bucket) AS b, \(Self.reviewFigures) FROM review_logs
+                WHERE \(scopeFilter) AND kind = 'review' AND reviewed_at >= \(bind: since) GROUP BY b
+                """
+            ).all(decoding: ReviewBucket.self), sign: 1)
+        tally(
+            try await sql.raw(
+                """
+                SELECT \(bucket) AS b, \(Self.reviewFigures) FROM review_logs
+                WHERE kind = 'review' AND reviewed_at >= \(bind: since) AND id IN
+                (SELECT undoes FROM review_logs WHERE \(scopeFilter) AND kind = 'undo') GROUP BY b
+                """
+            ).all(decoding: ReviewBucket.self), sign: -1)
+        let reviewsPerDay = (today - 364...today).map { DayCountDTO(date: dateText($0), count: perDay[$0] ?? 0) }
         let retentionPerWeek = stride(from: firstWeek, through: thisWeek, by: 7).map { week in
             let value = weekly[week] ?? (0, 0)
             return WeekRetentionDTO(
