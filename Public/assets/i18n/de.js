@@ -53,7 +53,7 @@ export default {
   'auth.emptyName': 'Gib deinen Namen ein',
   'auth.shortName': 'Der Name muss mindestens 2 Zeichen lang sein.',
   'auth.emptyMail': 'Gib deine E-Mail-Adresse ein',
-  'auth.invalidMail': 'Gebe eine gültige E-Mail-Adresse ein',
+  'auth.invalidMail': 'Gib eine gültige E-Mail-Adresse ein',
   'auth.emptyPassword': 'Gib dein Passwort ein',
   'auth.shortPassword': 'Das Passwort muss mindestens 8 Zeichen lang sein.',
   'auth.loginFailed': 'Anmeldung fehlgeschlagen. Überprüfe deine Eingaben.',
