@@ -99,43 +99,50 @@ public struct ChatCompletionClient: Sendable {
     }
 
     /// The `response_format` value of `mode` for `schema`; nil for `.none`.
-    public static func responseFormat(_ mode: LLMConfiguration.ResponseFormat, schema: [String: any Sendable])
-        -> [String: Any]?
-    {
+    public static func responseFormat(_ mode: LLMConfiguration.ResponseFormat, schema: JSONValue) -> JSONValue? {
         switch mode {
         case .jsonSchema, .auto:
-            return [
-                "type": "json_schema",
-                "json_schema": ["name": "flashcards", "strict": true, "schema": schema] as [String: Any],
-            ]
+            return ["type": "json_schema", "json_schema": ["name": "flashcards", "strict": true, "schema": schema]]
         case .jsonObjectSchema: return ["type": "json_object", "schema": schema]
         case .jsonObject: return ["type": "json_object"]
         case .none: return nil
         }
     }
 
-    /// Sends the messages and returns the first choice. With `jsonSchema` (the card schema) the output
-    /// is requested as structured output: the remembered mode, else the configuration's candidates in
-    /// order; a server that rejects a mode with 400/422 gets the next one.
-    public func complete(messages: [ChatMessage], jsonSchema: [String: any Sendable]? = nil) async throws
-        -> ChatCompletion
+    /// Sends the messages and returns the first choice. With `jsonSchema` the output is requested as
+    /// structured output: in the remembered mode, else in the configuration's candidates in order; a
+    /// server that rejects a mode (400/422) gets the next one. `formatInstructions` (the shape, an
+    /// example) are added to the system message only in modes where the server does not enforce the
+    /// schema: a small model copies an example it does not need.
+    public func complete(messages: [ChatMessage], jsonSchema: JSONValue? = nil, formatInstructions: String? = nil)
+        async throws -> ChatCompletion
     {
         let candidates = jsonSchema == nil ? [.none] : configuration.responseFormat.candidates
         var index = memory.mode(for: configuration).flatMap { candidates.firstIndex(of: $0) } ?? 0
         while true {
             let mode = candidates[index]
-            var payload: [String: Any] = [
-                "model": configuration.model,
-                "messages": messages.map { ["role": $0.role, "content": $0.content] },
-                "temperature": configuration.temperature,
-                "max_tokens": configuration.maximumTokens,
-                "stream": false,
+            var sent = messages
+            if let formatInstructions, jsonSchema != nil, !mode.enforcesSchema {
+                sent = Self.adding(formatInstructions, to: messages)
+            }
+            var payload: [JSONValue.Member] = [
+                .init("model", .string(configuration.model)),
+                .init(
+                    "messages",
+                    .array(
+                        Self.placed(sent, configuration.systemPrompt).map {
+                            ["role": .string($0.role), "content": .string($0.content)]
+                        })),
+                .init("temperature", .number(configuration.temperature)),
+                .init("max_tokens", .integer(configuration.maximumTokens)),
+                .init("stream", false),
             ]
             if let jsonSchema, let format = Self.responseFormat(mode, schema: jsonSchema) {
-                payload["response_format"] = format
+                payload.append(.init("response_format", format))
             }
             do {
-                var completion = try await send(payload: payload, formatMayBeRejected: mode != .none)
+                var completion = try await send(
+                    body: Data(JSONValue.object(payload).text.utf8), formatMayBeRejected: mode != .none)
                 completion.responseFormat = mode
                 if jsonSchema != nil { memory.remember(mode, for: configuration) }
                 observer?(completion)
@@ -147,13 +154,42 @@ public struct ChatCompletionClient: Sendable {
         }
     }
 
+    /// `text` appended to the first system message (or as one in front).
+    static func adding(_ text: String, to messages: [ChatMessage]) -> [ChatMessage] {
+        guard let index = messages.firstIndex(where: { $0.role == "system" }) else {
+            return [ChatMessage(role: "system", content: text)] + messages
+        }
+        var result = messages
+        result[index].content += "\n" + text
+        return result
+    }
+
+    /// `messages` as sent: with `.user`, system messages are put in front of the next user message.
+    static func placed(_ messages: [ChatMessage], _ placement: LLMConfiguration.SystemPrompt) -> [ChatMessage] {
+        guard placement == .user else { return messages }
+        var result: [ChatMessage] = []
+        var pending: [String] = []
+        for message in messages {
+            if message.role == "system" {
+                pending.append(message.content)
+            } else if message.role == "user", !pending.isEmpty {
+                result.append(
+                    ChatMessage(role: "user", content: (pending + [message.content]).joined(separator: "\n\n")))
+                pending = []
+            } else {
+                result.append(message)
+            }
+        }
+        if !pending.isEmpty { result.append(ChatMessage(role: "user", content: pending.joined(separator: "\n\n"))) }
+        return result
+    }
+
     /// The server refused the request itself (400/422): with a `response_format`, perhaps because of it.
     private enum FormatRejected: Error {
         case rejected(String)
     }
 
-    private func send(payload: [String: Any], formatMayBeRejected: Bool) async throws -> ChatCompletion {
-        let body = try JSONSerialization.data(withJSONObject: payload)
+    private func send(body: Data, formatMayBeRejected: Bool) async throws -> ChatCompletion {
         var attempt = 0
         while true {
             try Task.checkCancellation()
@@ -208,6 +244,11 @@ public struct ChatCompletionClient: Sendable {
         let status = response.status.code
         let text = String(buffer: bytes).prefix(300)
         if status == 400 || status == 422 { return .rejected("HTTP \(status): \(text)") }
+        // llama-cpp-python's server answers a request it cannot validate (e.g. `"type": "json_schema"`)
+        // with 500 and the validation error; retrying would get the same answer.
+        if status == 500, String(buffer: bytes).contains("response_format") {
+            return .rejected("HTTP \(status): \(text)")
+        }
         if status == 429 || (500...599).contains(status) {
             return .retryable(detail: "HTTP \(status)", retryAfter: Self.retryAfter(response.headers))
         }

@@ -27,6 +27,15 @@ public struct LLMConfiguration: Sendable, Hashable {
         public var enforcesSchema: Bool { self == .jsonSchema || self == .jsonObjectSchema }
     }
 
+    /// Where the instructions go.
+    public enum SystemPrompt: String, Sendable, Hashable, CaseIterable {
+        /// A `system` message, as OpenAI-compatible servers expect.
+        case system
+        /// Put in front of the first user message: for chat templates without a system role, such as
+        /// llama-cpp-python's `--chat_format gemma`, which silently drops system messages.
+        case user
+    }
+
     /// Base URL, with or without a trailing `/v1` (e.g. `http://127.0.0.1:11434`, `https://api.openai.com/v1`).
     public var baseURL: String
     /// Model name sent with each request.
@@ -53,13 +62,15 @@ public struct LLMConfiguration: Sendable, Hashable {
     public var maximumTokens: Int
     /// Sampling temperature; low for factual cards.
     public var temperature: Double
+    /// Where the instructions go.
+    public var systemPrompt: SystemPrompt
 
     /// Creates a configuration.
     public init(
         baseURL: String, model: String, apiKey: String? = nil, maximumChunks: Int = 8, chunkCharacters: Int = 6_000,
         requestTimeoutSeconds: Double = 120, maximumRetries: Int = 3, initialBackoffSeconds: Double = 1,
         maximumBackoffSeconds: Double = 30, responseFormat: ResponseFormat = .auto, cardsPerChunk: Int = 15,
-        maximumTokens: Int = 2_048, temperature: Double = 0.2
+        maximumTokens: Int = 2_048, temperature: Double = 0.2, systemPrompt: SystemPrompt = .system
     ) {
         self.baseURL = baseURL
         self.model = model
@@ -74,6 +85,7 @@ public struct LLMConfiguration: Sendable, Hashable {
         self.cardsPerChunk = cardsPerChunk
         self.maximumTokens = maximumTokens
         self.temperature = temperature
+        self.systemPrompt = systemPrompt
     }
 
     /// Reads `FLASHCARDS_LLM_*` keys; nil when no base URL or model is set (offline generator only).
@@ -81,7 +93,7 @@ public struct LLMConfiguration: Sendable, Hashable {
     /// `FLASHCARDS_LLM_MAX_CHUNKS`, `FLASHCARDS_LLM_CHUNK_CHARS`, `FLASHCARDS_LLM_TIMEOUT_SECONDS`,
     /// `FLASHCARDS_LLM_MAX_RETRIES`, `FLASHCARDS_LLM_RESPONSE_FORMAT` (auto, json_schema, json_object_schema,
     /// json_object, none), `FLASHCARDS_LLM_CARDS_PER_CHUNK`, `FLASHCARDS_LLM_MAX_TOKENS`,
-    /// `FLASHCARDS_LLM_TEMPERATURE`.
+    /// `FLASHCARDS_LLM_TEMPERATURE`, `FLASHCARDS_LLM_SYSTEM_PROMPT` (system, user).
     public init?(environment: [String: String]) {
         guard let base = environment["FLASHCARDS_LLM_BASE_URL"], !base.isEmpty,
             let model = environment["FLASHCARDS_LLM_MODEL"], !model.isEmpty
@@ -109,6 +121,9 @@ public struct LLMConfiguration: Sendable, Hashable {
         }
         if let value = environment["FLASHCARDS_LLM_TEMPERATURE"].flatMap(Double.init), (0...2).contains(value) {
             temperature = value
+        }
+        if let value = environment["FLASHCARDS_LLM_SYSTEM_PROMPT"].flatMap(SystemPrompt.init(rawValue:)) {
+            systemPrompt = value
         }
     }
 

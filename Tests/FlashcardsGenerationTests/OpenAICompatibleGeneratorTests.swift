@@ -69,7 +69,8 @@ struct OpenAICompatibleGeneratorTests {
                 == canonical([
                     "type": "json_schema",
                     "json_schema": [
-                        "name": "flashcards", "strict": true, "schema": ModelCardSchema.schema(maximumCards: 15),
+                        "name": "flashcards", "strict": true,
+                        "schema": ModelCardSchema.schema(maximumCards: 15).foundationObject,
                     ] as [String: Any],
                 ]))
         #expect(request.messagesText.contains("Formuliere alle Karteikarten in Stichpunkten."))

@@ -39,7 +39,10 @@ struct RealModelTests {
             chunkCharacters: 1_000, requestTimeoutSeconds: 600, maximumRetries: 0,
             responseFormat: environment["FLASHCARDS_TEST_LLM_RESPONSE_FORMAT"].flatMap(
                 LLMConfiguration.ResponseFormat.init(rawValue:)) ?? .auto,
-            cardsPerChunk: 3, maximumTokens: 768, temperature: 0)
+            cardsPerChunk: 3, maximumTokens: 768, temperature: 0,
+            // scripts/test-llm runs the server with `--chat_format gemma`, which drops system messages.
+            systemPrompt: environment["FLASHCARDS_TEST_LLM_SYSTEM_PROMPT"].flatMap(
+                LLMConfiguration.SystemPrompt.init(rawValue:)) ?? .user)
     }
 
     /// A handful of the corpus texts (German and English, two of them held out), so that the run stays
@@ -74,7 +77,8 @@ struct RealModelTests {
         let start = clock.now
         let completion = try await client.complete(
             messages: [
-                ChatMessage(role: "system", content: OpenAICompatibleGenerator.systemPrompt(language: .de, maximumCards: 2)),
+                ChatMessage(
+                    role: "system", content: OpenAICompatibleGenerator.systemPrompt(language: .de, maximumCards: 2)),
                 ChatMessage(
                     role: "user",
                     content: "Erstelle höchstens 2 Karteikarten aus diesem Text (Seiten 1 bis 1):\n<<<\n[Seite 1]\n"
@@ -92,8 +96,7 @@ struct RealModelTests {
         let start = clock.now
         let configuration = Self.configuration
         let schema = ModelCardSchema.schema(maximumCards: configuration.cardsPerChunk)
-        let cards = (schema["properties"] as? [String: any Sendable])?["cards"] as? [String: any Sendable]
-        let cardSchema = try #require(cards?["items"] as? [String: any Sendable])
+        let cardSchema = try #require(schema["properties"]?["cards"]?["items"]?.foundationObject as? [String: Any])
         var chunks = 0
         var answers = 0
         var validAnswers = 0
@@ -110,9 +113,15 @@ struct RealModelTests {
             let client = ChatCompletionClient(
                 configuration: configuration, memory: Self.memory, observer: { recorder.record($0) })
             let textStart = clock.now
-            let result = try await OpenAICompatibleGenerator(client: client).generate(
-                GenerationRequest(source: .document(document), maximumCards: 100)
-            ) { recorder.progress($0) }
+            let result: GenerationResult
+            do {
+                result = try await OpenAICompatibleGenerator(client: client).generate(
+                    GenerationRequest(source: .document(document), maximumCards: 100)
+                ) { recorder.progress($0) }
+            } catch {
+                Issue.record("\(name): \(error)")
+                result = GenerationResult(cards: [], language: .de, warnings: [])
+            }
             let chunkCount = TextChunker.chunks(
                 of: TextCleaner.clean(pages: document.pages), maximumCharacters: configuration.chunkCharacters
             ).count
@@ -128,7 +137,8 @@ struct RealModelTests {
                     ((try? JSONSerialization.jsonObject(with: Data(completion.content.utf8))) as? [String: Any])?[
                         "cards"] as? [Any] ?? []
                 rawCards += items.count
-                validCards += items.filter { JSONSchemaValidator.violations(of: $0, against: cardSchema, at: "card").isEmpty }
+                validCards +=
+                    items.filter { JSONSchemaValidator.violations(of: $0, against: cardSchema, at: "card").isEmpty }
                     .count
                 print("   chunk \(chunk) [\(completion.finishReason ?? "-")]: \(completion.content)")
             }

@@ -25,7 +25,8 @@ struct StructuredOutputTests {
                 number: 2, text: String(repeating: "Eine Semaphore ist eine Zählvariable mit Operationen. ", count: 13)),
         ], usedOCR: false)
 
-    static let schema = ModelCardSchema.schema(maximumCards: 4)
+    static let schemaValue = ModelCardSchema.schema(maximumCards: 4)
+    static var schema: [String: Any] { schemaValue.foundationObject as? [String: Any] ?? [:] }
 
     static func configuration(_ server: MockLLMServer, format: LLMConfiguration.ResponseFormat = .auto)
         -> LLMConfiguration
@@ -47,13 +48,18 @@ struct StructuredOutputTests {
         ) { _ in }
     }
 
-    /// The exact body the generator sends for `chunk` (1 or 2) with `format` as `response_format`.
+    /// The exact body the generator sends for `chunk` (1 or 2) with `format` as `response_format`; in
+    /// modes without a schema, the system message also carries the schema and the example.
     static func expectedBody(chunk: Int, format: [String: Any]?, extraMessages: [[String: String]] = []) -> String {
         let chunks = TextChunker.chunks(of: TextCleaner.clean(pages: twoChunks.pages), maximumCharacters: 800)
+        var system = OpenAICompatibleGenerator.systemPrompt(language: .de, maximumCards: 4)
+        if format == nil || (format?["schema"] == nil && format?["json_schema"] == nil) {
+            system += "\n" + OpenAICompatibleGenerator.formatInstructions(language: .de, maximumCards: 4)
+        }
         var body: [String: Any] = [
             "model": "small-model",
             "messages": [
-                ["role": "system", "content": OpenAICompatibleGenerator.systemPrompt(language: .de, maximumCards: 4)],
+                ["role": "system", "content": system],
                 [
                     "role": "user",
                     "content": OpenAICompatibleGenerator.documentPrompt(chunks[chunk - 1], count: 4, language: .de),
@@ -68,7 +74,10 @@ struct StructuredOutputTests {
     }
 
     static var jsonSchemaFormat: [String: Any] {
-        ["type": "json_schema", "json_schema": ["name": "flashcards", "strict": true, "schema": schema] as [String: Any]]
+        [
+            "type": "json_schema",
+            "json_schema": ["name": "flashcards", "strict": true, "schema": schema] as [String: Any],
+        ]
     }
     static var jsonObjectSchemaFormat: [String: Any] { ["type": "json_object", "schema": schema] }
     static var jsonObjectFormat: [String: Any] { ["type": "json_object"] }
@@ -76,51 +85,67 @@ struct StructuredOutputTests {
     /// FastAPI's answer to a `response_format` it does not know (llama-cpp-python's server).
     static let unprocessable = MockLLMServer.Reply.raw(
         status: 422,
-        body: #"{"detail":[{"type":"literal_error","loc":["body","response_format","type"],"msg":"Input should be 'text' or 'json_object'"}]}"#
+        body:
+            #"{"detail":[{"type":"literal_error","loc":["body","response_format","type"],"msg":"Input should be 'text' or 'json_object'"}]}"#
     )
     static let badRequest = MockLLMServer.Reply.raw(
         status: 400, body: #"{"error":{"message":"Invalid parameter: 'response_format'","param":"response_format"}}"#)
 
     @Test("the schema is tight: 1…n cards of non-empty, bounded strings, an optional page, nothing else")
     func schemaShape() throws {
+        let text = { (maximum: Int, pattern: String) -> [String: Any] in
+            ["type": "string", "minLength": 1, "maxLength": maximum, "pattern": pattern]
+        }
         #expect(
             canonical(Self.schema)
-                == canonical([
-                    "type": "object",
-                    "properties": [
-                        "cards": [
-                            "type": "array", "minItems": 1, "maxItems": 4,
-                            "items": [
-                                "type": "object",
-                                "properties": [
-                                    "question": ["type": "string", "minLength": 1, "maxLength": 200],
-                                    "answer": ["type": "string", "minLength": 1, "maxLength": 300],
-                                    "page": ["type": "integer"],
-                                ],
-                                "required": ["question", "answer"],
-                                "additionalProperties": false,
-                            ] as [String: Any],
-                        ] as [String: Any]
-                    ],
-                    "required": ["cards"],
-                    "additionalProperties": false,
-                ] as [String: Any]))
+                == canonical(
+                    [
+                        "type": "object",
+                        "properties": [
+                            "cards": [
+                                "type": "array", "minItems": 1, "maxItems": 4,
+                                "items": [
+                                    "type": "object",
+                                    "properties": [
+                                        "question": text(200, #"^[^\x00-\x1f"\\{}\[\]?]{2,199}\?$"#),
+                                        "answer": text(250, #"^[^\x00-\x1f"\\{}\[\]]{1,250}$"#),
+                                        "page": ["type": "integer"],
+                                    ],
+                                    "required": ["question", "answer"],
+                                    "additionalProperties": false,
+                                ] as [String: Any],
+                            ] as [String: Any]
+                        ],
+                        "required": ["cards"],
+                        "additionalProperties": false,
+                    ] as [String: Any]))
         // What the schema allows, the screen accepts.
         #expect(ModelCardSchema.maximumQuestionLength <= CardQuality.maximumQuestionLength)
         #expect(ModelCardSchema.maximumAnswerLength <= CardQuality.maximumAnswerLength)
-        #expect(JSONSchemaValidator.violations(of: Self.cards, against: Self.schema).isEmpty)
-        #expect(!JSONSchemaValidator.violations(of: #"{"cards":[]}"#, against: Self.schema).isEmpty)
-        #expect(
-            !JSONSchemaValidator.violations(of: #"{"cards":[{"question":"Q?","answer":""}]}"#, against: Self.schema)
-                .isEmpty)
-        #expect(
-            !JSONSchemaValidator.violations(
-                of: #"{"cards":[{"question":"Q?","answer":"A","hint":"x"}]}"#, against: Self.schema
-            ).isEmpty)
-        #expect(
-            !JSONSchemaValidator.violations(
-                of: #"{"cards":[{"question":"Q?","answer":"A","page":"3"}]}"#, against: Self.schema
-            ).isEmpty)
+        // Grammar-based decoders write members in schema order: question before answer before page.
+        let schemaText = Self.schemaValue.text
+        let question = try #require(schemaText.range(of: "\"question\""))
+        let answer = try #require(schemaText.range(of: "\"answer\""))
+        let page = try #require(schemaText.range(of: "\"page\""))
+        #expect(question.lowerBound < answer.lowerBound && answer.lowerBound < page.lowerBound)
+
+        let valid = Self.schemaValue
+        #expect(JSONSchemaValidator.violations(of: Self.cards, against: valid).isEmpty)
+        for invalid in [
+            #"{"cards":[]}"#, #"{"cards":[{"question":"Q?","answer":""}]}"#,
+            #"{"cards":[{"question":"Q?","answer":"A","hint":"x"}]}"#,
+            #"{"cards":[{"question":"Q?","answer":"A","page":"3"}]}"#,
+            #"{"cards":[{"question":"Q?","answer":"A} ] }"}]}"#,
+            #"{"cards":[{"question":"Q?","answer":"A \"quoted\" word"}]}"#,
+            "{\"cards\":[{\"question\":\"Q?\",\"answer\":\"raw\nline break\"}]}",
+            #"{"cards":[{"question":"Q?","answer":"A"}],"more":1}"#,
+            #"{"cards":[{"question":"page","answer":"1"}]}"#,
+            #"{"cards":[{"question":"Was? Wer? Wo?","answer":"1"}]}"#,
+            #"{"cards":[{"question":"1?","answer":"1"},{"question":"2?","answer":"2"},{"question":"3?","answer":"3"},{"question":"4?","answer":"4"},{"question":"5?","answer":"5"}]}"#,
+            "{\"cards\":[{\"question\":\"Q?\",\"answer\":\"" + String(repeating: "a", count: 251) + "\"}]}",
+        ] {
+            #expect(!JSONSchemaValidator.violations(of: invalid, against: valid).isEmpty, "\(invalid)")
+        }
     }
 
     @Test("auto: json_schema first, exactly as OpenAI defines it; accepted, it is kept for the next chunk")
@@ -141,12 +166,13 @@ struct StructuredOutputTests {
         let memory = ResponseFormatMemory()
         let result = try await Self.run(server, memory: memory)
         #expect(result.cards.count == 2)
-        #expect(server.requests.map { canonical($0.json) } == [
-            Self.expectedBody(chunk: 1, format: Self.jsonSchemaFormat),
-            Self.expectedBody(chunk: 1, format: Self.jsonObjectSchemaFormat),
-            // The second chunk does not probe again.
-            Self.expectedBody(chunk: 2, format: Self.jsonObjectSchemaFormat),
-        ])
+        #expect(
+            server.requests.map { canonical($0.json) } == [
+                Self.expectedBody(chunk: 1, format: Self.jsonSchemaFormat),
+                Self.expectedBody(chunk: 1, format: Self.jsonObjectSchemaFormat),
+                // The second chunk does not probe again.
+                Self.expectedBody(chunk: 2, format: Self.jsonObjectSchemaFormat),
+            ])
         #expect(memory.mode(for: Self.configuration(server)) == .jsonObjectSchema)
         // A later document (a new generator, same server and model) starts with the remembered mode.
         _ = try await Self.run(server, memory: memory)
@@ -160,12 +186,13 @@ struct StructuredOutputTests {
         defer { Task { await server.shutdown() } }
         let result = try await Self.run(server)
         #expect(result.cards.count == 2)
-        #expect(server.requests.map { canonical($0.json) } == [
-            Self.expectedBody(chunk: 1, format: Self.jsonSchemaFormat),
-            Self.expectedBody(chunk: 1, format: Self.jsonObjectSchemaFormat),
-            Self.expectedBody(chunk: 1, format: Self.jsonObjectFormat),
-            Self.expectedBody(chunk: 2, format: Self.jsonObjectFormat),
-        ])
+        #expect(
+            server.requests.map { canonical($0.json) } == [
+                Self.expectedBody(chunk: 1, format: Self.jsonSchemaFormat),
+                Self.expectedBody(chunk: 1, format: Self.jsonObjectSchemaFormat),
+                Self.expectedBody(chunk: 1, format: Self.jsonObjectFormat),
+                Self.expectedBody(chunk: 2, format: Self.jsonObjectFormat),
+            ])
     }
 
     @Test("a server that rejects every response_format gets none; the schema is then only asked for")
@@ -176,13 +203,14 @@ struct StructuredOutputTests {
         defer { Task { await server.shutdown() } }
         let result = try await Self.run(server)
         #expect(result.cards.count == 2)
-        #expect(server.requests.map { canonical($0.json) } == [
-            Self.expectedBody(chunk: 1, format: Self.jsonSchemaFormat),
-            Self.expectedBody(chunk: 1, format: Self.jsonObjectSchemaFormat),
-            Self.expectedBody(chunk: 1, format: Self.jsonObjectFormat),
-            Self.expectedBody(chunk: 1, format: nil),
-            Self.expectedBody(chunk: 2, format: nil),
-        ])
+        #expect(
+            server.requests.map { canonical($0.json) } == [
+                Self.expectedBody(chunk: 1, format: Self.jsonSchemaFormat),
+                Self.expectedBody(chunk: 1, format: Self.jsonObjectSchemaFormat),
+                Self.expectedBody(chunk: 1, format: Self.jsonObjectFormat),
+                Self.expectedBody(chunk: 1, format: nil),
+                Self.expectedBody(chunk: 2, format: nil),
+            ])
         #expect(server.requests[3].json["response_format"] == nil)
     }
 
@@ -206,14 +234,15 @@ struct StructuredOutputTests {
         #expect(result.cards.count == 2)
         let repair = OpenAICompatibleGenerator.repairPrompt(.notJSON, truncated: true, count: 4, language: .de)
         #expect(repair.contains("abgeschnitten") && repair.contains(ModelCardSchema.text(maximumCards: 4)))
-        #expect(server.requests.map { canonical($0.json) } == [
-            Self.expectedBody(chunk: 1, format: Self.jsonSchemaFormat),
-            Self.expectedBody(chunk: 1, format: Self.jsonObjectSchemaFormat),
-            Self.expectedBody(
-                chunk: 1, format: Self.jsonObjectSchemaFormat,
-                extraMessages: [["role": "assistant", "content": garbage], ["role": "user", "content": repair]]),
-            Self.expectedBody(chunk: 2, format: Self.jsonObjectSchemaFormat),
-        ])
+        #expect(
+            server.requests.map { canonical($0.json) } == [
+                Self.expectedBody(chunk: 1, format: Self.jsonSchemaFormat),
+                Self.expectedBody(chunk: 1, format: Self.jsonObjectSchemaFormat),
+                Self.expectedBody(
+                    chunk: 1, format: Self.jsonObjectSchemaFormat,
+                    extraMessages: [["role": "assistant", "content": garbage], ["role": "user", "content": repair]]),
+                Self.expectedBody(chunk: 2, format: Self.jsonObjectSchemaFormat),
+            ])
     }
 
     @Test("a forced mode is the only one sent; the server rejecting it is an error")
@@ -221,10 +250,11 @@ struct StructuredOutputTests {
         let server = try await MockLLMServer.start([.content(Self.cards)])
         defer { Task { await server.shutdown() } }
         _ = try await Self.run(server, format: .jsonObjectSchema)
-        #expect(server.requests.map { canonical($0.json) } == [
-            Self.expectedBody(chunk: 1, format: Self.jsonObjectSchemaFormat),
-            Self.expectedBody(chunk: 2, format: Self.jsonObjectSchemaFormat),
-        ])
+        #expect(
+            server.requests.map { canonical($0.json) } == [
+                Self.expectedBody(chunk: 1, format: Self.jsonObjectSchemaFormat),
+                Self.expectedBody(chunk: 2, format: Self.jsonObjectSchemaFormat),
+            ])
 
         let rejecting = try await MockLLMServer.start([Self.unprocessable])
         defer { Task { await rejecting.shutdown() } }
@@ -274,24 +304,91 @@ struct StructuredOutputTests {
         #expect(tuned?.maximumTokens == 600)
         #expect(tuned?.temperature == 0)
         #expect(tuned?.chunkCharacters == 1_200)
-        #expect(LLMConfiguration.ResponseFormat.auto.candidates == [.jsonSchema, .jsonObjectSchema, .jsonObject, .none])
+        #expect(
+            LLMConfiguration.ResponseFormat.auto.candidates == [.jsonSchema, .jsonObjectSchema, .jsonObject, .none])
     }
 
-    @Test("English documents get the English prompt, German ones the German")
+    @Test("English documents get the English prompt, German ones the German; the example only without a schema")
     func promptLanguage() {
         let german = OpenAICompatibleGenerator.systemPrompt(language: .de, maximumCards: 4)
         let english = OpenAICompatibleGenerator.systemPrompt(language: .en, maximumCards: 4)
         #expect(german.contains("Schreibe auf Deutsch") && german.contains("höchstens 4 Karten"))
         #expect(english.contains("Write in English") && english.contains("at most 4 cards"))
-        for prompt in [german, english] {
+        #expect(!german.contains("Vulkan") && !english.contains("volcano"))
+        for language in DocumentLanguage.allCases {
+            let format = OpenAICompatibleGenerator.formatInstructions(language: language, maximumCards: 4)
+            #expect(format.contains(ModelCardSchema.text(maximumCards: 4)))
             // One example, and it is valid output itself.
-            guard let example = prompt.range(of: #"{"cards":[{"question":"W"#) else {
-                Issue.record("no example in \(prompt)")
+            guard let example = format.range(of: #"{"cards":[{"question":"W"#) else {
+                Issue.record("no example in \(format)")
                 continue
             }
-            let json = String(prompt[example.lowerBound...]).trimmingCharacters(in: .whitespacesAndNewlines)
-            #expect(JSONSchemaValidator.violations(of: json, against: Self.schema).isEmpty, "\(json)")
+            let json = String(format[example.lowerBound...]).trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(JSONSchemaValidator.violations(of: json, against: Self.schemaValue).isEmpty, "\(json)")
         }
+    }
+
+    @Test("llama-cpp-python's 500 for a response_format it cannot validate is a rejection, not retried")
+    func llamaCppPythonRejection() async throws {
+        // What llama-cpp-python 0.3.36's server answered to "type": "json_schema" (shortened).
+        let body =
+            #"{"error":{"message":"1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema'}","type":"internal_server_error","param":null,"code":null}}"#
+        let server = try await MockLLMServer.start([.raw(status: 500, body: body), .content(Self.cards)])
+        defer { Task { await server.shutdown() } }
+        _ = try await Self.run(server)
+        #expect(
+            server.requests.map { canonical($0.json) } == [
+                Self.expectedBody(chunk: 1, format: Self.jsonSchemaFormat),
+                Self.expectedBody(chunk: 1, format: Self.jsonObjectSchemaFormat),
+                Self.expectedBody(chunk: 2, format: Self.jsonObjectSchemaFormat),
+            ])
+    }
+
+    @Test("system prompt placement user: the instructions open the user message (chat templates without a system role)")
+    func systemPromptInUserMessage() async throws {
+        let server = try await MockLLMServer.start([.content(Self.cards)])
+        defer { Task { await server.shutdown() } }
+        var configuration = Self.configuration(server)
+        configuration.systemPrompt = .user
+        let client = ChatCompletionClient(configuration: configuration, memory: ResponseFormatMemory())
+        _ = try await OpenAICompatibleGenerator(client: client).generate(
+            GenerationRequest(source: .document(Self.twoChunks))
+        ) { _ in }
+        let messages = try #require(server.requests.first?.json["messages"] as? [[String: String]])
+        let chunk = TextChunker.chunks(of: TextCleaner.clean(pages: Self.twoChunks.pages), maximumCharacters: 800)[0]
+        #expect(
+            messages == [
+                [
+                    "role": "user",
+                    "content": OpenAICompatibleGenerator.systemPrompt(language: .de, maximumCards: 4) + "\n\n"
+                        + OpenAICompatibleGenerator.documentPrompt(chunk, count: 4, language: .de),
+                ]
+            ])
+        // Hints too.
+        let hints = ModelHintMaker(client: client)
+        _ = try await hints.hint(question: "Was ist ein Prozess?", answer: "Ein Programm in Ausführung", language: .de)
+        let hintMessages = try #require(server.requests.last?.json["messages"] as? [[String: String]])
+        #expect(hintMessages.map { $0["role"] } == ["user"])
+        #expect(
+            hintMessages[0]["content"]?.hasSuffix("Frage: Was ist ein Prozess?\n Antwort: Ein Programm in Ausführung")
+                == true)
+    }
+
+    @Test("the prompt's example handed back and answers cut off at the schema's limit do not become drafts")
+    func copiedAndCutOff() async throws {
+        let example = OpenAICompatibleGenerator.example(.de)
+        let long = "Ein Prozess ist ein Programm in Ausführung. " + String(repeating: "und dann noch mehr ", count: 20)
+        let cutOff = String(long.prefix(ModelCardSchema.maximumAnswerLength))
+        let content = MockLLMServer.cardsJSON([
+            (example.question, example.answer), ("Was ist ein Prozess?", cutOff),
+            ("Was ist eine Semaphore?", String(repeating: "Zähler ", count: 40).prefix(250).description),
+        ])
+        let server = try await MockLLMServer.start([.content(content)])
+        defer { Task { await server.shutdown() } }
+        let result = try await Self.run(server)
+        #expect(result.cards.map(\.question) == ["Was ist ein Prozess?"])
+        #expect(result.cards.map(\.answer) == ["Ein Prozess ist ein Programm in Ausführung"])
+        #expect(result.warnings.contains(.cardsDropped(count: 4)))
     }
 }
 
@@ -301,7 +398,8 @@ struct HintTextTests {
     func labels() {
         #expect(HintText.withoutLabel("Hinweis: Denk an ein Programm.") == "Denk an ein Programm.")
         #expect(HintText.withoutLabel("**Hinweis:** denk an Kraftwerke.") == "Denk an Kraftwerke.")
-        #expect(HintText.withoutLabel(HintText.unquoted("\"Hint: think of power plants.\"")) == "Think of power plants.")
+        #expect(
+            HintText.withoutLabel(HintText.unquoted("\"Hint: think of power plants.\"")) == "Think of power plants.")
         #expect(HintText.withoutLabel("Hinweis: „Denk an Kraftwerke“") == "Denk an Kraftwerke")
         #expect(HintText.withoutLabel("„Ein Programm in A___ …“") == "„Ein Programm in A___ …“")
         #expect(HintText.withoutLabel("Tipp - Hinweis: zwei Wörter") == "Zwei Wörter")
@@ -356,7 +454,8 @@ struct HintTextTests {
     func cutOffHint() async throws {
         let server = try await MockLLMServer.start([.content("Denk an die kleinen Kraftw", finishReason: "length")])
         defer { Task { await server.shutdown() } }
-        let hint = try await maker(server).hint(question: "Wo wird ATP gebildet?", answer: "Mitochondrien", language: .de)
+        let hint = try await maker(server).hint(
+            question: "Wo wird ATP gebildet?", answer: "Mitochondrien", language: .de)
         #expect(hint == OfflineHints.hint(answer: "Mitochondrien", language: .de))
         #expect(!hint.hasPrefix("Hinweis"))
     }
