@@ -111,7 +111,8 @@ public struct ChatCompletionClient: Sendable {
 
     /// Sends the messages and returns the first choice. With `jsonSchema` the output is requested as
     /// structured output: in the remembered mode, else in the configuration's candidates in order; a
-    /// server that rejects a mode (400/422) gets the next one. `formatInstructions` (the shape, an
+    /// server that rejects a mode (400/422, or llama-cpp-python's 500 naming `response_format`) gets the
+    /// next one at once, without retries. `formatInstructions` (the shape, an
     /// example) are added to the system message only in modes where the server does not enforce the
     /// schema: a small model copies an example it does not need.
     public func complete(messages: [ChatMessage], jsonSchema: JSONValue? = nil, formatInstructions: String? = nil)
