@@ -312,13 +312,14 @@ public struct OpenAICompatibleGenerator: CardGenerator {
         }
     }
 
-    /// `card` with an answer that filled the schema's maximum length cut back to its last complete
-    /// sentence; nil when the question filled its maximum or the answer has no complete sentence.
+    /// `card` with an answer that is exactly as long as the schema allows — where a grammar stops the
+    /// model, mid-sentence — cut back to its last complete sentence; nil when the question is exactly
+    /// as long as allowed or the answer has no complete sentence. Lengths in code points, as grammars
+    /// count them; longer texts (from a server that does not enforce the schema) are left to the screen.
     static func withoutCutOffEnd(_ card: ModelCardParser.RawCard) -> ModelCardParser.RawCard? {
-        let question = card.question.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard card.question.unicodeScalars.count != ModelCardSchema.maximumQuestionLength else { return nil }
+        guard card.answer.unicodeScalars.count == ModelCardSchema.maximumAnswerLength else { return card }
         let answer = card.answer.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard question.count < ModelCardSchema.maximumQuestionLength else { return nil }
-        guard answer.count >= ModelCardSchema.maximumAnswerLength else { return card }
         // The end of the last sentence: ".", "!" or "?" followed by a space.
         var end: String.Index? = nil
         var index = answer.startIndex
