@@ -100,7 +100,7 @@ public struct GenerateCommand: AsyncParsableCommand {
                 for (card, hint) in zip(result.cards, hintTexts) {
                     print("[S. \(card.sourcePage.map(String.init) ?? "–") · \(card.kind.rawValue)] \(card.question)")
                     print("    → \(card.answer)")
-                    if let hint { print("    \(hint)") }
+                    if let hint { print("    \(result.language == .de ? "Hinweis" : "Hint"): \(hint)") }
                 }
                 for warning in result.warnings { print("! \(warning.germanText)") }
                 print("\(result.cards.count) Karten (\(result.language.rawValue))")

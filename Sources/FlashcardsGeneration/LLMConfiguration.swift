@@ -2,14 +2,38 @@ import Foundation
 
 /// How to reach an OpenAI-compatible chat-completions server (OpenAI, Ollama, llama.cpp, vLLM).
 public struct LLMConfiguration: Sendable, Hashable {
-    /// How the server is asked for JSON.
-    public enum ResponseFormat: String, Sendable, Hashable {
-        /// `{"type": "json_object"}`: understood by OpenAI, Ollama, llama.cpp and vLLM.
-        case jsonObject = "json_object"
-        /// `{"type": "json_schema", …}`: strict structured output where the server supports it.
+    /// How the server is asked for JSON (`response_format`).
+    public enum ResponseFormat: String, Sendable, Hashable, CaseIterable {
+        /// Tries `jsonSchema`, then `jsonObjectSchema`, then `jsonObject`, then `none`: a server that
+        /// rejects a mode (HTTP 400/422) gets the next one, and the mode that worked is remembered.
+        case auto
+        /// `{"type": "json_schema", "json_schema": {"name", "strict": true, "schema"}}`: OpenAI's
+        /// structured outputs; llama.cpp's own server, vLLM and Ollama turn it into a grammar too.
         case jsonSchema = "json_schema"
-        /// No `response_format`; the schema in the prompt and validation still apply.
+        /// `{"type": "json_object", "schema": {…}}`: JSON mode with a schema, the shape
+        /// llama-cpp-python's server (0.3.x) understands and turns into a grammar.
+        case jsonObjectSchema = "json_object_schema"
+        /// `{"type": "json_object"}`: plain JSON mode (any JSON, the shape is only asked for).
+        case jsonObject = "json_object"
+        /// No `response_format`; the shape in the prompt, validation and the repair request still apply.
         case none
+
+        /// The modes to try, in order.
+        public var candidates: [ResponseFormat] {
+            self == .auto ? [.jsonSchema, .jsonObjectSchema, .jsonObject, .none] : [self]
+        }
+
+        /// Whether the server is asked to follow the card schema itself (grammar-constrained decoding).
+        public var enforcesSchema: Bool { self == .jsonSchema || self == .jsonObjectSchema }
+    }
+
+    /// Where the instructions go.
+    public enum SystemPrompt: String, Sendable, Hashable, CaseIterable {
+        /// A `system` message, as OpenAI-compatible servers expect.
+        case system
+        /// Put in front of the first user message: for chat templates without a system role, such as
+        /// llama-cpp-python's `--chat_format gemma`, which silently drops system messages.
+        case user
     }
 
     /// Base URL, with or without a trailing `/v1` (e.g. `http://127.0.0.1:11434`, `https://api.openai.com/v1`).
@@ -38,13 +62,15 @@ public struct LLMConfiguration: Sendable, Hashable {
     public var maximumTokens: Int
     /// Sampling temperature; low for factual cards.
     public var temperature: Double
+    /// Where the instructions go.
+    public var systemPrompt: SystemPrompt
 
     /// Creates a configuration.
     public init(
         baseURL: String, model: String, apiKey: String? = nil, maximumChunks: Int = 8, chunkCharacters: Int = 6_000,
         requestTimeoutSeconds: Double = 120, maximumRetries: Int = 3, initialBackoffSeconds: Double = 1,
-        maximumBackoffSeconds: Double = 30, responseFormat: ResponseFormat = .jsonObject, cardsPerChunk: Int = 15,
-        maximumTokens: Int = 2_048, temperature: Double = 0.2
+        maximumBackoffSeconds: Double = 30, responseFormat: ResponseFormat = .auto, cardsPerChunk: Int = 15,
+        maximumTokens: Int = 2_048, temperature: Double = 0.2, systemPrompt: SystemPrompt = .system
     ) {
         self.baseURL = baseURL
         self.model = model
@@ -59,12 +85,15 @@ public struct LLMConfiguration: Sendable, Hashable {
         self.cardsPerChunk = cardsPerChunk
         self.maximumTokens = maximumTokens
         self.temperature = temperature
+        self.systemPrompt = systemPrompt
     }
 
     /// Reads `FLASHCARDS_LLM_*` keys; nil when no base URL or model is set (offline generator only).
     /// Keys: `FLASHCARDS_LLM_BASE_URL`, `FLASHCARDS_LLM_MODEL`, `FLASHCARDS_LLM_API_KEY`,
     /// `FLASHCARDS_LLM_MAX_CHUNKS`, `FLASHCARDS_LLM_CHUNK_CHARS`, `FLASHCARDS_LLM_TIMEOUT_SECONDS`,
-    /// `FLASHCARDS_LLM_MAX_RETRIES`, `FLASHCARDS_LLM_RESPONSE_FORMAT` (json_object, json_schema, none).
+    /// `FLASHCARDS_LLM_MAX_RETRIES`, `FLASHCARDS_LLM_RESPONSE_FORMAT` (auto, json_schema, json_object_schema,
+    /// json_object, none), `FLASHCARDS_LLM_CARDS_PER_CHUNK`, `FLASHCARDS_LLM_MAX_TOKENS`,
+    /// `FLASHCARDS_LLM_TEMPERATURE`, `FLASHCARDS_LLM_SYSTEM_PROMPT` (system, user).
     public init?(environment: [String: String]) {
         guard let base = environment["FLASHCARDS_LLM_BASE_URL"], !base.isEmpty,
             let model = environment["FLASHCARDS_LLM_MODEL"], !model.isEmpty
@@ -83,6 +112,18 @@ public struct LLMConfiguration: Sendable, Hashable {
         }
         if let value = environment["FLASHCARDS_LLM_RESPONSE_FORMAT"].flatMap(ResponseFormat.init(rawValue:)) {
             responseFormat = value
+        }
+        if let value = environment["FLASHCARDS_LLM_CARDS_PER_CHUNK"].flatMap(Int.init), (1...50).contains(value) {
+            cardsPerChunk = value
+        }
+        if let value = environment["FLASHCARDS_LLM_MAX_TOKENS"].flatMap(Int.init), value >= 64 {
+            maximumTokens = value
+        }
+        if let value = environment["FLASHCARDS_LLM_TEMPERATURE"].flatMap(Double.init), (0...2).contains(value) {
+            temperature = value
+        }
+        if let value = environment["FLASHCARDS_LLM_SYSTEM_PROMPT"].flatMap(SystemPrompt.init(rawValue:)) {
+            systemPrompt = value
         }
     }
 

@@ -115,7 +115,8 @@ final class MockLLMServer: @unchecked Sendable {
 
         let server: MockLLMServer
         var head: HTTPRequestHead?
-        var body = ""
+        /// The body's bytes: decoded only at the end, as a multi-byte character may span two buffers.
+        var body: [UInt8] = []
 
         init(server: MockLLMServer) { self.server = server }
 
@@ -123,14 +124,15 @@ final class MockLLMServer: @unchecked Sendable {
             switch unwrapInboundIn(data) {
             case .head(let head):
                 self.head = head
-                body = ""
+                body = []
             case .body(var buffer):
-                body += buffer.readString(length: buffer.readableBytes) ?? ""
+                body += buffer.readBytes(length: buffer.readableBytes) ?? []
             case .end:
                 guard let head else { return }
                 var headers: [String: String] = [:]
                 for (name, value) in head.headers { headers[name.lowercased()] = value }
-                let reply = server.next(for: Recorded(path: head.uri, headers: headers, body: body))
+                let reply = server.next(
+                    for: Recorded(path: head.uri, headers: headers, body: String(decoding: body, as: UTF8.self)))
                 respond(reply, context: context)
             }
         }

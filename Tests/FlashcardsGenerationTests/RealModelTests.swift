@@ -4,81 +4,203 @@ import Testing
 
 @testable import FlashcardsGeneration
 
-/// Runs only under `scripts/test-llm`, which starts a real llama.cpp server with Gemma 3 270M and sets
-/// `FLASHCARDS_TEST_LLM_URL`. The small model's cards are poor; the point is the real protocol path
-/// and that whatever it answers never becomes a broken card.
+/// What the real model answered, chunk by chunk.
+final class CompletionRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var chunk = 0
+    private var storage: [(chunk: Int, completion: ChatCompletion)] = []
+    var completions: [(chunk: Int, completion: ChatCompletion)] { lock.withLock { storage } }
+    func progress(_ event: GenerationProgress) {
+        if case .chunkStarted(let index, _) = event { lock.withLock { chunk = index } }
+    }
+    func record(_ completion: ChatCompletion) { lock.withLock { storage.append((chunk, completion)) } }
+}
+
+/// Runs only under `scripts/test-llm`, which starts llama-cpp-python's server with Gemma 3 270M and sets
+/// `FLASHCARDS_TEST_LLM_URL`. The small model's cards are modest; what is proven is the real protocol
+/// path with structured output: every answer validates against the card schema, every chunk yields
+/// drafts, and nothing the model writes becomes a broken card.
 @Suite(
     "Real local model (scripts/test-llm)",
     .enabled(if: ProcessInfo.processInfo.environment["FLASHCARDS_TEST_LLM_URL"] != nil),
     .serialized)
 struct RealModelTests {
+    static let environment = ProcessInfo.processInfo.environment
+    /// One memory for the suite: the response_format probe happens once, as in a server process.
+    static let memory = ResponseFormatMemory()
+
+    /// Settings for a 270M model with a 4,096-token context: chunks of ~1,000 characters (~350 tokens)
+    /// plus the prompt and at most 3 cards (~500 tokens by the schema's bounds) fit with room to spare.
     static var configuration: LLMConfiguration {
-        let environment = ProcessInfo.processInfo.environment
-        return LLMConfiguration(
+        LLMConfiguration(
             baseURL: environment["FLASHCARDS_TEST_LLM_URL"] ?? "http://127.0.0.1:1",
-            model: environment["FLASHCARDS_TEST_LLM_MODEL"] ?? "gemma-3-270m", maximumChunks: 2,
+            model: environment["FLASHCARDS_TEST_LLM_MODEL"] ?? "gemma-3-270m", maximumChunks: 8,
             // No retries: llama.cpp keeps generating an abandoned request, so a retry would queue behind it.
-            chunkCharacters: 1_500, requestTimeoutSeconds: 600, maximumRetries: 0, cardsPerChunk: 4,
-            maximumTokens: 900)
+            chunkCharacters: 1_000, requestTimeoutSeconds: 600, maximumRetries: 0,
+            responseFormat: environment["FLASHCARDS_TEST_LLM_RESPONSE_FORMAT"].flatMap(
+                LLMConfiguration.ResponseFormat.init(rawValue:)) ?? .auto,
+            cardsPerChunk: 3, maximumTokens: 768, temperature: 0,
+            // scripts/test-llm runs the server with `--chat_format gemma`, which drops system messages.
+            systemPrompt: environment["FLASHCARDS_TEST_LLM_SYSTEM_PROMPT"].flatMap(
+                LLMConfiguration.SystemPrompt.init(rawValue:)) ?? .user)
+    }
+
+    /// A handful of the corpus texts (German and English, two of them held out), so that the run stays
+    /// within minutes on two cores; `FLASHCARDS_TEST_LLM_CORPUS=a.md,b.md` picks others.
+    static var corpusTexts: [String] {
+        if let list = environment["FLASHCARDS_TEST_LLM_CORPUS"], !list.isEmpty {
+            return list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+        }
+        return ["de_zellbiologie.md", "en_networks.md", "de_heldout_recht.md", "en_heldout_astronomy.md"]
+    }
+
+    static var corpusDirectory: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/corpus")
     }
 
     @Test("a plain chat completion comes back over the real protocol")
     func plainCompletion() async throws {
         var configuration = Self.configuration
         configuration.maximumTokens = 20
-        let client = ChatCompletionClient(configuration: configuration)
+        let client = ChatCompletionClient(configuration: configuration, memory: Self.memory)
         let completion = try await client.complete(messages: [
             ChatMessage(role: "user", content: "Antworte mit einem Wort: Wie heißt die Hauptstadt von Frankreich?")
         ])
         #expect(!completion.content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
     }
 
-    @Test("JSON mode returns output the parser accepts or repairs, and no draft is broken")
-    func generation() async throws {
-        let text = """
-            Ein Prozess ist ein Programm in Ausführung. Ein Thread ist ein leichtgewichtiger Ausführungsstrang
-            innerhalb eines Prozesses. Eine Semaphore ist eine Zählvariable, die den Zugang zu gemeinsam genutzten
-            Betriebsmitteln regelt. Ein Deadlock bezeichnet eine Situation, in der Prozesse zyklisch aufeinander warten.
-            """
-        let document = ExtractedDocument(contentType: .text, pages: [SourcePage(number: 1, text: text)], usedOCR: false)
-        let progress = ProgressRecorder()
-        do {
-            let result = try await OpenAICompatibleGenerator(configuration: Self.configuration).generate(
-                GenerationRequest(source: .document(document), customInstructions: "Kurze Antworten.")
-            ) { progress.record($0) }
-            print(
-                "real model made \(result.cards.count) cards: \(result.cards.map { "\($0.question) → \($0.answer)" })")
-            print("warnings: \(result.warnings)")
-            #expect(!result.cards.isEmpty)
+    @Test("the server accepts a schema-enforcing response_format and its output validates")
+    func structuredOutputMode() async throws {
+        let client = ChatCompletionClient(configuration: Self.configuration, memory: Self.memory)
+        let schema = ModelCardSchema.schema(maximumCards: 2)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let completion = try await client.complete(
+            messages: [
+                ChatMessage(
+                    role: "system", content: OpenAICompatibleGenerator.systemPrompt(language: .de, maximumCards: 2)),
+                ChatMessage(
+                    role: "user",
+                    content: "Erstelle höchstens 2 Karteikarten aus diesem Text (Seiten 1 bis 1):\n<<<\n[Seite 1]\n"
+                        + "Ein Prozess ist ein Programm in Ausführung.\n>>>"),
+            ], jsonSchema: schema)
+        print("real model: response_format accepted: \(completion.responseFormat.rawValue) (\(clock.now - start))")
+        print("real model: \(completion.content)")
+        #expect(completion.responseFormat.enforcesSchema)
+        #expect(JSONSchemaValidator.violations(of: completion.content, against: schema).isEmpty)
+    }
+
+    @Test("corpus texts: every answer validates against the schema, every chunk yields drafts")
+    func corpus() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let configuration = Self.configuration
+        let schema = ModelCardSchema.schema(maximumCards: configuration.cardsPerChunk)
+        let cardSchema = try #require(schema["properties"]?["cards"]?["items"]?.foundationObject as? [String: Any])
+        var chunks = 0
+        var answers = 0
+        var validAnswers = 0
+        var rawCards = 0
+        var validCards = 0
+        var drafts = 0
+        var chunksWithDrafts = 0
+        var modes = Set<String>()
+        for name in Self.corpusTexts {
+            let text = try String(contentsOf: Self.corpusDirectory.appendingPathComponent(name), encoding: .utf8)
+            let document = ExtractedDocument(
+                contentType: .text, pages: [SourcePage(number: 1, text: text)], usedOCR: false)
+            let recorder = CompletionRecorder()
+            let client = ChatCompletionClient(
+                configuration: configuration, memory: Self.memory, observer: { recorder.record($0) })
+            let textStart = clock.now
+            let result: GenerationResult
+            do {
+                result = try await OpenAICompatibleGenerator(client: client).generate(
+                    GenerationRequest(source: .document(document), maximumCards: 100)
+                ) { recorder.progress($0) }
+            } catch {
+                Issue.record("\(name): \(error)")
+                result = GenerationResult(cards: [], language: .de, warnings: [])
+            }
+            let chunkCount = TextChunker.chunks(
+                of: TextCleaner.clean(pages: document.pages), maximumCharacters: configuration.chunkCharacters
+            ).count
+            chunks += chunkCount
+            print("== \(name): \(chunkCount) chunks, \(result.cards.count) drafts, \(clock.now - textStart)")
+            for (chunk, completion) in recorder.completions {
+                answers += 1
+                modes.insert(completion.responseFormat.rawValue)
+                let violations = JSONSchemaValidator.violations(of: completion.content, against: schema)
+                #expect(violations.isEmpty, "\(name) chunk \(chunk): \(violations) in \(completion.content)")
+                if violations.isEmpty { validAnswers += 1 }
+                let items =
+                    ((try? JSONSerialization.jsonObject(with: Data(completion.content.utf8))) as? [String: Any])?[
+                        "cards"] as? [Any] ?? []
+                rawCards += items.count
+                validCards +=
+                    items.filter { JSONSchemaValidator.violations(of: $0, against: cardSchema, at: "card").isEmpty }
+                    .count
+                print("   chunk \(chunk) [\(completion.finishReason ?? "-")]: \(completion.content)")
+            }
+            // No repair was needed: one valid answer per chunk.
+            #expect(recorder.completions.count == chunkCount, "\(name): repairs were needed")
+            for chunk in 1...chunkCount {
+                let screened = recorder.completions.filter { $0.chunk == chunk }.flatMap { entry -> [DraftCard] in
+                    guard case .success(let parsed) = ModelCardParser.parse(entry.completion.content) else { return [] }
+                    return parsed.cards.compactMap {
+                        CardQuality.screen(question: $0.question, answer: $0.answer, sourcePage: 1)
+                    }
+                }
+                #expect(!screened.isEmpty, "\(name): chunk \(chunk) yielded no draft")
+                if !screened.isEmpty { chunksWithDrafts += 1 }
+            }
+            drafts += result.cards.count
             for card in result.cards {
+                print("   draft: \(card.question) → \(card.answer)")
                 #expect(card.kind == .model && card.sourcePage == 1)
                 #expect(
                     CardQuality.problems(question: card.question, answer: card.answer, requireQuestionMark: false)
                         .isEmpty)
-                #expect(card.question.count <= CardQuality.maximumQuestionLength)
-                #expect(card.answer.count <= CardQuality.maximumAnswerLength)
+                #expect(card.question.count <= ModelCardSchema.maximumQuestionLength)
+                #expect(card.answer.count <= ModelCardSchema.maximumAnswerLength)
             }
-        } catch let error as GenerationError {
-            // A tiny model may fail to produce usable JSON even after the repair; that must surface as a
-            // typed, explainable error, never as broken cards.
-            print("real model gave no usable cards: \(error.code)")
-            #expect(error == .modelOutputInvalid || error == .nothingGenerated)
         }
-        #expect(progress.events.contains(.chunkStarted(index: 1, total: 1)))
+        let seconds = Double((clock.now - start).components.seconds)
+        print(
+            String(
+                format: """
+                    real model figures: %d texts, %d chunks, %d answers (%.1f %% schema-valid), %d cards in them \
+                    (%.1f %% schema-valid), %d drafts after screening and de-duplication, %d/%d chunks with drafts, \
+                    %.0f s, response_format %@
+                    """, Self.corpusTexts.count, chunks, answers,
+                answers == 0 ? 0 : Double(validAnswers) * 100 / Double(answers), rawCards,
+                rawCards == 0 ? 0 : Double(validCards) * 100 / Double(rawCards), drafts, chunksWithDrafts, chunks,
+                seconds, modes.sorted().joined(separator: ",")))
+        #expect(answers > 0 && validAnswers == answers)
+        #expect(chunksWithDrafts == chunks)
     }
 
-    @Test("a model hint never leaks the answer")
+    @Test("model hints never leak the answer and carry no Hinweis: label")
     func hint() async throws {
         var configuration = Self.configuration
-        configuration.maximumTokens = 150
-        let maker = ModelHintMaker(client: ChatCompletionClient(configuration: configuration), fallbackOnError: false)
-        for (question, answer) in [
-            ("Was ist ein Prozess?", "Ein Programm in Ausführung"), ("Wo wird ATP gebildet?", "Mitochondrien"),
-        ] {
-            let hint = try await maker.hint(question: question, answer: answer, language: .de)
-            print("hint: \(hint)")
-            #expect(hint.hasPrefix("Hinweis:"))
+        configuration.maximumTokens = 60
+        let maker = ModelHintMaker(
+            client: ChatCompletionClient(configuration: configuration, memory: Self.memory), fallbackOnError: false)
+        var fromModel = 0
+        let cards = [
+            ("Was ist ein Prozess?", "Ein Programm in Ausführung", DocumentLanguage.de),
+            ("Wo wird ATP gebildet?", "Mitochondrien", .de),
+            ("What does TCP provide?", "Reliable, ordered delivery of a byte stream", .en),
+        ]
+        for (question, answer, language) in cards {
+            let hint = try await maker.hint(question: question, answer: answer, language: language)
+            let offline = OfflineHints.hint(answer: answer, language: language)
+            if hint != offline { fromModel += 1 }
+            print("hint (\(hint == offline ? "offline fallback" : "model")): \(hint)")
+            #expect(!hint.lowercased().hasPrefix("hinweis") && !hint.lowercased().hasPrefix("hint"))
             #expect(!OfflineHints.leaks(hint: hint, answer: answer))
+            #expect(hint.count <= HintText.maximumModelLength)
         }
+        print("real model hints: \(fromModel) of \(cards.count) from the model, the rest offline")
     }
 }

@@ -23,7 +23,8 @@ public enum OfflineHints {
     ]
 
     /// The hint for a card: the strongest clue up to `strength` that does not give the answer away.
-    /// Hints begin with "Hinweis:" (German) or "Hint:" (English), like the original's.
+    /// The text carries no "Hinweis:"/"Hint:" label: clients show their own (the original's hints began
+    /// with one, which its iOS app strips).
     public static func hint(answer: String, language: DocumentLanguage, strength: HintStrength = .medium) -> String {
         for level in HintStrength.allCases.reversed() where level <= strength {
             if let hint = hint(answer: answer, language: language, exactly: level),
@@ -32,8 +33,7 @@ public enum OfflineHints {
                 return hint
             }
         }
-        return language == .de
-            ? "Hinweis: Denk an das Thema der Frage." : "Hint: Think about the topic of the question."
+        return language == .de ? "Denk an das Thema der Frage." : "Think about the topic of the question."
     }
 
     /// All non-leaking hints for an answer, from gentle to strong, for a UI that reveals them step by step.
@@ -69,7 +69,6 @@ public enum OfflineHints {
 
     private static func hint(answer: String, language: DocumentLanguage, exactly level: HintStrength) -> String? {
         let german = language == .de
-        let prefix = german ? "Hinweis: " : "Hint: "
         let words = answer.split(whereSeparator: { $0.isWhitespace }).map {
             String($0).trimmingCharacters(in: .punctuationCharacters)
         }.filter { !$0.isEmpty }
@@ -87,7 +86,7 @@ public enum OfflineHints {
         }
         switch level {
         case .gentle:
-            return prefix + CardText.capitalizedFirst(shape) + "."
+            return CardText.capitalizedFirst(shape) + "."
         case .medium:
             if words.count <= 4 {
                 // First letters of every word; one letter per word for short words, two for long ones.
@@ -98,12 +97,12 @@ public enum OfflineHints {
                 }
                 guard starts.contains(where: { $0 != "…" }) else { return nil }
                 let startText = starts.joined(separator: " ")
-                return prefix + CardText.capitalizedFirst(shape)
+                return CardText.capitalizedFirst(shape)
                     + (german ? ", beginnt mit „\(startText)“." : ", starts with “\(startText)”.")
             }
             guard let key = keyWord(words) else { return nil }
             let start = String(key.prefix(key.count >= 8 ? 3 : 2))
-            return prefix + CardText.capitalizedFirst(shape)
+            return CardText.capitalizedFirst(shape)
                 + (german
                     ? "; ein Schlüsselwort beginnt mit „\(start)…“ (\(key.count) Buchstaben)."
                     : "; a key word starts with “\(start)…” (\(key.count) letters).")
@@ -115,7 +114,7 @@ public enum OfflineHints {
             }
             let ellipsis = words.count > 6 ? " …" : ""
             guard words.prefix(6).contains(key) else { return nil }
-            return prefix + (german ? "„" : "“") + shown.joined(separator: " ") + ellipsis + (german ? "“" : "”")
+            return (german ? "„" : "“") + shown.joined(separator: " ") + ellipsis + (german ? "“" : "”")
         }
     }
 

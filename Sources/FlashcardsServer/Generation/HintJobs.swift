@@ -57,9 +57,9 @@ struct HintJobHandler: JobHandler {
             for card in cards {
                 done.insert(card.id!)
                 let hint = try await maker.hint(question: card.question, answer: card.answer, language: nil)
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
-                guard !hint.isEmpty else { continue }
-                let clipped = String(hint.prefix(TextLimits.hint))
+                // Stored without a "Hinweis:" label and never cut inside a word.
+                let clipped = HintText.clipped(HintText.withoutLabel(hint), to: TextLimits.hint)
+                guard !clipped.isEmpty else { continue }
                 // Only where the card still has no hint: the user may have written one meanwhile.
                 try await job.db.sql.update("cards")
                     .set("hint", to: clipped)
