@@ -112,6 +112,44 @@ struct StatsTests {
         }
     }
 
+    @Test(
+        "days are counted in the learner's zone across daylight saving changes and half-hour offsets",
+        arguments: TestDatabase.available)
+    func zonesAndDaylightSaving(db: TestDatabase) async throws {
+        let clock = TestClock()  // Saturday 2026-06-13 10:00 UTC
+        for zoneName in ["Europe/Berlin", "Australia/Adelaide", "America/St_Johns"] {
+            try await withApp(db, clock: clock) { app in
+                try await withRunningServer(app) { client, _ in
+                    try await client.signup(
+                        name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: zoneName)
+                    let stack = try await client.createStack(name: "Zonen", color: "#000000")
+                    let card = try await client.createCard(in: stack.id, question: "Q", answer: "A")
+                    // Every 7 hours 13 minutes over the year: instants on both sides of every rollover
+                    // and of the zone's daylight saving changes.
+                    let now = clock.now
+                    let instants = stride(from: 26_000.0, to: 364 * 86_400.0, by: 26_000.0).map {
+                        now.addingTimeInterval(-$0)
+                    }
+                    for batch in stride(from: 0, to: instants.count, by: 1000) {
+                        _ = try await client.syncReviews(
+                            instants[batch..<min(batch + 1000, instants.count)].map {
+                                SyncReviewDTO(id: UUID(), cardId: card.id, rating: .good, reviewedAt: $0)
+                            })
+                    }
+                    // What Foundation's calendar says, day by day.
+                    let counting = FSRSDayCounting.rollover(hourOfDay: 4, timeZone: TimeZone(identifier: zoneName)!)
+                    let today = counting.dayNumber(of: now)
+                    var expected: [Int: Int] = [:]
+                    for instant in instants { expected[counting.dayNumber(of: instant), default: 0] += 1 }
+                    let stats = try await client.stats(of: stack.id)
+                    let counts = stats.reviewsPerDay.map(\.count)
+                    #expect(counts == (today - 364...today).map { expected[$0] ?? 0 }, "\(zoneName)")
+                    #expect(counts.reduce(0, +) == instants.count, "\(zoneName)")
+                }
+            }
+        }
+    }
+
     @Test("absent statistics and parameter values are explicit nulls, as everywhere in /api/v1")
     func explicitNulls() throws {
         func json(_ value: some Encodable) throws -> [String: Any] {

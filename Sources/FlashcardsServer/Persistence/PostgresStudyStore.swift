@@ -18,6 +18,10 @@ struct PostgresStudyStore: StudyStore {
 
     func bucket(_ column: String) -> SQLQueryString { Self.bucket(column) }
 
+    func shiftedDay(_ column: String, shift: SQLQueryString) -> SQLQueryString {
+        "CAST(FLOOR((EXTRACT(EPOCH FROM \(ident: column)) + \(shift)) / 86400) AS BIGINT)"
+    }
+
     fileprivate static func bucket(_ column: String) -> SQLQueryString {
         "CAST(FLOOR(EXTRACT(EPOCH FROM \(ident: column)) / \(literal: TimeBuckets.seconds)) AS BIGINT)"
     }

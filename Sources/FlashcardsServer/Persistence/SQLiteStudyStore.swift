@@ -22,6 +22,10 @@ struct SQLiteStudyStore: StudyStore {
 
     func bucket(_ column: String) -> SQLQueryString { Self.bucket(column) }
 
+    func shiftedDay(_ column: String, shift: SQLQueryString) -> SQLQueryString {
+        "CAST((\(ident: column) + \(shift)) / 86400 AS INTEGER)"
+    }
+
     /// SQLite's CAST truncates, which floors the (positive) Unix times SQLite stores dates as.
     fileprivate static func bucket(_ column: String) -> SQLQueryString {
         "CAST(\(ident: column) / \(literal: TimeBuckets.seconds) AS INTEGER)"

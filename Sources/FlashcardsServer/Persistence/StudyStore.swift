@@ -36,6 +36,10 @@ protocol StudyStore: Sendable {
     /// `column` (a timestamp) as its 15-minute bucket number, Unix seconds / 900 floored
     /// (`TimeBuckets`).
     func bucket(_ column: String) -> SQLQueryString
+
+    /// Whole days of `column` (a timestamp) shifted by `shift` seconds: (Unix seconds + shift) /
+    /// 86,400, floored (`LearnerDays`).
+    func shiftedDay(_ column: String, shift: SQLQueryString) -> SQLQueryString
 }
 
 /// The first card of a stack by its queue order, with the due count.

@@ -6,9 +6,9 @@ import SQLKit
 
 /// Statistics from the review history, per stack or over all of a user's stacks.
 ///
-/// Counting is done in SQL, grouped by 15-minute buckets (`TimeBuckets`), which Swift then maps to
-/// learner days (04:00 in the user's time zone) — SQLite knows no time zones, and a bucket never
-/// straddles a rollover. So a year of reviews is at most a few thousand rows, whatever the count.
+/// Counting is done in SQL, grouped by learner day (04:00 in the user's time zone; `LearnerDays`
+/// shifts each timestamp by the zone's offset at that instant). So a year of reviews is at most
+/// 365 rows, whatever the count.
 /// Undone reviews and undo entries never count.
 struct StatsService {
     let context: ServiceContext
@@ -31,7 +31,7 @@ struct StatsService {
         }
     }
 
-    /// Figures of one 15-minute bucket of the review log: reviews, long-term reviews, recalled ones.
+    /// Figures of one learner day of the review log: reviews, long-term reviews, recalled ones.
     private struct ReviewBucket: Decodable {
         let b: Int
         let n: Int
@@ -55,18 +55,22 @@ struct StatsService {
         let scopeFilter = try filter(scope)
 
         // Reviews per day (the last 365 days) and true retention per week (Monday to Sunday, the
-        // last 52 weeks) in one pass over the log, per 15-minute bucket: every review, the long-term
+        // last 52 weeks) in one pass over the log, per learner day: every review, the long-term
         // ones (at least a day after the card's previous review) and of these the recalled ones.
         // Undone reviews are counted, then taken off again from a second, small query over the
         // undo entries: one probe per undo instead of one per review.
         let thisWeek = Self.weekStart(today)
         let firstWeek = thisWeek - 51 * 7
         let firstDay = min(today - 364, firstWeek)
+        let since = counting.startOfDay(firstDay)
+        let days = LearnerDays(
+            zone: user.zone, rolloverHour: SchedulerKind.fsrs.dayStartHour, from: since,
+            to: counting.startOfDay(today + 30))
         var perDay: [Int: Int] = [:]
         var weekly: [Int: (reviews: Int, recalled: Int)] = [:]
         func tally(_ rows: [ReviewBucket], sign: Int) {
             for row in rows {
-                let day = counting.dayNumber(of: TimeBuckets.start(ofBucket: row.b))
+                let day = counting.dayNumber(of: days.middle(ofShiftedDay: row.b))
                 if day >= today - 364 { perDay[day, default: 0] += sign * row.n }
                 let week = Self.weekStart(day)
                 if week >= firstWeek {
@@ -75,8 +79,7 @@ struct StatsService {
                 }
             }
         }
-        let since = counting.startOfDay(firstDay)
-        let bucket = store.bucket("reviewed_at")
+        let bucket = days.day("reviewed_at", store: store)
         tally(
             try await sql.raw(
                 """
@@ -114,13 +117,18 @@ struct StatsService {
             relearning: byState["relearning"] ?? 0)
 
         // Forecast: cards (not new) due on each of the next 30 days; overdue ones count today.
+        struct DayRow: Decodable {
+            let b: Int
+            let n: Int
+        }
         var forecastByDay: [Int: Int] = [:]
-        for (instant, count) in try await TimeBuckets.counts(
-            table: "cards", column: "due_at",
-            filter: "\(scopeFilter) AND state <> 'new' AND due_at < \(bind: counting.startOfDay(today + 30))", sql: sql,
-            bucket: store.bucket("due_at"))
-        {
-            forecastByDay[max(today, counting.dayNumber(of: instant)), default: 0] += count
+        for row in try await sql.raw(
+            """
+            SELECT \(days.day("due_at", store: store)) AS b, COUNT(*) AS n FROM cards
+            WHERE \(scopeFilter) AND state <> 'new' AND due_at < \(bind: counting.startOfDay(today + 30)) GROUP BY b
+            """
+        ).all(decoding: DayRow.self) {
+            forecastByDay[max(today, counting.dayNumber(of: days.middle(ofShiftedDay: row.b))), default: 0] += row.n
         }
         let forecast = (today...today + 29).map { DayCountDTO(date: dateText($0), count: forecastByDay[$0] ?? 0) }
 
