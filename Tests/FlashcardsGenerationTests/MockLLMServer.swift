@@ -3,6 +3,8 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
+@testable import FlashcardsGeneration
+
 /// A tiny OpenAI-compatible chat-completions server for tests. It plays a script of replies, one per
 /// request, and records what it received. After the script, it repeats the last reply.
 final class MockLLMServer: @unchecked Sendable {
@@ -172,5 +174,16 @@ final class MockLLMServer: @unchecked Sendable {
                 channel.close(promise: nil)
             }
         }
+    }
+}
+
+extension MockLLMServer {
+    /// A model hint maker that asks this server once, without retries.
+    var hintMaker: ModelHintMaker {
+        ModelHintMaker(
+            client: ChatCompletionClient(
+                configuration: LLMConfiguration(
+                    baseURL: baseURL, model: "m", requestTimeoutSeconds: 5, maximumRetries: 0),
+                memory: ResponseFormatMemory()))
     }
 }

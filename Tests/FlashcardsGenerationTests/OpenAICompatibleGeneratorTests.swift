@@ -297,19 +297,11 @@ struct OpenAICompatibleGeneratorTests {
 
 @Suite("Model hints")
 struct ModelHintTests {
-    func maker(_ server: MockLLMServer) -> ModelHintMaker {
-        ModelHintMaker(
-            client: ChatCompletionClient(
-                configuration: LLMConfiguration(
-                    baseURL: server.baseURL, model: "m", requestTimeoutSeconds: 5, maximumRetries: 0),
-                memory: ResponseFormatMemory()))
-    }
-
     @Test("a good model hint is kept as it is, without a label")
     func goodHint() async throws {
         let server = try await MockLLMServer.start([.content("Denk an ein Programm, das gerade läuft.")])
         defer { Task { await server.shutdown() } }
-        let hint = try await maker(server).hint(
+        let hint = try await server.hintMaker.hint(
             question: "Was ist ein Prozess?", answer: "Ein Programm in Ausführung", language: .de)
         #expect(hint == "Denk an ein Programm, das gerade läuft.")
         #expect(
@@ -321,7 +313,7 @@ struct ModelHintTests {
     func leakingHint() async throws {
         let server = try await MockLLMServer.start([.content("Hinweis: Die Antwort ist Mitochondrien.")])
         defer { Task { await server.shutdown() } }
-        let hint = try await maker(server).hint(
+        let hint = try await server.hintMaker.hint(
             question: "Wo wird ATP gebildet?", answer: "Mitochondrien", language: .de)
         #expect(!OfflineHints.leaks(hint: hint, answer: "Mitochondrien"))
         #expect(hint == OfflineHints.hint(answer: "Mitochondrien", language: .de))
@@ -331,7 +323,7 @@ struct ModelHintTests {
     func failingModel() async throws {
         let server = try await MockLLMServer.start([.raw(status: 500, body: "down")])
         defer { Task { await server.shutdown() } }
-        let hint = try await maker(server).hint(
+        let hint = try await server.hintMaker.hint(
             question: "What is TCP?", answer: "A reliable transport protocol", language: .en)
         #expect(hint == OfflineHints.hint(answer: "A reliable transport protocol", language: .en))
         #expect(!OfflineHints.leaks(hint: hint, answer: "A reliable transport protocol"))

@@ -435,19 +435,11 @@ struct HintTextTests {
         }
     }
 
-    func maker(_ server: MockLLMServer) -> ModelHintMaker {
-        ModelHintMaker(
-            client: ChatCompletionClient(
-                configuration: LLMConfiguration(
-                    baseURL: server.baseURL, model: "m", requestTimeoutSeconds: 5, maximumRetries: 0),
-                memory: ResponseFormatMemory()))
-    }
-
     @Test("a model hint is stored without its Hinweis: label; the prompt no longer asks for one")
     func modelHintWithoutLabel() async throws {
         let server = try await MockLLMServer.start([.content("Hinweis: Denk an ein Programm, das gerade läuft.")])
         defer { Task { await server.shutdown() } }
-        let hint = try await maker(server).hint(
+        let hint = try await server.hintMaker.hint(
             question: "Was ist ein Prozess?", answer: "Ein Programm in Ausführung", language: .de)
         #expect(hint == "Denk an ein Programm, das gerade läuft.")
         #expect(!server.requests[0].messagesText.contains("beginnt"))
@@ -458,7 +450,7 @@ struct HintTextTests {
     func cutOffHint() async throws {
         let server = try await MockLLMServer.start([.content("Denk an die kleinen Kraftw", finishReason: "length")])
         defer { Task { await server.shutdown() } }
-        let hint = try await maker(server).hint(
+        let hint = try await server.hintMaker.hint(
             question: "Wo wird ATP gebildet?", answer: "Mitochondrien", language: .de)
         #expect(hint == OfflineHints.hint(answer: "Mitochondrien", language: .de))
         #expect(!hint.hasPrefix("Hinweis"))

@@ -59,7 +59,8 @@ enum FactPatterns {
         "it", "this", "that", "these", "those", "there", "here", "they", "we", "i", "you", "he", "she", "each",
         "all", "many", "some", "both", "then", "so", "thus", "however",
     ]
-    private static let numberWords: Set<String> = [
+    /// Number words from two to twelve, German and English (a number in a fact or a cloze).
+    static let numberWords: Set<String> = [
         "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "elf", "zwölf", "two", "three",
         "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
     ]

@@ -360,11 +360,6 @@ private struct Builder {
 
     // MARK: Facts
 
-    private static let numberWords: Set<String> = [
-        "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "elf", "zwölf", "two", "three",
-        "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-    ]
-
     private mutating func addFacts() {
         for index in sentences.indices where !sentences[index].used && clozeCandidate(sentences[index]) {
             let sentence = sentences[index]
@@ -372,7 +367,9 @@ private struct Builder {
             var numbers: [Int] = []
             for (position, word) in words.enumerated() {
                 let bare = word.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:!?()"))
-                if bare.count >= 1, bare.allSatisfy({ $0.isNumber }) || Self.numberWords.contains(bare.lowercased()) {
+                if bare.count >= 1,
+                    bare.allSatisfy({ $0.isNumber }) || FactPatterns.numberWords.contains(bare.lowercased())
+                {
                     numbers.append(position)
                 }
             }

@@ -7,7 +7,7 @@
 import { html, render } from '../html.js';
 import { t } from '../i18n.js';
 import { api } from '../api/client.js';
-import { errorText, errorView, icon, loadingView, stackBreadcrumb } from '../ui.js';
+import { errorText, errorView, icon, loadingView, stackBreadcrumb, stacksBreadcrumb } from '../ui.js';
 import { StudySession, knewItRating, sessionStacks, sizeFromQuery } from '../study-session.js';
 import { summaryMarkup } from '../session-summary.js';
 
@@ -64,10 +64,7 @@ export async function mount(root, ctx) {
 
   render(root, html`
     <section class="page feed">
-      ${stackId ? stackBreadcrumb(stacks[0], backUrl, t('study.mode.feed')) : html`
-        <nav class="breadcrumb" aria-label="Breadcrumb">
-          <a href="/app/stacks" class="crumb-back">${icon('back')}<span>${t('detail.crumbStacks')}</span></a>
-        </nav>`}
+      ${stackId ? stackBreadcrumb(stacks[0], backUrl, t('study.mode.feed')) : stacksBreadcrumb(`${t('study.allStacks')}: ${t('study.mode.feed')}`)}
       <h1 class="visually-hidden">${t('study.mode.feed')}: ${stackId ? stacks[0].name : t('study.allStacks')}</h1>
       <div class="learn-status">
         <span class="position" id="position"></span>

@@ -8,7 +8,7 @@ import { html, render } from '../html.js';
 import { formatInterval, formatRelativeDay, t } from '../i18n.js';
 import { api } from '../api/client.js';
 import { registerFlipCard } from '../../components/flip-card/flip-card.js';
-import { errorText, errorView, fieldError, icon, loadingView, stackBreadcrumb, toast } from '../ui.js';
+import { errorText, errorView, fieldError, icon, loadingView, stackBreadcrumb, stacksBreadcrumb, toast } from '../ui.js';
 import { StudySession, sessionStacks, sizeFromQuery } from '../study-session.js';
 import { summaryMarkup } from '../session-summary.js';
 
@@ -55,15 +55,11 @@ export async function mount(root, ctx) {
   const crumb = t(`study.mode.${mode}`);
   let busy = false;
   let answered = null; // quiz/write: the rating to send on "continue" (write) or null
+  let lastResult = null; // the last rate answer (its `next` saves a request)
 
   render(root, html`
     <section class="page learn learn-${mode}">
-      ${stackId ? stackBreadcrumb(single, backUrl, crumb) : html`
-        <nav class="breadcrumb" aria-label="Breadcrumb">
-          <a href="/app/stacks" class="crumb-back">${icon('back')}<span>${t('detail.crumbStacks')}</span></a>
-          <span class="crumb-sep hide-sm" aria-hidden="true">/</span>
-          <span class="hide-sm" aria-current="page">${t('study.allStacks')}: ${crumb}</span>
-        </nav>`}
+      ${stackId ? stackBreadcrumb(single, backUrl, crumb) : stacksBreadcrumb(`${t('study.allStacks')}: ${crumb}`)}
       <h1 class="visually-hidden">${crumb}: ${stackId ? single.name : t('study.allStacks')}</h1>
       <div class="learn-status">
         <span class="position" id="position"></span>
@@ -330,7 +326,6 @@ export async function mount(root, ctx) {
     }
   }
 
-  let lastResult = null;
 
   /** Rates (flashcards) and moves on to the next card. */
   async function rate(index) {

@@ -4,7 +4,7 @@
 
 import { html, render } from '../html.js';
 import { dueCountValue, t } from '../i18n.js';
-import { errorText, errorView, icon, loadingView, stackBreadcrumb } from '../ui.js';
+import { errorText, errorView, icon, loadingView, stackBreadcrumb, stacksBreadcrumb } from '../ui.js';
 import { SESSION_SIZES, saveStudyPrefs, sessionStacks, studyPrefs } from '../study-session.js';
 
 /** Every mode with its icon; `rates` modes change the schedule, the match game does not. */
@@ -57,10 +57,7 @@ export async function mount(root, ctx) {
 
   render(root, html`
     <section class="page page-narrow study-setup">
-      ${stackId ? stackBreadcrumb(stacks[0], backUrl, t('study.crumb')) : html`
-        <nav class="breadcrumb" aria-label="Breadcrumb">
-          <a href="/app/stacks" class="crumb-back">${icon('back')}<span>${t('detail.crumbStacks')}</span></a>
-        </nav>`}
+      ${stackId ? stackBreadcrumb(stacks[0], backUrl, t('study.crumb')) : stacksBreadcrumb(t('study.allStacks'))}
       <div class="panel">
         <h1>${t('study.title')}</h1>
         <p class="muted" id="study-lead">${stackId ? stacks[0].name : t('study.allStacks')} · ${facts.cards === 0
