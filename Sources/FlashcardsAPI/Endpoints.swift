@@ -258,6 +258,8 @@ extension Endpoint {
 
         // MARK: Generation
 
+        /// `GET /api/v1/generation`: which generator this server uses (public).
+        public static let generationInfo = Endpoint(.get, .v1, "generation")
         /// `POST /api/v1/stacks/{stackId}/generations`: a streamed upload that starts a job.
         public static let startGeneration = Endpoint(.post, .v1, "stacks/:stackId/generations")
         /// `GET /api/v1/stacks/{stackId}/drafts`
@@ -280,7 +282,7 @@ extension Endpoint {
             stackStats, stackRetrievability, userStats, userRetrievability,
             schedulerParameters, resetSchedulerParameters, optimizeScheduler,
             job, jobEvents, cancelJob,
-            startGeneration, listDrafts, acceptDrafts, updateDraft, discardDraft,
+            generationInfo, startGeneration, listDrafts, acceptDrafts, updateDraft, discardDraft,
         ]
     }
 }

@@ -70,12 +70,16 @@ public struct GenerationRequestDTO: Codable, Sendable, Hashable {
     public var topic: String?
     /// The user's own instructions for the generator; may be empty.
     public var customInstructions: String?
+    /// For a topic: the batch's level (1–20, default 1); each later batch goes deeper and never
+    /// repeats a question made for the stack before.
+    public var depth: Int?
 
     /// Creates the request.
-    public init(text: String? = nil, topic: String? = nil, customInstructions: String? = nil) {
+    public init(text: String? = nil, topic: String? = nil, customInstructions: String? = nil, depth: Int? = nil) {
         self.text = text
         self.topic = topic
         self.customInstructions = customInstructions
+        self.depth = depth
     }
 }
 
@@ -95,10 +99,17 @@ public struct DraftDTO: Codable, Sendable, Hashable {
     public var kind: String
     /// `pending`, `accepted` or `discarded`.
     public var status: String
+    /// The sentence (or heading with its list) of the source the draft was made from, when known.
+    public var source: String?
+    /// The same fact as another kind of card, for the user to switch to.
+    public var alternative: DraftAlternativeDTO?
+    /// The question of a card already in the stack that asks the same, when there is one.
+    public var duplicateOf: String?
 
     /// Creates the DTO.
     public init(
-        id: UUID, jobId: UUID, question: String, answer: String, sourcePage: Int?, kind: String, status: String
+        id: UUID, jobId: UUID, question: String, answer: String, sourcePage: Int?, kind: String, status: String,
+        source: String? = nil, alternative: DraftAlternativeDTO? = nil, duplicateOf: String? = nil
     ) {
         self.id = id
         self.jobId = jobId
@@ -107,6 +118,62 @@ public struct DraftDTO: Codable, Sendable, Hashable {
         self.sourcePage = sourcePage
         self.kind = kind
         self.status = status
+        self.source = source
+        self.alternative = alternative
+        self.duplicateOf = duplicateOf
+    }
+}
+
+/// Another card of the same fact as a draft (a definition as a cloze, a question as a cloze).
+public struct DraftAlternativeDTO: Codable, Sendable, Hashable {
+    /// Front side.
+    public var question: String
+    /// Back side.
+    public var answer: String
+    /// Its kind, as `DraftDTO.kind`.
+    public var kind: String
+
+    /// Creates the DTO.
+    public init(question: String, answer: String, kind: String) {
+        self.question = question
+        self.answer = answer
+        self.kind = kind
+    }
+}
+
+/// `GET /api/v1/generation`: how this server makes cards, so that a client words its page honestly
+/// and offers topics only when they can work.
+public struct GenerationInfoDTO: Codable, Sendable, Hashable {
+    /// `offline` (the built-in rules) or `model` (a configured language model).
+    public var generator: String
+    /// The model's name when a model is used.
+    public var model: String?
+    /// Whether cards can be made from a topic alone (needs a model).
+    public var topics: Bool
+    /// The largest upload in bytes.
+    public var maxUploadBytes: Int
+    /// Drafts per topic batch.
+    public var topicBatchSize: Int
+
+    /// Creates the DTO.
+    public init(generator: String, model: String?, topics: Bool, maxUploadBytes: Int, topicBatchSize: Int) {
+        self.generator = generator
+        self.model = model
+        self.topics = topics
+        self.maxUploadBytes = maxUploadBytes
+        self.topicBatchSize = topicBatchSize
+    }
+}
+
+extension GenerationInfoDTO {
+    /// Writes every field, `null` for absent ones.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(generator, forKey: .generator)
+        try container.encode(model, forKey: .model)
+        try container.encode(topics, forKey: .topics)
+        try container.encode(maxUploadBytes, forKey: .maxUploadBytes)
+        try container.encode(topicBatchSize, forKey: .topicBatchSize)
     }
 }
 
@@ -187,5 +254,8 @@ extension DraftDTO {
         try container.encode(sourcePage, forKey: .sourcePage)
         try container.encode(kind, forKey: .kind)
         try container.encode(status, forKey: .status)
+        try container.encode(source, forKey: .source)
+        try container.encode(alternative, forKey: .alternative)
+        try container.encode(duplicateOf, forKey: .duplicateOf)
     }
 }

@@ -15,19 +15,24 @@ public struct GenerationRequest: Sendable {
     public var source: Source
     /// The user's custom instructions ("Formuliere alle Karteikarten in Stichpunkten."); may be empty.
     public var customInstructions: String
-    /// Questions already in the stack, so that duplicates are left out.
+    /// Questions already in the stack: drafts that ask one again are marked (`duplicateOf`), or
+    /// for a topic left out.
     public var existingQuestions: [String]
     /// The most cards to return.
     public var maximumCards: Int
+    /// For a topic: the batch's level, 1 for the basics, each later batch a level deeper.
+    public var depth: Int
 
     /// Creates a request.
     public init(
-        source: Source, customInstructions: String = "", existingQuestions: [String] = [], maximumCards: Int = 300
+        source: Source, customInstructions: String = "", existingQuestions: [String] = [], maximumCards: Int = 300,
+        depth: Int = 1
     ) {
         self.source = source
         self.customInstructions = customInstructions
         self.existingQuestions = existingQuestions
         self.maximumCards = maximumCards
+        self.depth = depth
     }
 }
 
@@ -107,17 +112,20 @@ public struct OfflineCardGenerator: CardGenerator {
         let groups = stride(from: 0, to: cleaned.count, by: pagesPerStep).map {
             Array(cleaned[$0..<min(cleaned.count, $0 + pagesPerStep)])
         }
+        // Each group's drafts are final when reported (`draftsMade`): they leave out the facts of
+        // earlier groups, so the server can show them while later pages are still read.
         var cards: [DraftCard] = []
         for (index, group) in groups.enumerated() {
             try Task.checkCancellation()
             if groups.count > 1 { progress(.chunkStarted(index: index + 1, total: groups.count)) }
-            let options = TextToCardsOptions(
-                existingQuestions: request.existingQuestions + cards.map(\.question), language: language)
-            cards += TextToCards.makeCards(cleanedPages: group, options: options)
+            let made = TextToCards.makeCards(cleanedPages: group, options: TextToCardsOptions(language: language))
+            var fresh = CardDeduplicator.deduplicate(
+                made, after: cards, existingQuestions: request.existingQuestions)
+            fresh = Array(fresh.prefix(max(0, request.maximumCards - cards.count)))
+            cards += fresh
+            if !fresh.isEmpty { progress(.draftsMade(fresh)) }
             progress(.cardsMade(count: cards.count))
         }
-        cards = CardDeduplicator.deduplicate(cards, existingQuestions: request.existingQuestions)
-        if cards.count > request.maximumCards { cards = Array(cards.prefix(request.maximumCards)) }
         guard !cards.isEmpty else { throw GenerationError.nothingGenerated }
         return GenerationResult(cards: cards, language: language)
     }

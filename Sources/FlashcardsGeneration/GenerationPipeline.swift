@@ -45,12 +45,13 @@ public struct GenerationPipeline: Sendable {
 
     /// Drafts about a topic (needs a language model).
     public func run(
-        topic: String, customInstructions: String = "", existingQuestions: [String] = [],
+        topic: String, depth: Int = 1, customInstructions: String = "", existingQuestions: [String] = [],
         progress: @escaping ProgressHandler = { _ in }
     ) async throws -> GenerationResult {
         try await generator.generate(
             GenerationRequest(
-                source: .topic(topic), customInstructions: customInstructions, existingQuestions: existingQuestions),
+                source: .topic(topic), customInstructions: customInstructions, existingQuestions: existingQuestions,
+                depth: depth),
             progress: progress)
     }
 

@@ -1,3 +1,4 @@
+import FlashcardsCore
 import Foundation
 
 /// A step of a generation that the server persists and shows ("Seite 12 von 80 gelesen").
@@ -10,13 +11,15 @@ public enum GenerationProgress: Sendable, Hashable, Codable {
     case chunkStarted(index: Int, total: Int)
     /// `count` cards have been made so far.
     case cardsMade(count: Int)
+    /// These drafts are final (no later step drops them): they can be shown while work goes on.
+    case draftsMade([DraftCard])
 
     /// The job stage this step belongs to (`reading`, `recognizing`, `generating`), as in `JobProgressDTO`.
     public var stage: String {
         switch self {
         case .pagesRead: "reading"
         case .pagesRecognized: "recognizing"
-        case .chunkStarted, .cardsMade: "generating"
+        case .chunkStarted, .cardsMade, .draftsMade: "generating"
         }
     }
 
@@ -25,7 +28,7 @@ public enum GenerationProgress: Sendable, Hashable, Codable {
         switch self {
         case .pagesRead(let done, _), .pagesRecognized(let done, _): done
         case .chunkStarted(let index, _): index
-        case .cardsMade: nil
+        case .cardsMade, .draftsMade: nil
         }
     }
 
@@ -33,7 +36,7 @@ public enum GenerationProgress: Sendable, Hashable, Codable {
     public var total: Int? {
         switch self {
         case .pagesRead(_, let total), .pagesRecognized(_, let total), .chunkStarted(_, let total): total
-        case .cardsMade: nil
+        case .cardsMade, .draftsMade: nil
         }
     }
 
@@ -44,6 +47,7 @@ public enum GenerationProgress: Sendable, Hashable, Codable {
         case .pagesRecognized(let done, let total): "Texterkennung: Seite \(done) von \(total)"
         case .chunkStarted(let index, let total): "Abschnitt \(index) von \(total)"
         case .cardsMade(let count): count == 1 ? "1 Karte erstellt" : "\(count) Karten erstellt"
+        case .draftsMade(let drafts): drafts.count == 1 ? "1 neuer Vorschlag" : "\(drafts.count) neue Vorschläge"
         }
     }
 
@@ -54,6 +58,7 @@ public enum GenerationProgress: Sendable, Hashable, Codable {
         case .pagesRecognized(let done, let total): "Text recognition: page \(done) of \(total)"
         case .chunkStarted(let index, let total): "Section \(index) of \(total)"
         case .cardsMade(let count): count == 1 ? "1 card made" : "\(count) cards made"
+        case .draftsMade(let drafts): drafts.count == 1 ? "1 new draft" : "\(drafts.count) new drafts"
         }
     }
 }

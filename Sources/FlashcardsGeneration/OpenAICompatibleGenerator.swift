@@ -225,7 +225,14 @@ public struct OpenAICompatibleGenerator: CardGenerator {
                 throw GenerationError.invalidTopic
             }
             language = LanguageDetector.detect(topicText + " " + instructions)
-            jobs = [(Self.topicPrompt(topicText, count: configuration.cardsPerChunk, language: language), nil)]
+            jobs = [
+                (
+                    Self.topicPrompt(
+                        topicText, count: configuration.cardsPerChunk, language: language, depth: request.depth,
+                        known: request.existingQuestions),
+                    nil
+                )
+            ]
         case .document(let document):
             language = LanguageDetector.detect(document.text)
             let cleaned = TextCleaner.clean(pages: document.pages)
@@ -241,6 +248,7 @@ public struct OpenAICompatibleGenerator: CardGenerator {
             }
         }
         var skipped = 0
+        let isTopic = if case .topic = request.source { true } else { false }
         for (index, job) in jobs.enumerated() {
             try Task.checkCancellation()
             progress(.chunkStarted(index: index + 1, total: jobs.count))
@@ -256,6 +264,7 @@ public struct OpenAICompatibleGenerator: CardGenerator {
                 continue
             }
             dropped += raw.invalidItems
+            var chunkCards: [DraftCard] = []
             for card in raw.cards {
                 // Small models like to hand the prompt's example back; a text that filled the schema's
                 // maximum length was cut off by the grammar.
@@ -269,16 +278,22 @@ public struct OpenAICompatibleGenerator: CardGenerator {
                     card.page.flatMap { page in job.pages.map { $0.contains(page) ? page : $0.lowerBound } }
                     ?? job.pages?.lowerBound
                 if let screened = CardQuality.screen(question: card.question, answer: card.answer, sourcePage: page) {
-                    collected.append(screened)
+                    chunkCards.append(screened)
                 } else {
                     dropped += 1
                 }
             }
+            // A section's drafts are final once they leave out the facts of earlier sections.
+            var fresh = CardDeduplicator.deduplicate(
+                chunkCards, after: collected, existingQuestions: request.existingQuestions,
+                existing: isTopic ? .drop : .mark)
+            fresh = Array(fresh.prefix(max(0, request.maximumCards - collected.count)))
+            collected += fresh
+            if !fresh.isEmpty { progress(.draftsMade(fresh)) }
             progress(.cardsMade(count: collected.count))
         }
         if skipped == jobs.count { throw GenerationError.modelOutputInvalid }
-        var cards = CardDeduplicator.deduplicate(collected, existingQuestions: request.existingQuestions)
-        if cards.count > request.maximumCards { cards = Array(cards.prefix(request.maximumCards)) }
+        let cards = collected
         if dropped > 0 { warnings.append(.cardsDropped(count: dropped)) }
         guard !cards.isEmpty else { throw GenerationError.nothingGenerated }
         return GenerationResult(cards: cards, language: language, warnings: warnings)
@@ -413,10 +428,29 @@ public struct OpenAICompatibleGenerator: CardGenerator {
             """
     }
 
-    static func topicPrompt(_ topic: String, count: Int, language: DocumentLanguage = .de) -> String {
-        language == .de
+    /// The prompt of a topic batch. Batch 1 asks for the basics; each later one goes a level deeper
+    /// and lists the questions already asked (the last 60) so that the model does not repeat them.
+    static func topicPrompt(
+        _ topic: String, count: Int, language: DocumentLanguage = .de, depth: Int = 1, known: [String] = []
+    ) -> String {
+        var prompt =
+            language == .de
             ? "Erstelle \(count) Karteikarten zu den wichtigsten Begriffen und Fakten des Themas: <<<\(topic)>>>"
             : "Write \(count) flashcards about the most important terms and facts of the topic: <<<\(topic)>>>"
+        guard depth > 1 else { return prompt }
+        prompt +=
+            language == .de
+            ? "\n\nDies ist Stufe \(depth): Gehe tiefer als zuvor, mit Einzelheiten, Zusammenhängen, Beispielen und Ausnahmen."
+            : "\n\nThis is level \(depth): go deeper than before, with details, connections, examples and exceptions."
+        let listed = known.suffix(60).compactMap { CardQuality.cleanUntrusted($0, maximumLength: 200) }
+        if !listed.isEmpty {
+            prompt +=
+                (language == .de
+                    ? "\nDiese Fragen gibt es schon, wiederhole keine davon:\n"
+                    : "\nThese questions exist already; repeat none of them:\n")
+                + listed.map { "- " + $0 }.joined(separator: "\n")
+        }
+        return prompt
     }
 
     static func withInstructions(_ prompt: String, _ instructions: String, language: DocumentLanguage = .de)

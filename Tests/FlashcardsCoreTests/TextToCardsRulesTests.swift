@@ -142,15 +142,48 @@ struct TextToCardsRulesTests {
         for card in made { #expect(CardQuality.isWellFormed(card), "\(card)") }
     }
 
-    @Test("duplicates and near-duplicates are removed, also against existing questions")
+    @Test("duplicates and near-duplicates are removed; questions the stack has are marked or dropped")
     func deduplication() {
         let text = "Ein Prozess ist ein Programm in Ausführung. Ein Prozess ist ein Programm, das ausgeführt wird."
         #expect(cards(text).count == 1)
         let existing = TextToCards.makeCards(
             text: "Ein Prozess ist ein Programm in Ausführung. Ein Thread ist ein leichter Ausführungsstrang.",
             options: TextToCardsOptions(makesClozes: false, existingQuestions: ["Was ist ein  Prozess ?"]))
-        #expect(existing.map(\.question) == ["Was ist ein Thread?"])
+        #expect(existing.map(\.question) == ["Was ist ein Prozess?", "Was ist ein Thread?"])
+        #expect(existing.map(\.duplicateOf) == ["Was ist ein  Prozess ?", nil])
+        let dropped = CardDeduplicator.deduplicate(
+            existing, existingQuestions: ["Was ist ein Prozess?"], existing: .drop)
+        #expect(dropped.map(\.question) == ["Was ist ein Thread?"])
+        // Drafts made before (an earlier page group) are not made again.
+        let later = CardDeduplicator.deduplicate(existing, after: [existing[1]])
+        #expect(later.map(\.question) == ["Was ist ein Prozess?"])
         #expect(CardDeduplicator.sameQuestion("What is a protocol?", "what is the protocol"))
+    }
+
+    @Test("a draft keeps its source sentence and offers the same fact as a cloze")
+    func sourceAndAlternative() throws {
+        let sentence = "Das Mitochondrium ist das Kraftwerk der Zelle, in dem ATP gebildet wird."
+        let made = cards(sentence + " Die Photosynthese findet in den Chloroplasten statt.")
+        let definition = try #require(made.first { $0.kind == .definition })
+        #expect(definition.source == sentence)
+        let alternative = try #require(definition.alternative)
+        #expect(alternative.kind == .cloze)
+        #expect(alternative.answer == "Mitochondrium")
+        #expect(alternative.question.contains("Das _____ ist das Kraftwerk der Zelle"))
+        let place = try #require(made.first { $0.kind == .fact && $0.answer.contains("Chloroplasten") })
+        #expect(place.source == "Die Photosynthese findet in den Chloroplasten statt.")
+        #expect(place.alternative?.question.contains("Die Photosynthese findet") == true)
+        #expect(place.alternative?.answer.lowercased().contains("chloroplasten") == true)
+        // Of a definition and a cloze of the same fact, the second becomes the first's alternative.
+        let pair = CardDeduplicator.deduplicate([
+            DraftCard(question: "Was ist ein Prozess?", answer: "Ein Programm in Ausführung", kind: .definition),
+            DraftCard(
+                question: "Ergänze die Lücke: Ein _____ ist ein Programm in Ausführung.", answer: "Prozess",
+                kind: .cloze),
+        ])
+        #expect(pair.count == 1)
+        #expect(pair[0].alternative?.answer == "Prozess")
+        for card in made { #expect(CardQuality.isWellFormed(card), "\(card)") }
     }
 
     @Test("source pages are recorded")
@@ -283,7 +316,9 @@ struct TextToCardsFactTests {
         #expect(CardDeduplicator.sameFact(definition, cloze))
         #expect(CardDeduplicator.sameFact(cloze, definition))
         #expect(!CardDeduplicator.sameFact(definition, other))
-        #expect(CardDeduplicator.deduplicate([definition, cloze, other]) == [definition, other])
+        var withAlternative = definition
+        withAlternative.alternative = .init(question: cloze.question, answer: cloze.answer, kind: .cloze)
+        #expect(CardDeduplicator.deduplicate([definition, cloze, other]) == [withAlternative, other])
         #expect(CardDeduplicator.repeatedFacts(in: [definition, cloze, other, cloze]) == 2)
     }
 }

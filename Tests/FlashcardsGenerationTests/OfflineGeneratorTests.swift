@@ -40,14 +40,16 @@ struct OfflineGeneratorTests {
         #expect(GenerationProgress.chunkStarted(index: 3, total: 9).germanText == "Abschnitt 3 von 9")
     }
 
-    @Test("existing questions of the stack are not generated again")
+    @Test("questions the stack already has are marked for the user; drafts are reported as they are made")
     func existingQuestions() async throws {
         let document = ExtractedDocument(contentType: .pdf, pages: Self.pages(3), usedOCR: false)
-        let result = try await OfflineCardGenerator().generate(
-            GenerationRequest(source: .document(document), existingQuestions: ["Was ist der Begriff2?"])
-        ) { _ in }
-        #expect(result.cards.contains { $0.question == "Was ist der Begriff1?" })
-        #expect(!result.cards.contains { $0.question == "Was ist der Begriff2?" })
+        let progress = ProgressRecorder()
+        let result = try await OfflineCardGenerator(pagesPerStep: 1).generate(
+            GenerationRequest(source: .document(document), existingQuestions: ["Was ist der Begriff2?"]),
+            progress: progress.record)
+        #expect(result.cards.first { $0.question == "Was ist der Begriff1?" }?.duplicateOf == nil)
+        #expect(result.cards.first { $0.question == "Was ist der Begriff2?" }?.duplicateOf == "Was ist der Begriff2?")
+        #expect(progress.drafts == result.cards, "every draft is reported once, in order, before the end")
     }
 
     @Test("a cancelled task stops before generating")

@@ -17,6 +17,13 @@ final class ProgressRecorder: @unchecked Sendable {
     private var storage: [GenerationProgress] = []
     var events: [GenerationProgress] { lock.withLock { storage } }
     func record(_ event: GenerationProgress) { lock.withLock { storage.append(event) } }
+    /// The drafts reported as final while the generator worked, in order.
+    var drafts: [DraftCard] {
+        events.flatMap { event -> [DraftCard] in
+            if case .draftsMade(let drafts) = event { return drafts }
+            return []
+        }
+    }
 }
 
 @Suite("Language-model generator against a mock OpenAI-compatible server")
@@ -251,6 +258,45 @@ struct OpenAICompatibleGeneratorTests {
             try await generator(server).generate(GenerationRequest(source: .topic("  \n "))) { _ in }
         }
         #expect(server.requests.count == 1)
+    }
+
+    @Test("a deeper topic batch lists the questions made before and never repeats one")
+    func topicDepth() async throws {
+        let server = try await MockLLMServer.start([
+            .content(
+                MockLLMServer.cardsJSON([
+                    ("Was ist ein Prozess?", "Ein Programm in Ausführung."),
+                    ("Was ist ein Deadlock?", "Eine zyklische Wartesituation."),
+                ]))
+        ])
+        defer { Task { await server.shutdown() } }
+        let progress = ProgressRecorder()
+        let result = try await generator(server).generate(
+            GenerationRequest(
+                source: .topic("Betriebssysteme"), existingQuestions: ["Was ist ein Prozess?"], depth: 2),
+            progress: progress.record)
+        #expect(result.cards.map(\.question) == ["Was ist ein Deadlock?"])
+        #expect(progress.drafts == result.cards, "the drafts reported while working are the result")
+        let prompt = server.requests[0].messagesText
+        #expect(prompt.contains("Stufe 2"))
+        #expect(prompt.contains("- Was ist ein Prozess?"))
+        // The first batch asks for the basics and lists nothing.
+        #expect(!OpenAICompatibleGenerator.topicPrompt("X", count: 15, depth: 1, known: ["Q?"]).contains("Q?"))
+    }
+
+    @Test("questions already in the stack are marked, not dropped, when cards come from a document")
+    func documentDuplicatesMarked() async throws {
+        let server = try await MockLLMServer.start([.content(Self.goodCards)])
+        defer { Task { await server.shutdown() } }
+        let document = ExtractedDocument(
+            contentType: .text, pages: [SourcePage(number: 1, text: "Ein Prozess ist ein Programm in Ausführung.")],
+            usedOCR: false)
+        let result = try await generator(server).generate(
+            GenerationRequest(source: .document(document), existingQuestions: ["Was ist ein Prozess?"])
+        ) { _ in }
+        #expect(result.cards.count == 2)
+        #expect(result.cards.first { $0.question == "Was ist ein Prozess?" }?.duplicateOf == "Was ist ein Prozess?")
+        #expect(result.cards.first { $0.question == "Was ist eine Semaphore?" }?.duplicateOf == nil)
     }
 
     @Test("topic-only generation without a model says so")

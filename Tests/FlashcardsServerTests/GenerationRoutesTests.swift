@@ -187,6 +187,91 @@ struct GenerationRoutesTests {
     }
 
     @Test(
+        "drafts carry their source sentence, the same fact as a cloze, and a mark when the stack has them",
+        arguments: TestDatabase.available)
+    func draftDetails(db: TestDatabase) async throws {
+        try await withApp(db, adjust: workers(1)) { app in
+            // Public, before anyone signs in: the page words itself by it.
+            try await app.testing().test(.GET, "api/v1/generation") { res in
+                #expect(res.status == .ok)
+                let info = try res.decoded(GenerationInfoDTO.self)
+                #expect(info.generator == "offline" && info.model == nil && !info.topics)
+                #expect(info.maxUploadBytes == 10 * 1_024 * 1_024)
+                #expect((res.json as? [String: Any])?["model"] is NSNull)
+            }
+            let token = try await app.compatSignup()
+            let stackId = try await createStack(app, token: token)
+            func generate() async throws -> (drafts: [DraftDTO], result: [String: Any]) {
+                let body = try JSONEncoder().encode(GenerationRequestDTO(text: lectureText))
+                var jobId: UUID?
+                try await app.testing().test(
+                    .POST, "api/v1/stacks/\(stackId)/generations", headers: bearerHeaders(token),
+                    body: ByteBuffer(data: body)
+                ) { res in jobId = try res.decoded(JobDTO.self).id }
+                let job = try await waitForJob(app, try #require(jobId))
+                #expect(job.status == "succeeded", "\(job.error ?? "")")
+                var drafts: [DraftDTO] = []
+                try await app.testing().test(
+                    .GET, "api/v1/stacks/\(stackId)/drafts?jobId=\(try #require(jobId))", headers: bearerHeaders(token)
+                ) { res in drafts = try res.decoded([DraftDTO].self) }
+                let result = try JSONSerialization.jsonObject(with: Data((job.dto.result ?? "{}").utf8))
+                return (drafts, try #require(result as? [String: Any]))
+            }
+            let first = try await generate()
+            let power = try #require(first.drafts.first { $0.answer.contains("Kraftwerk der Zelle") })
+            #expect(power.source == "Das Mitochondrium ist das Kraftwerk der Zelle, in dem ATP gebildet wird.")
+            #expect(power.alternative?.kind == "cloze" && power.alternative?.answer == "Mitochondrium")
+            #expect(power.alternative?.question.contains("_____") == true)
+            #expect(first.drafts.allSatisfy { $0.duplicateOf == nil })
+            #expect(first.result["duplicates"] as? Int == 0)
+            #expect(first.result["generator"] as? String == "offline")
+            #expect(first.result["drafts"] as? Int == first.drafts.count)
+            try await app.testing().test(
+                .POST, "api/v1/stacks/\(stackId)/drafts/accept", headers: bearerHeaders(token)
+            ) { res in #expect(res.status == .ok) }
+
+            // The same text again: every draft is one the stack has, and says which.
+            let second = try await generate()
+            #expect(second.drafts.count == first.drafts.count)
+            #expect(second.drafts.allSatisfy { $0.duplicateOf != nil })
+            #expect(second.drafts.first { $0.answer.contains("Kraftwerk") }?.duplicateOf == power.question)
+            #expect(second.result["duplicates"] as? Int == second.drafts.count)
+        }
+    }
+
+    @Test("a topic batch's depth is checked before a job is queued", arguments: TestDatabase.available)
+    func topicDepth(db: TestDatabase) async throws {
+        let withModel: (inout AppConfiguration) -> Void = {
+            $0.jobWorkers = 0
+            $0.llm = LLMConfiguration(baseURL: "http://127.0.0.1:9/v1", model: "test-model")
+        }
+        try await withApp(db, adjust: withModel) { app in
+            try await app.testing().test(.GET, "api/v1/generation") { res in
+                let info = try res.decoded(GenerationInfoDTO.self)
+                #expect(info.generator == "model" && info.model == "test-model" && info.topics)
+                #expect(info.topicBatchSize == 15)
+            }
+            let token = try await app.compatSignup()
+            let stackId = try await createStack(app, token: token)
+            for (depth, status) in [(0, HTTPStatus.badRequest), (21, .badRequest), (3, .accepted)] {
+                let body = try JSONEncoder().encode(GenerationRequestDTO(topic: "Zellbiologie", depth: depth))
+                try await app.testing().test(
+                    .POST, "api/v1/stacks/\(stackId)/generations", headers: bearerHeaders(token),
+                    body: ByteBuffer(data: body)
+                ) { res in
+                    #expect(res.status == status, "depth \(depth)")
+                    if status == .accepted {
+                        let job = try #require(try await JobModel.find(try res.decoded(JobDTO.self).id, on: app.db))
+                        let payload = try FlashcardsJSON.makeDecoder().decode(
+                            GenerationPayload.self, from: Data(job.payload.utf8))
+                        #expect(payload.depth == 3)
+                    }
+                }
+            }
+        }
+    }
+
+    @Test(
         "every new card gets a hint from a hint job that never gives the answer away; user hints stay",
         arguments: TestDatabase.available)
     func hints(db: TestDatabase) async throws {

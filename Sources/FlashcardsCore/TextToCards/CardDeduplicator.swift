@@ -1,6 +1,6 @@
 import Foundation
 
-/// Removes duplicate and near-duplicate cards, also against questions already in a stack.
+/// Removes duplicate and near-duplicate cards, and finds the ones a stack already has.
 public enum CardDeduplicator {
     private static let stopwords: Set<String> = [
         "der", "die", "das", "ein", "eine", "einer", "eines", "einen", "einem", "den", "dem", "des", "und", "oder",
@@ -67,15 +67,39 @@ public enum CardDeduplicator {
         return crossed(lhs, rhs) || crossed(rhs, lhs)
     }
 
-    /// Keeps the first of each group of cards that ask the same fact (`sameFact`), in order, and
-    /// drops cards whose question matches one already in the stack.
-    public static func deduplicate(_ cards: [DraftCard], existingQuestions: [String] = []) -> [DraftCard] {
-        let existing = existingQuestions.map(contentWords)
+    /// What to do with a draft whose question is already in the stack.
+    public enum ExistingDuplicates: Sendable {
+        /// Keep it, with `duplicateOf` naming the stack's question, for the user to decide.
+        case mark
+        /// Leave it out (a topic feed never repeats a card).
+        case drop
+    }
+
+    /// Keeps the first of each group of cards that ask the same fact (`sameFact`), in order; a
+    /// later card of another kind becomes the kept card's `alternative` when it has none. Cards that
+    /// ask a fact of `earlier` (drafts already made) are left out; cards whose question matches one
+    /// already in the stack are marked (`duplicateOf`) or left out.
+    public static func deduplicate(
+        _ cards: [DraftCard], after earlier: [DraftCard] = [], existingQuestions: [String] = [],
+        existing handling: ExistingDuplicates = .mark
+    ) -> [DraftCard] {
+        let existing = existingQuestions.map { ($0, contentWords($0)) }
+        let before = earlier.map(Words.init)
         var kept: [(words: Words, card: DraftCard)] = []
-        for card in cards {
+        for var card in cards {
             let words = Words(card)
-            if existing.contains(where: { similarity($0, words.question) >= 0.8 }) { continue }
-            if !kept.contains(where: { sameFact($0.words, words) }) { kept.append((words, card)) }
+            if before.contains(where: { sameFact($0, words) }) { continue }
+            if let index = kept.firstIndex(where: { sameFact($0.words, words) }) {
+                if kept[index].card.alternative == nil, kept[index].card.kind != card.kind {
+                    kept[index].card.alternative = .init(question: card.question, answer: card.answer, kind: card.kind)
+                }
+                continue
+            }
+            if let match = existing.first(where: { similarity($0.1, words.question) >= 0.8 }) {
+                if handling == .drop { continue }
+                card.duplicateOf = match.0
+            }
+            kept.append((words, card))
         }
         return kept.map(\.card)
     }

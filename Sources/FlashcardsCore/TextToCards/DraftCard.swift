@@ -26,13 +26,41 @@ public struct DraftCard: Sendable, Codable, Hashable {
     public var sourcePage: Int?
     /// Which rule or generator made the card.
     public var kind: Kind
+    /// The sentence (or heading) of the source the card was made from, when known.
+    public var source: String?
+    /// The same fact as another kind of card (a definition as a cloze), for the user to switch to.
+    public var alternative: Alternative?
+    /// The question of a card already in the stack that asks the same, when there is one.
+    public var duplicateOf: String?
+
+    /// Another card of the same fact.
+    public struct Alternative: Sendable, Codable, Hashable {
+        /// Its front.
+        public var question: String
+        /// Its back.
+        public var answer: String
+        /// Its kind.
+        public var kind: Kind
+
+        /// Creates an alternative.
+        public init(question: String, answer: String, kind: Kind) {
+            self.question = question
+            self.answer = answer
+            self.kind = kind
+        }
+    }
 
     /// Creates a draft card.
-    public init(question: String, answer: String, sourcePage: Int? = nil, kind: Kind) {
+    public init(
+        question: String, answer: String, sourcePage: Int? = nil, kind: Kind, source: String? = nil,
+        alternative: Alternative? = nil
+    ) {
         self.question = question
         self.answer = answer
         self.sourcePage = sourcePage
         self.kind = kind
+        self.source = source
+        self.alternative = alternative
     }
 }
 

@@ -8,7 +8,7 @@ public struct TextToCardsOptions: Sendable, Hashable {
     public var makesClozes: Bool
     /// Whether to make cloze cards of numbers and years.
     public var makesFacts: Bool
-    /// Questions already in the stack; drafts that duplicate one of them are dropped.
+    /// Questions already in the stack; drafts that ask one of them again get `duplicateOf`.
     public var existingQuestions: [String]
     /// The document's language; detected when nil.
     public var language: DocumentLanguage?
@@ -102,10 +102,27 @@ private struct Builder {
         cards.sorted { ($0.card.sourcePage ?? 0, $0.order) < ($1.card.sourcePage ?? 0, $1.order) }.map(\.card)
     }
 
-    mutating func add(_ question: String, _ answer: String, page: Int, kind: DraftCard.Kind) {
-        let card = DraftCard(question: question, answer: answer, sourcePage: page, kind: kind)
+    mutating func add(
+        _ question: String, _ answer: String, page: Int, kind: DraftCard.Kind, source: String,
+        alternative: DraftCard.Alternative? = nil
+    ) {
+        let card = DraftCard(
+            question: question, answer: answer, sourcePage: page, kind: kind, source: source, alternative: alternative)
         cards.append((order, card))
         order += 1
+    }
+
+    /// The cloze prompt in the document's language.
+    var clozePrompt: String { language == .de ? "Ergänze die Lücke: " : "Fill in the gap: " }
+
+    /// The same sentence as a cloze of `phrase` (a term or a short answer), offered as the
+    /// alternative of a question card; nil when the phrase is long or not in the sentence as written.
+    func clozeAlternative(of phrase: String, in sentence: String) -> DraftCard.Alternative? {
+        let words = sentence.split(separator: " ").count
+        guard phrase.split(separator: " ").count <= 6, words >= 4, words <= 40,
+            let blanked = Self.blank(phrase, in: sentence)
+        else { return nil }
+        return .init(question: clozePrompt + blanked.text, answer: blanked.found, kind: .cloze)
     }
 
     mutating func run(options: TextToCardsOptions) {
@@ -123,7 +140,9 @@ private struct Builder {
                 }
                 let bullets = bulletRun(after: index)
                 if bullets.count >= 2 {
-                    addList(question: listHeadingQuestion(block.text), items: bullets, page: block.page)
+                    addList(
+                        question: listHeadingQuestion(block.text), items: bullets, page: block.page,
+                        source: ([block.text] + bullets.map { "• " + $0 }).joined(separator: "\n"))
                     index += 1
                     continue
                 }
@@ -133,7 +152,9 @@ private struct Builder {
                     let explanationWords = explanation.split(separator: " ").count
                     let lowercaseStart = explanation.first?.isLowercase == true
                     if (inGlossary && explanationWords <= 50) || (lowercaseStart && explanationWords <= 30) {
-                        addGlossary(term: block.text, explanation: explanation, page: block.page)
+                        addGlossary(
+                            term: block.text, explanation: explanation, page: block.page,
+                            source: block.text + "\n" + explanation)
                         index += 2
                         continue
                     }
@@ -150,7 +171,7 @@ private struct Builder {
             case .bullet:
                 // Items that are definitions themselves ("Cache: schneller Zwischenspeicher").
                 if let (term, explanation) = TextStructure.colonSplit(block.text, language: language) {
-                    addGlossary(term: term, explanation: explanation, page: block.page)
+                    addGlossary(term: term, explanation: explanation, page: block.page, source: block.text)
                 }
             }
             index += 1
@@ -166,18 +187,22 @@ private struct Builder {
         sentences.append(Sentence(text: sentence, page: page, used: false))
         if let items = introducesBullets {
             let intro = String(sentence.dropLast()).trimmingCharacters(in: .whitespaces)
-            addList(question: ListQuestions.question(intro: intro, language: language), items: items, page: page)
+            addList(
+                question: ListQuestions.question(intro: intro, language: language), items: items, page: page,
+                source: ([sentence] + items.map { "• " + $0 }).joined(separator: "\n"))
             sentences[sentenceIndex].used = true
             return
         }
         if let (term, explanation) = TextStructure.colonSplit(sentence, language: language) {
-            addGlossary(term: term, explanation: explanation, page: page)
+            addGlossary(term: term, explanation: explanation, page: page, source: sentence)
             sentences[sentenceIndex].used = true
             keyTerms.append(term)
             return
         }
         if let definition = DefinitionPatterns.match(sentence, language: language, vocabulary: vocabulary) {
-            add(definition.question, definition.answer, page: page, kind: .definition)
+            add(
+                definition.question, definition.answer, page: page, kind: .definition, source: sentence,
+                alternative: clozeAlternative(of: definition.term, in: sentence))
             keyTerms.append(definition.term)
             sentences[sentenceIndex].used = true
             antecedent = Self.subjectPhrase(of: definition.term, in: sentence).flatMap {
@@ -186,13 +211,15 @@ private struct Builder {
             return
         }
         if let enumeration = ListQuestions.enumeration(in: sentence, language: language) {
-            add(enumeration.question, enumeration.answer, page: page, kind: .enumeration)
+            add(enumeration.question, enumeration.answer, page: page, kind: .enumeration, source: sentence)
             sentences[sentenceIndex].used = true
             antecedent = nil
             return
         }
         if let fact = FactPatterns.match(sentence, language: language, antecedent: antecedent, vocabulary: vocabulary) {
-            add(fact.question, fact.answer, page: page, kind: .fact)
+            add(
+                fact.question, fact.answer, page: page, kind: .fact, source: sentence,
+                alternative: clozeAlternative(of: fact.answer, in: sentence))
             sentences[sentenceIndex].used = true
             antecedent = Antecedent(phrase: fact.subject, language: language) ?? antecedent
             return
@@ -237,7 +264,7 @@ private struct Builder {
         }
     }
 
-    private mutating func addList(question: String, items: [String], page: Int) {
+    private mutating func addList(question: String, items: [String], page: Int, source: String) {
         guard items.count >= 2, items.count <= 10 else { return }
         var shown = items.map { item -> String in
             if let (term, _) = TextStructure.colonSplit(item, language: language) { return term }
@@ -252,10 +279,10 @@ private struct Builder {
         let separator = shown.contains(where: { $0.contains(",") }) ? "; " : ", "
         let answer = shown.joined(separator: separator)
         guard answer.count <= CardText.maximumAnswerLength else { return }
-        add(question, answer, page: page, kind: .list)
+        add(question, answer, page: page, kind: .list, source: source)
     }
 
-    private mutating func addGlossary(term: String, explanation: String, page: Int) {
+    private mutating func addGlossary(term: String, explanation: String, page: Int, source: String) {
         var text = explanation.trimmingCharacters(in: .whitespaces)
         if text.hasSuffix(".") && !text.hasSuffix("..") { text.removeLast() }
         guard text.split(separator: " ").count >= 2, let answer = CardText.shortenAnswer(text) else { return }
@@ -264,7 +291,7 @@ private struct Builder {
         case .de: question = "Was bedeutet „\(term)“?"
         case .en: question = "What does “\(term)” mean?"
         }
-        add(question, CardText.capitalizedFirst(answer), page: page, kind: .definition)
+        add(question, CardText.capitalizedFirst(answer), page: page, kind: .definition, source: source)
         if !keyTerms.contains(term) { keyTerms.append(term) }
     }
 
@@ -323,8 +350,7 @@ private struct Builder {
             let sentence = sentences[chosen]
             guard let blanked = Self.blank(term, in: sentence.text) else { continue }
             sentences[chosen].used = true
-            let prompt = language == .de ? "Ergänze die Lücke: " : "Fill in the gap: "
-            add(prompt + blanked.text, blanked.found, page: sentence.page, kind: .cloze)
+            add(clozePrompt + blanked.text, blanked.found, page: sentence.page, kind: .cloze, source: sentence.text)
         }
     }
 
@@ -386,8 +412,9 @@ private struct Builder {
             var blanked = words
             blanked[position] = word.replacingOccurrences(of: bare, with: TextToCards.gap)
             sentences[index].used = true
-            let prompt = language == .de ? "Ergänze die Lücke: " : "Fill in the gap: "
-            add(prompt + blanked.joined(separator: " "), bare, page: sentence.page, kind: .fact)
+            add(
+                clozePrompt + blanked.joined(separator: " "), bare, page: sentence.page, kind: .fact,
+                source: sentence.text)
         }
     }
 }

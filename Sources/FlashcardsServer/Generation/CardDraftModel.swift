@@ -1,3 +1,4 @@
+import FlashcardsCore
 import Fluent
 import Foundation
 
@@ -20,6 +21,38 @@ final class CardDraftModel: Model, @unchecked Sendable {
     /// `pending`, `accepted` or `discarded`.
     @Field(key: "status") var status: String
     @Field(key: "created_at") var createdAt: Date
+    /// The sentence of the source it was made from.
+    @OptionalField(key: "source_text") var sourceText: String?
+    /// The same fact as another kind of card (question, answer, kind), for the user to switch to.
+    @OptionalField(key: "alt_question") var alternativeQuestion: String?
+    @OptionalField(key: "alt_answer") var alternativeAnswer: String?
+    @OptionalField(key: "alt_kind") var alternativeKind: String?
+    /// The question of a card already in the stack that asks the same.
+    @OptionalField(key: "duplicate_of") var duplicateOf: String?
 
     init() {}
+
+    /// A pending (or, for compatibility route 13, accepted) draft of a generated card.
+    init(
+        _ draft: DraftCard, jobId: UUID, userId: UUID, stackId: Int, position: Int, status: String, now: Date
+    ) {
+        id = UUID()
+        self.jobId = jobId
+        self.userId = userId
+        self.stackId = stackId
+        self.position = position
+        question = String(draft.question.prefix(TextLimits.question))
+        answer = String(draft.answer.prefix(TextLimits.answer))
+        sourcePage = draft.sourcePage
+        kind = draft.kind.rawValue
+        self.status = status
+        createdAt = now
+        sourceText = draft.source.map { String($0.prefix(TextLimits.answer)) }
+        if let alternative = draft.alternative {
+            alternativeQuestion = String(alternative.question.prefix(TextLimits.question))
+            alternativeAnswer = String(alternative.answer.prefix(TextLimits.answer))
+            alternativeKind = alternative.kind.rawValue
+        }
+        duplicateOf = draft.duplicateOf.map { String($0.prefix(TextLimits.question)) }
+    }
 }

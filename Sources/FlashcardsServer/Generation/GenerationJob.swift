@@ -17,6 +17,8 @@ struct GenerationPayload: Codable, Sendable {
     var customInstructions: String
     /// Create cards at once instead of drafts (compatibility route 13).
     var acceptAll: Bool
+    /// For a topic: the batch's level (1 = the basics).
+    var depth: Int? = nil
 }
 
 /// The result of a generation job.
@@ -25,10 +27,22 @@ struct GenerationOutcome: Codable, Sendable {
     var cardsCreated: Int
     var language: String
     var warnings: [String]
+    /// Pages read, for PDFs and photos.
+    var pages: Int?
+    /// Drafts that ask what a card of the stack already asks.
+    var duplicates: Int
+    /// `offline` or `model`.
+    var generator: String
+    /// The model's name when a model made the drafts.
+    var model: String?
 }
 
 /// Runs the generation pipeline for a stack: extraction (poppler, tesseract), the offline
-/// generator or the configured language model, then drafts (or cards) in one transaction.
+/// generator or the configured language model, then drafts (or cards).
+///
+/// Drafts are saved as the generator reports them final (`draftsMade`), so the review page shows
+/// them while later pages are still read; a job that fails or is cancelled takes its drafts with
+/// it. Compatibility route 13 (`acceptAll`) still creates all its cards in one transaction at the end.
 struct GenerationJobHandler: JobHandler {
     static let kind = "generation"
     let llm: LLMConfiguration?
@@ -38,9 +52,17 @@ struct GenerationJobHandler: JobHandler {
         guard let stack = try await StackModel.query(on: job.db).filter(\.$id == payload.stackId).first(),
             stack.userId == job.userId
         else { throw JobFailure("Der Stapel existiert nicht mehr.", code: "stack_not_found") }
-        let existing = try await CardModel.query(on: job.db)
+        var existing = try await CardModel.query(on: job.db)
             .filter(\.$stackId == payload.stackId).sort(\.$id, .descending).limit(5_000).all(\.$question)
+        if payload.source == "topic" {
+            // A topic feed never repeats a card it proposed before, kept or not.
+            existing += try await CardDraftModel.query(on: job.db)
+                .filter(\.$stackId == payload.stackId).filter(\.$jobId != job.id)
+                .sort(\.$createdAt, .descending).limit(2_000).all(\.$question)
+        }
         let pipeline = GenerationPipeline(generator: GenerationPipeline.generator(for: llm))
+        var saved = 0
+        var pages: Int?
 
         let result: GenerationResult
         do {
@@ -48,8 +70,8 @@ struct GenerationJobHandler: JobHandler {
             case "topic":
                 try await job.report(JobProgressDTO(stage: "generating", message: "Karteikarten werden generiert …"))
                 result = try await pipeline.run(
-                    topic: payload.text ?? "", customInstructions: payload.customInstructions,
-                    existingQuestions: existing)
+                    topic: payload.text ?? "", depth: payload.depth ?? 1,
+                    customInstructions: payload.customInstructions, existingQuestions: existing)
             default:
                 let data =
                     payload.source == "text" ? Data((payload.text ?? "").utf8) : (try await job.input() ?? Data())
@@ -58,8 +80,14 @@ struct GenerationJobHandler: JobHandler {
                     data: data, customInstructions: payload.customInstructions, existingQuestions: existing)
                 {
                     switch event {
+                    case .progress(.draftsMade(let drafts)):
+                        guard !payload.acceptAll else { continue }
+                        try await save(drafts, from: saved, payload: payload, job: job)
+                        saved += drafts.count
                     case .progress(let step):
-                        try await job.report(step.dto)
+                        if case .pagesRead(_, let total) = step { pages = total }
+                        if case .pagesRecognized(_, let total) = step { pages = total }
+                        try await job.report(step.dto(cards: saved))
                     case .finished(let value):
                         finished = value
                     }
@@ -67,8 +95,12 @@ struct GenerationJobHandler: JobHandler {
                 guard let finished else { throw CancellationError() }
                 result = finished
             }
-        } catch let error as GenerationError {
-            throw JobFailure(error.germanMessage, code: error.code, userError: error.isUserError)
+        } catch {
+            try? await CardDraftModel.query(on: job.db).filter(\.$jobId == job.id).delete()
+            if let error = error as? GenerationError {
+                throw JobFailure(error.germanMessage, code: error.code, userError: error.isUserError)
+            }
+            throw error
         }
         guard !result.cards.isEmpty else {
             throw JobFailure(
@@ -81,39 +113,41 @@ struct GenerationJobHandler: JobHandler {
         let now = job.now()
         let jobId = job.id
         let userId = job.userId
-        let created = try await job.db.transaction { db -> Int in
-            var created = 0
-            for (position, draft) in result.cards.enumerated() {
-                let row = CardDraftModel()
-                row.id = UUID()
-                row.jobId = jobId
-                row.userId = userId
-                row.stackId = payload.stackId
-                row.position = position
-                row.question = String(draft.question.prefix(TextLimits.question))
-                row.answer = String(draft.answer.prefix(TextLimits.answer))
-                row.sourcePage = draft.sourcePage
-                row.kind = draft.kind.rawValue
-                row.status = payload.acceptAll ? "accepted" : "pending"
-                row.createdAt = now
-                try await row.create(on: db)
-                if payload.acceptAll {
+        let remaining = Array(result.cards.dropFirst(saved))
+        let created: Int
+        if payload.acceptAll {
+            // Cards straight into the stack: none it already has.
+            let fresh = remaining.filter { $0.duplicateOf == nil }
+            guard !fresh.isEmpty else {
+                throw JobFailure(
+                    GenerationError.nothingGenerated.germanMessage, code: GenerationError.nothingGenerated.code)
+            }
+            created = try await job.db.transaction { db -> Int in
+                for (position, draft) in fresh.enumerated() {
+                    let row = CardDraftModel(
+                        draft, jobId: jobId, userId: userId, stackId: payload.stackId, position: position,
+                        status: "accepted", now: now)
+                    try await row.create(on: db)
                     try await CardModel(
                         uniqueId: UUID(), stackId: payload.stackId, userId: userId, question: row.question,
                         answer: row.answer, hint: nil, now: now
                     ).create(on: db)
-                    created += 1
                 }
+                try await JobInputModel.query(on: db).filter(\.$id == jobId).delete()
+                return fresh.count
             }
-            try await JobInputModel.query(on: db).filter(\.$id == jobId).delete()
-            return created
-        }
-        if created > 0 {
             try await HintJobs.enqueueMissing(stackId: payload.stackId, userId: userId, db: job.db, now: now)
+        } else {
+            try await save(remaining, from: saved, payload: payload, job: job)
+            try await JobInputModel.query(on: job.db).filter(\.$id == jobId).delete()
+            created = 0
         }
         let outcome = GenerationOutcome(
             drafts: result.cards.count, cardsCreated: created, language: result.language.rawValue,
-            warnings: result.warnings.map(\.germanText))
+            warnings: result.warnings.map(\.germanText), pages: pages,
+            duplicates: result.cards.filter { $0.duplicateOf != nil }.count,
+            generator: llm == nil ? "offline" : "model",
+            model: llm?.model)
         try await job.report(
             JobProgressDTO(
                 stage: "done", cardsCreated: result.cards.count,
@@ -121,13 +155,32 @@ struct GenerationJobHandler: JobHandler {
                     ? "\(created) Karten erstellt" : "\(result.cards.count) Karten zur Durchsicht erstellt"))
         return String(decoding: try FlashcardsJSON.makeEncoder().encode(outcome), as: UTF8.self)
     }
+
+    /// Saves drafts as pending, numbered on from `first`, in one transaction.
+    private func save(_ drafts: [DraftCard], from first: Int, payload: GenerationPayload, job: JobContext)
+        async throws
+    {
+        guard !drafts.isEmpty else { return }
+        let now = job.now()
+        let jobId = job.id
+        let userId = job.userId
+        try await job.db.transaction { db in
+            for (offset, draft) in drafts.enumerated() {
+                try await CardDraftModel(
+                    draft, jobId: jobId, userId: userId, stackId: payload.stackId, position: first + offset,
+                    status: "pending", now: now
+                ).create(on: db)
+            }
+        }
+    }
 }
 
 extension GenerationProgress {
-    /// The persisted progress of a pipeline step, with the library's German text.
-    var dto: JobProgressDTO {
-        var cards = 0
-        if case .cardsMade(let count) = self { cards = count }
-        return JobProgressDTO(stage: stage, current: current, total: total, cardsCreated: cards, message: germanText)
+    /// The persisted progress of a pipeline step, with the library's German text; `cards` is the
+    /// number of drafts made so far.
+    func dto(cards: Int) -> JobProgressDTO {
+        var made = cards
+        if case .cardsMade(let count) = self { made = count }
+        return JobProgressDTO(stage: stage, current: current, total: total, cardsCreated: made, message: germanText)
     }
 }

@@ -92,9 +92,11 @@ struct GenerationService {
             guard context.configuration.llm != nil else {
                 throw AppError.validation(GenerationError.topicNeedsModel.germanMessage)
             }
+            let depth = request.depth ?? 1
+            guard (1...20).contains(depth) else { throw AppError.validation("depth muss zwischen 1 und 20 liegen.") }
             payload = GenerationPayload(
                 stackId: stack.id!, source: "topic", text: try Validate.text(topic, field: "Das Thema", max: 200),
-                customInstructions: instructions, acceptAll: false)
+                customInstructions: instructions, acceptAll: false, depth: depth)
         } else if let text = request.text {
             payload = GenerationPayload(
                 stackId: stack.id!, source: "text", text: try Validate.text(text, field: "Der Text", max: 2_000_000),
@@ -170,8 +172,13 @@ struct GenerationService {
 
 extension CardDraftModel {
     var dto: DraftDTO {
-        DraftDTO(
+        var alternative: DraftAlternativeDTO?
+        if let alternativeQuestion, let alternativeAnswer {
+            alternative = DraftAlternativeDTO(
+                question: alternativeQuestion, answer: alternativeAnswer, kind: alternativeKind ?? "cloze")
+        }
+        return DraftDTO(
             id: id!, jobId: jobId, question: question, answer: answer, sourcePage: sourcePage, kind: kind,
-            status: status)
+            status: status, source: sourceText, alternative: alternative, duplicateOf: duplicateOf)
     }
 }

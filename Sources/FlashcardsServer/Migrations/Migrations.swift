@@ -25,5 +25,7 @@ enum Migrations {
         UpdateCardAddBookmarked(),
         UpdateStackAddMatchBest(),
         CreatePasswordReset(),
+        UpdateReviewLogCoverStats(),
+        UpdateCardDraftAddSource(),
     ]
 }

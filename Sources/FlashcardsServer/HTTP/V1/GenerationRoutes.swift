@@ -6,6 +6,7 @@ import Vapor
 /// `/api/v1/stacks/{id}/generations` and `/drafts`: cards from PDFs, photos, text and topics.
 struct GenerationRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
+        routes.on(Endpoint.V1.generationInfo, use: info)
         let authed = routes.grouped(RequireUserMiddleware())
         authed.on(Endpoint.V1.startGeneration, body: .stream, use: start)
         authed.on(Endpoint.V1.listDrafts, use: drafts)
@@ -18,6 +19,15 @@ struct GenerationRoutes: RouteCollection {
         let context = ServiceContext(req)
         let stack = try await StackService(context: context, user: try req.user).find(req.parameters.get("stackId"))
         return GenerationService(context: context, stack: stack)
+    }
+
+    /// Public: the page needs it to word itself before anyone signs in (the landing page too).
+    func info(_ req: Request) async throws -> Response {
+        let llm = req.application.appConfiguration.llm
+        return try jsonResponse(
+            GenerationInfoDTO(
+                generator: llm == nil ? "offline" : "model", model: llm?.model, topics: llm != nil,
+                maxUploadBytes: GenerationService.maximumUpload, topicBatchSize: llm?.cardsPerChunk ?? 15))
     }
 
     /// Multipart (`file`, `customInstructions`) for PDFs and photos; JSON (`text` or `topic`) otherwise.
