@@ -160,6 +160,25 @@ struct TextToCardsRulesTests {
         #expect(CardDeduplicator.sameQuestion("What is a protocol?", "what is the protocol"))
     }
 
+    @Test("past-tense definitions need an article; an apposition after the term is skipped")
+    func pastTenseAndApposition() {
+        #expect(
+            pairs("Ein Lehen war ein Stück Land, das ein Herr einem Vasallen überließ.")
+                == [["Was war ein Lehen?", "Ein Stück Land, das ein Herr einem Vasallen überließ"]])
+        #expect(pairs("Der Kaiser war 1520 in Aachen gekrönt worden und regierte lange.").isEmpty)
+        #expect(
+            pairs("Galileo Galilei, geboren 1564 in Pisa, war ein Astronom und Mathematiker am Hof in Florenz.")
+                .first?.first == "Was war Galileo Galilei?")
+        let english = TextToCards.makeCards(
+            text: "The Hanseatic League was a commercial alliance of merchant guilds and market towns.",
+            options: TextToCardsOptions(makesClozes: false, makesFacts: false, language: .en))
+        #expect(english.first?.question == "What was the Hanseatic League?")
+        let passive = TextToCards.makeCards(
+            text: "The treaty was signed in the small town after three weeks of talks.",
+            options: TextToCardsOptions(makesClozes: false, makesFacts: false, language: .en))
+        #expect(!passive.contains { $0.kind == .definition })
+    }
+
     @Test("a draft keeps its source sentence and offers the same fact as a cloze")
     func sourceAndAlternative() throws {
         let sentence = "Das Mitochondrium ist das Kraftwerk der Zelle, in dem ATP gebildet wird."

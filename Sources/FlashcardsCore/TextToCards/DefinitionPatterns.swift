@@ -127,12 +127,13 @@ enum DefinitionPatterns {
         }
         // "(Der) X ist / sind / bezeichnet / beschreibt / meint Y."
         let verbs: Set<String> = [
-            "ist", "sind", "bezeichnet", "bezeichnen", "beschreibt", "beschreiben", "meint", "tritt", "gibt",
+            "ist", "sind", "war", "waren", "bezeichnet", "bezeichnen", "beschreibt", "beschreiben", "meint", "tritt",
+            "gibt",
         ]
-        guard let verb = words.prefix(8).firstIndex(where: { verbs.contains($0.trimmingCharacters(in: [","])) }),
+        guard let verb = words.prefix(12).firstIndex(where: { verbs.contains($0.trimmingCharacters(in: [","])) }),
             verb >= 1
         else { return nil }
-        var subject = Array(words[0..<verb])
+        var subject = apposed(Array(words[0..<verb]))
         if subject.count >= 2, subject[1] == "Begriff" { subject.remove(at: 1) }
         var (article, termWords) = splitArticle(subject, articles: germanArticles)
         article = article?.lowercased()
@@ -161,6 +162,12 @@ enum DefinitionPatterns {
             rest.removeFirst()
             guard let answer = validAnswer(rest, weakStarts: []) else { return nil }
             return FoundDefinition(term: term, question: "Was gibt \(subjectText) an?", answer: answer)
+        case "war", "waren":
+            // Past tense only with an article: "Ein Ablass war ein Nachlass …".
+            guard let head = rest.first, germanArticles.contains(head.lowercased()),
+                let answer = validAnswer(rest, weakStarts: germanWeakAnswerStarts)
+            else { return nil }
+            return FoundDefinition(term: term, question: "Was \(verbWord) \(subjectText)?", answer: answer)
         case "ist", "sind":
             guard let head = rest.first else { return nil }
             let startsWithArticle =
@@ -209,6 +216,17 @@ enum DefinitionPatterns {
         return words.joined(separator: " ")
     }
 
+    /// The subject without an apposition between commas: "Martin Luther, geboren 1483 in
+    /// Eisleben," → "Martin Luther". Unchanged when there is none.
+    static func apposed(_ subject: [String]) -> [String] {
+        guard subject.count >= 3, subject.last?.hasSuffix(",") == true,
+            let first = subject.firstIndex(where: { $0.hasSuffix(",") }), first < subject.count - 1
+        else { return subject }
+        var head = Array(subject[...first])
+        head[head.count - 1] = String(head[head.count - 1].dropLast())
+        return head
+    }
+
     // MARK: English
 
     private static func english(_ words: [String], vocabulary: Set<String>) -> FoundDefinition? {
@@ -235,18 +253,27 @@ enum DefinitionPatterns {
             let shown = joined(article, displayTerm(term, vocabulary: vocabulary))
             return FoundDefinition(term: term, question: "What \(marker[0]) \(shown)?", answer: answer)
         }
-        let verbs: Set<String> = ["is", "are", "means", "refers", "denotes", "describes", "occurs", "stands"]
-        let window = words.prefix(subjectStart + 7)
+        let verbs: Set<String> = [
+            "is", "are", "was", "were", "means", "refers", "denotes", "describes", "occurs", "stands",
+        ]
+        let window = words.prefix(subjectStart + 11)
         guard let verb = window.indices.first(where: { $0 > subjectStart && verbs.contains(window[$0]) }) else {
             return genericEnglish(words, vocabulary: vocabulary)
         }
-        var (article, termWords) = splitArticle(Array(words[subjectStart..<verb]), articles: englishArticles)
+        var (article, termWords) = splitArticle(
+            apposed(Array(words[subjectStart..<verb])), articles: englishArticles)
         article = article?.lowercased()
         guard let term = validEnglishTerm(termWords) else { return nil }
         let shownTerm = termPrefix + displayTerm(term, vocabulary: vocabulary)
         let subject = joined(termPrefix.isEmpty ? article : nil, shownTerm)
         var rest = Array(words[(verb + 1)...])
         switch words[verb] {
+        case "was", "were":
+            // Past tense only with a determiner: "The Marshall Plan was a programme …".
+            guard let head = rest.first, ["a", "an", "the"].contains(head.lowercased()),
+                let answer = validAnswer(rest, weakStarts: englishWeakAnswerStarts)
+            else { return nil }
+            return FoundDefinition(term: term, question: "What \(words[verb]) \(subject)?", answer: answer)
         case "is", "are":
             if rest.first == "called" { return nil }
             var question = "What \(words[verb]) \(subject)?"
