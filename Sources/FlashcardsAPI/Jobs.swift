@@ -15,6 +15,8 @@ public struct JobDTO: Codable, Sendable, Hashable {
     public var result: String?
     /// Why it failed, for the user (German).
     public var error: String?
+    /// Why it failed, for programs (`nothing_generated`, `no_text_found`, `job_cancelled`, …).
+    public var errorCode: String?
     /// When it was queued.
     public var createdAt: Date
     /// Last change.
@@ -23,7 +25,7 @@ public struct JobDTO: Codable, Sendable, Hashable {
     /// Creates the DTO.
     public init(
         id: UUID, kind: String, status: String, progress: JobProgressDTO, result: String?, error: String?,
-        createdAt: Date, updatedAt: Date
+        errorCode: String? = nil, createdAt: Date, updatedAt: Date
     ) {
         self.id = id
         self.kind = kind
@@ -31,6 +33,7 @@ public struct JobDTO: Codable, Sendable, Hashable {
         self.progress = progress
         self.result = result
         self.error = error
+        self.errorCode = errorCode
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
@@ -226,6 +229,7 @@ extension JobDTO {
         try container.encode(progress, forKey: .progress)
         try container.encode(result, forKey: .result)
         try container.encode(error, forKey: .error)
+        try container.encode(errorCode, forKey: .errorCode)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(updatedAt, forKey: .updatedAt)
     }

@@ -236,6 +236,19 @@ struct GenerationRoutesTests {
             #expect(second.drafts.allSatisfy { $0.duplicateOf != nil })
             #expect(second.drafts.first { $0.answer.contains("Kraftwerk") }?.duplicateOf == power.question)
             #expect(second.result["duplicates"] as? Int == second.drafts.count)
+            // Pasted text has no pages; absent values are explicit nulls.
+            #expect(second.result["pages"] is NSNull && second.result["model"] is NSNull)
+
+            // A job that makes nothing says so for programs too.
+            let nothing = try JSONEncoder().encode(GenerationRequestDTO(text: "ok ok ok"))
+            var failedId: UUID?
+            try await app.testing().test(
+                .POST, "api/v1/stacks/\(stackId)/generations", headers: bearerHeaders(token),
+                body: ByteBuffer(data: nothing)
+            ) { res in failedId = try res.decoded(JobDTO.self).id }
+            let failed = try await waitForJob(app, try #require(failedId))
+            #expect(failed.status == "failed")
+            #expect(failed.dto.errorCode == "nothing_generated")
         }
     }
 

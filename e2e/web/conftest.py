@@ -92,7 +92,7 @@ class Watch:
     foreign: list
 
 
-def _watch(context: BrowserContext, page: Page) -> Watch:
+def _watch(context: BrowserContext, page: Page, base_url: str = BASE_URL) -> Watch:
     watch = Watch(errors=[], foreign=[])
 
     def on_console(msg):
@@ -104,7 +104,7 @@ def _watch(context: BrowserContext, page: Page) -> Watch:
 
     def on_request(request):
         url = request.url
-        if not (url.startswith(BASE_URL) or url.startswith("data:") or url.startswith("blob:")):
+        if not (url.startswith(base_url) or url.startswith("data:") or url.startswith("blob:")):
             watch.foreign.append(url)
 
     context.on("request", on_request)
@@ -113,21 +113,22 @@ def _watch(context: BrowserContext, page: Page) -> Watch:
 
 @pytest.fixture
 def make_page(browser: Browser):
-    """Factory: a fresh context and page with the given locale, viewport and options."""
+    """Factory: a fresh context and page with the given locale, viewport and options (`base_url`:
+    another server than the one of the run, e.g. one with a language model)."""
     opened = []
 
-    def factory(locale="de-DE", viewport=None, **options) -> Page:
+    def factory(locale="de-DE", viewport=None, base_url=BASE_URL, **options) -> Page:
         options.setdefault("timezone_id", daytime_zone())
         options.setdefault("viewport", viewport or {"width": 1280, "height": 860})
         context = browser.new_context(
-            base_url=BASE_URL,
+            base_url=base_url,
             locale=locale,
             extra_http_headers={"Accept-Language": f"{locale},{locale.split('-')[0]};q=0.9"},
             **options,
         )
         context.set_default_timeout(10_000)
         page = context.new_page()
-        watch = _watch(context, page)
+        watch = _watch(context, page, base_url)
         opened.append((context, page, watch))
         return page
 
@@ -156,19 +157,21 @@ def unique_mail(prefix: str = "lerner") -> str:
     return f"{prefix}-{uuid.uuid4().hex[:10]}@example.org"
 
 
-def api(page: Page, method: str, path: str, body=None, token: str | None = None):
+def api(page: Page, method: str, path: str, body=None, token: str | None = None, base_url: str | None = None):
     """Calls /api/v1 directly (for test setup), returns (status, json)."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    response = page.request.fetch(f"{BASE_URL}/api/v1{path}", method=method, data=body, headers=headers)
+    response = page.request.fetch(f"{base_url or BASE_URL}/api/v1{path}", method=method, data=body, headers=headers)
     text = response.text()
     return response.status, (json.loads(text) if text else None)
 
 
-def signup_via_api(page: Page, name: str = "Mara Beispiel", tz: str | None = None) -> dict:
+def signup_via_api(page: Page, name: str = "Mara Beispiel", tz: str | None = None,
+                   base_url: str | None = None) -> dict:
     """Creates an account and returns {mail, token, user}."""
     mail = unique_mail()
     status, body = api(page, "POST", "/auth/signup",
-                       {"name": name, "mail": mail, "password": PASSWORD, "timeZone": tz or daytime_zone()})
+                       {"name": name, "mail": mail, "password": PASSWORD, "timeZone": tz or daytime_zone()},
+                       base_url=base_url)
     assert status == 201, body
     return {"mail": mail, "token": body["token"], "user": body["user"]}
 

@@ -1,5 +1,6 @@
-"""The "Automatisch erstellen" page: four sources, input validation, and a generation from text
-through the job API with the draft review list."""
+"""The "Automatisch erstellen" page: four sources, honest wording for the offline generator, input
+validation, and a generation from text through the job API with the draft review list.
+(The draft editor itself: test_draft_editor.py; topics with a language model: test_topic_feed.py.)"""
 
 from __future__ import annotations
 
@@ -19,15 +20,15 @@ def test_generation_page_renders_and_validates(page: Page):
     expect(page.get_by_role("heading", level=1)).to_have_text("Automatisch Karten erstellen.")
     for source in ("PDF", "Foto", "Text", "Thema"):
         expect(page.get_by_role("radio", name=source)).to_be_visible()
-    expect(page.get_by_text("Es werden ausschließlich PDF Dateien bis 10MB angenommen.")).to_be_visible()
-    expect(page.get_by_label("Eigene Anweisungen (optional)")).to_have_attribute(
-        "placeholder", "Formuliere alle Karteikarten in Stichpunkten.")
+    expect(page.get_by_text("Es werden ausschließlich PDF-Dateien bis 10 MB angenommen.")).to_be_visible()
+    # The built-in generator follows rules and no instructions: no field that would do nothing.
+    expect(page.get_by_label("Eigene Anweisungen (optional)")).to_have_count(0)
     shot(page, "70-magic")
 
     submit = page.get_by_role("button", name="Karten erstellen")
     submit.click()
-    error = "Beim magischen Erstellen der Karten ist ein Fehler aufgetreten. Bitte wähle eine Datei aus, bevor du fortfährst."
-    expect(page.locator("#form-error")).to_have_text(error)
+    expect(page.locator("#form-error")).to_have_text("Wähle eine PDF-Datei aus, bevor du fortfährst.")
+    expect(page.locator("#pdf")).to_be_focused()
 
     page.locator("#pdf").set_input_files({"name": "notizen.txt", "mimeType": "text/plain", "buffer": b"hallo"})
     expect(page.get_by_text("Ausgewählt: notizen.txt")).to_be_visible()
@@ -37,15 +38,15 @@ def test_generation_page_renders_and_validates(page: Page):
     big = b"%PDF-1.4\n" + b"0" * (10 * 1024 * 1024 + 1)
     page.locator("#pdf").set_input_files({"name": "gross.pdf", "mimeType": "application/pdf", "buffer": big})
     submit.click()
-    expect(page.locator("#form-error")).to_have_text("Die Datei ist größer als 10MB.")
+    expect(page.locator("#form-error")).to_have_text("Die Datei ist größer als 10 MB.")
 
     page.get_by_role("radio", name="Foto").check()
     expect(page.locator("#photo")).to_have_attribute("capture", "environment")
     expect(page.locator("#photo")).to_have_attribute("accept", "image/*")
-
-    page.get_by_role("radio", name="Thema").check()
-    submit.click()
-    expect(page.locator("#form-error")).to_have_text("Gib ein Thema ein, bevor du fortfährst.")
+    expect(page.get_by_text("Bilder bis 10 MB.")).to_be_visible()
+    page.get_by_role("button", name="Karten erstellen").click()
+    expect(page.locator("#form-error")).to_have_text(
+        "Nimm ein Foto auf oder wähle ein Bild aus, bevor du fortfährst.")
 
     page.get_by_role("radio", name="Text").check()
     submit.click()

@@ -456,7 +456,9 @@ enum ListQuestions {
         case .de:
             if words.count >= 3, words[0] == "Zu", let verb = words.last, ["gehören", "zählen"].contains(verb) {
                 let verbSingular = verb == "gehören" ? "gehört" : "zählt"
-                return "Was \(verbSingular) zu \(words[1..<(words.count - 1)].joined(separator: " "))?"
+                // "Zu den Bestandteilen, die … fehlen, gehören:" keeps no comma before the "?".
+                let group = words[1..<(words.count - 1)].joined(separator: " ").trimmingCharacters(in: [","])
+                return "Was \(verbSingular) zu \(group)?"
             }
             if words.count >= 3, words[0] == "Man", words[1] == "unterscheidet" {
                 return "Welche \(words[2...].joined(separator: " ")) unterscheidet man?"

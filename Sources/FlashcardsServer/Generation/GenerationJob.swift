@@ -35,6 +35,19 @@ struct GenerationOutcome: Codable, Sendable {
     var generator: String
     /// The model's name when a model made the drafts.
     var model: String?
+
+    /// Writes every field, `null` for absent ones, as everywhere in `/api/v1`.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(drafts, forKey: .drafts)
+        try container.encode(cardsCreated, forKey: .cardsCreated)
+        try container.encode(language, forKey: .language)
+        try container.encode(warnings, forKey: .warnings)
+        try container.encode(pages, forKey: .pages)
+        try container.encode(duplicates, forKey: .duplicates)
+        try container.encode(generator, forKey: .generator)
+        try container.encode(model, forKey: .model)
+    }
 }
 
 /// Runs the generation pipeline for a stack: extraction (poppler, tesseract), the offline
@@ -85,7 +98,8 @@ struct GenerationJobHandler: JobHandler {
                         try await save(drafts, from: saved, payload: payload, job: job)
                         saved += drafts.count
                     case .progress(let step):
-                        if case .pagesRead(_, let total) = step { pages = total }
+                        // Pages of PDFs and photos; pasted text has none.
+                        if case .pagesRead(_, let total) = step, payload.source != "text" { pages = total }
                         if case .pagesRecognized(_, let total) = step { pages = total }
                         try await job.report(step.dto(cards: saved))
                     case .finished(let value):
@@ -96,7 +110,11 @@ struct GenerationJobHandler: JobHandler {
                 result = finished
             }
         } catch {
-            try? await CardDraftModel.query(on: job.db).filter(\.$jobId == job.id).delete()
+            // Also when the job was cancelled: the deletion runs in a task of its own, which the
+            // job's cancellation does not reach.
+            let db = job.db
+            let jobId = job.id
+            await Task { try? await CardDraftModel.query(on: db).filter(\.$jobId == jobId).delete() }.value
             if let error = error as? GenerationError {
                 throw JobFailure(error.germanMessage, code: error.code, userError: error.isUserError)
             }

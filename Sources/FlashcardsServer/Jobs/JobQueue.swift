@@ -138,6 +138,7 @@ extension JobModel {
             (try? FlashcardsJSON.makeDecoder().decode(JobProgressDTO.self, from: Data(self.progress.utf8))) ?? .queued
         return JobDTO(
             id: id!, kind: kind, status: status, progress: progress, result: result, error: error,
-            createdAt: createdAt, updatedAt: updatedAt)
+            errorCode: errorCode.map { $0.hasPrefix("user:") ? String($0.dropFirst(5)) : $0 }, createdAt: createdAt,
+            updatedAt: updatedAt)
     }
 }

@@ -1,7 +1,7 @@
-// All API calls of the "Automatisch erstellen" page: start a generation job, follow its progress,
-// read the drafts it made, and accept the ones the user keeps (docs/api.md, "Card generation,
-// drafts and jobs"). A server without these routes answers 404 `not_found`; the page then says
-// that generation is not available there.
+// All API calls of the "Automatisch erstellen" page: ask which generator the server uses, start a
+// generation job, follow its progress (and the drafts it has saved so far), and accept the ones the
+// user keeps (docs/api.md, "Card generation, drafts and jobs"). A server without these routes
+// answers 404 `not_found`; the page then says that generation is not available there.
 
 import { ApiError, request } from './client.js';
 
@@ -13,16 +13,58 @@ export class GenerationUnavailableError extends Error {
   }
 }
 
-/** Thrown when the job ends as `failed`; `message` is the server's German explanation. */
+/** Thrown when the job ends as `failed`; `message` is the server's German explanation and
+ * `reason` the server's error code (e.g. `nothing_generated`), when it sends one. */
 export class GenerationFailedError extends Error {
-  constructor(message) {
+  constructor(message, reason) {
     super(message || 'generation_failed');
     this.code = 'generation_failed';
+    this.reason = reason || null;
   }
 }
 
-/** Limits the page checks before sending anything (the seed's 10 MB rule). */
+/** Limits the page checks before sending anything (the seed's 10 MB rule; the server's own figure
+ * from `generatorInfo()` replaces it). */
 export const LIMITS = { maxBytes: 10 * 1024 * 1024 };
+
+/** What a server without `GET /generation` (an older one) can do: the offline rules, no topics. */
+const OFFLINE = { generator: 'offline', model: null, topics: false, topicBatchSize: 15 };
+
+/**
+ * How this server makes cards: `{generator: 'offline'|'model', model, topics, maxUploadBytes,
+ * topicBatchSize}`. Never rejects (except when aborted): an older server (404) or a failed request
+ * counts as the offline generator without topics, which is what a page must not overclaim.
+ * @param {{signal?: AbortSignal}} options
+ */
+export async function generatorInfo({ signal } = {}) {
+  let info = null;
+  try {
+    info = await request('GET', '/generation', undefined, { auth: false, signal });
+  } catch (error) {
+    if (error.name === 'AbortError') throw error;
+  }
+  const result = {
+    ...OFFLINE,
+    maxUploadBytes: LIMITS.maxBytes,
+    ...(info && typeof info === 'object' ? info : {}),
+  };
+  result.topics = Boolean(result.topics) && result.generator === 'model';
+  if (!(Number(result.maxUploadBytes) > 0)) result.maxUploadBytes = LIMITS.maxBytes;
+  if (!(Number(result.topicBatchSize) > 0)) result.topicBatchSize = OFFLINE.topicBatchSize;
+  LIMITS.maxBytes = result.maxUploadBytes;
+  return result;
+}
+
+/** The finished job's `result` (JSON text) as an object; `{}` when absent or unreadable. */
+export function parseResult(job) {
+  if (!job?.result) return {};
+  try {
+    const value = JSON.parse(job.result);
+    return value && typeof value === 'object' ? value : {};
+  } catch {
+    return {};
+  }
+}
 
 const enc = encodeURIComponent;
 const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
@@ -32,21 +74,29 @@ const sleep = (ms, signal) => new Promise((resolve, reject) => {
 });
 
 /**
- * Generates card drafts and resolves with them once the job has finished.
+ * Generates card drafts and resolves with them once the job has finished. While the job runs,
+ * `onProgress(job)` sees every poll and `onDrafts(drafts)` the drafts saved so far (fetched when
+ * the job's `cardsCreated` grew), so that a page can show them before the end.
  * @param {string} stackId
  * @param {{source: 'pdf'|'photo'|'text'|'topic', file?: File, text?: string, topic?: string,
- *          instructions?: string}} input
- * @param {{signal?: AbortSignal, onProgress?: (job: object) => void}} options
- * @returns {Promise<{jobId: string, drafts: Array<{id: string, question: string, answer: string}>}>}
+ *          depth?: number, instructions?: string}} input
+ * @param {{signal?: AbortSignal, onProgress?: (job: object) => void,
+ *          onDrafts?: (drafts: Array<object>) => void, onStarted?: (job: object) => void}} options
+ * @returns {Promise<{jobId: string, job: object, result: object, drafts: Array<object>}>}
  */
-export async function generateDrafts(stackId, input, { signal, onProgress } = {}) {
+export async function generateDrafts(stackId, input, { signal, onProgress, onDrafts, onStarted } = {}) {
   let body;
   if (input.file) {
     body = new FormData();
     body.append('file', input.file);
     if (input.instructions) body.append('customInstructions', input.instructions);
   } else {
-    body = { text: input.text || undefined, topic: input.topic || undefined, customInstructions: input.instructions || undefined };
+    body = {
+      text: input.text || undefined,
+      topic: input.topic || undefined,
+      depth: input.topic && input.depth > 1 ? input.depth : undefined,
+      customInstructions: input.instructions || undefined,
+    };
   }
   let job;
   try {
@@ -57,11 +107,22 @@ export async function generateDrafts(stackId, input, { signal, onProgress } = {}
     }
     throw error;
   }
+  onStarted?.(job);
+  const draftsUrl = `/stacks/${enc(stackId)}/drafts?jobId=${enc(job.id)}`;
+  let seen = 0; // `cardsCreated` when the drafts were last fetched
   // Polling (not the SSE stream) keeps the bearer token in a header and works through any proxy.
   try {
     while (!FINISHED.has(job.status)) {
       onProgress?.(job);
-      await sleep(800, signal);
+      const made = job.progress?.cardsCreated ?? 0;
+      if (onDrafts && made > seen) {
+        seen = made;
+        // Drafts saved so far; a failed look is no reason to stop following the job.
+        try { onDrafts(await request('GET', draftsUrl, undefined, { signal })); } catch (error) {
+          if (error.name === 'AbortError') throw error;
+        }
+      }
+      await sleep(700, signal);
       job = await request('GET', `/jobs/${enc(job.id)}`, undefined, { signal });
     }
   } catch (error) {
@@ -69,9 +130,15 @@ export async function generateDrafts(stackId, input, { signal, onProgress } = {}
     throw error;
   }
   onProgress?.(job);
-  if (job.status !== 'succeeded') throw new GenerationFailedError(job.error);
-  const drafts = await request('GET', `/stacks/${enc(stackId)}/drafts?jobId=${enc(job.id)}`, undefined, { signal });
-  return { jobId: job.id, drafts };
+  if (job.status !== 'succeeded') throw new GenerationFailedError(job.error, job.errorCode);
+  const drafts = await request('GET', draftsUrl, undefined, { signal });
+  return { jobId: job.id, job, result: parseResult(job), drafts };
+}
+
+/** The pending drafts of a stack (of one job, if given), in the order they were made. */
+export function pendingDrafts(stackId, { jobId, signal } = {}) {
+  const query = jobId ? `?jobId=${enc(jobId)}` : '';
+  return request('GET', `/stacks/${enc(stackId)}/drafts${query}`, undefined, { signal });
 }
 
 /**
@@ -86,7 +153,10 @@ export async function acceptDrafts(stackId, drafts) {
     await request('PATCH', `${base}/${enc(d.id)}`, { question: d.question, answer: d.answer });
   }
   for (const d of drafts.filter((x) => !x.keep)) {
-    await request('DELETE', `${base}/${enc(d.id)}`);
+    // Already gone (discarded by an earlier try that failed later on) is what we want.
+    await request('DELETE', `${base}/${enc(d.id)}`).catch((error) => {
+      if (!(error instanceof ApiError && error.status === 404)) throw error;
+    });
   }
   const ids = drafts.filter((x) => x.keep).map((x) => x.id);
   if (!ids.length) return 0;

@@ -1,44 +1,61 @@
-// "Automatisch erstellen" (/app/stacks/{id}/create): four sources (PDF, photo, text, topic),
-// custom instructions, a progress area and a review list for drafts. All server calls go
-// through api/generation.js.
+// "Automatisch erstellen" (/app/stacks/{id}/create): four sources (PDF, photo, text, topic), a
+// progress area that shows what the job really does (pages read, cards found), and the review
+// list of drafts (draft-editor.js), filled while the job still runs. The page first asks the
+// server which generator it uses (`GET /generation`) and words itself after it: "automatisch"
+// with the built-in rules, the model's name with a language model; topics only with a model.
+// With a topic, "Weiter vertiefen" asks for the next, deeper batch and appends it to the list.
+// All server calls go through api/generation.js.
 
 import { html, render } from '../html.js';
 import { currentLanguage, formatNumber, t } from '../i18n.js';
-import { api } from '../api/client.js';
-import { GenerationFailedError, GenerationUnavailableError, LIMITS, acceptDrafts, generateDrafts } from '../api/generation.js';
+import { ApiError, api } from '../api/client.js';
+import {
+  GenerationFailedError, GenerationUnavailableError, LIMITS, acceptDrafts, generateDrafts, generatorInfo, pendingDrafts,
+} from '../api/generation.js';
+import { createDraftEditor } from '../draft-editor.js';
 import { leaveTo } from '../router.js';
 import { backButton, errorText, errorView, fieldError, icon, loadingView, setBusy, toast, stackBreadcrumb } from '../ui.js';
 
-/** The original's timer-driven progress texts (seconds → key). */
-const PROGRESS = [[0, 'magic.p0'], [5, 'magic.p1'], [12, 'magic.p2'], [19, 'magic.p3'], [35, 'magic.p4'],
-  [45, 'magic.p5'], [50, 'magic.p6'], [60, 'magic.p7']];
-
 const SOURCES = [['pdf', 'file'], ['photo', 'camera'], ['text', 'text'], ['topic', 'bulb']];
+
+/** A job that made no card at all: the server's code, or its German message on older servers. */
+const NOTHING_GENERATED = /konnten keine Karteikarten erstellt werden/;
+const madeNothing = (error) => error.reason === 'nothing_generated' || NOTHING_GENERATED.test(error.message || '');
+
+/** The live region speaks a running job's state at most this often (stage changes aside). */
+const ANNOUNCE_EVERY_MS = 8000;
 
 const sizeText = (bytes) => bytes >= 1024 * 1024
   ? `${formatNumber(Math.round((bytes / 1024 / 1024) * 10) / 10)} MB`
   : `${formatNumber(Math.max(1, Math.round(bytes / 1024)))} KB`;
 
+const isMac = () => /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent || '');
+
 export async function mount(root, ctx) {
   const id = ctx.params.stackId;
   render(root, loadingView(t('loading')));
   let stack;
+  let info;
   try {
-    stack = await api.stack(id);
+    [stack, info] = await Promise.all([api.stack(id), generatorInfo()]);
   } catch (error) {
-    if (error.status === 401) return;
+    if (error.status === 401) return undefined;
     render(root, errorView(errorText(error)));
     root.querySelector('[data-retry]').addEventListener('click', () => mount(root, ctx));
-    return;
+    return undefined;
   }
   const stackUrl = `/app/stacks/${id}`;
+  const withModel = info.generator === 'model';
+  const model = info.model || '';
+  const size = sizeText(info.maxUploadBytes);
+  const batch = info.topicBatchSize;
 
   render(root, html`
-    <section class="page page-narrow">
+    <section class="page page-narrow magic-page">
       ${stackBreadcrumb(stack, stackUrl, t('magic.crumb'))}
       <div class="panel">
         <h1>${t('magic.title')}</h1>
-        <p class="muted">${t('magic.lead')}</p>
+        <p class="muted" id="magic-lead">${withModel && model ? t('magic.leadModel', { model }) : t('magic.lead')}</p>
         <div class="alert alert-error" role="alert" id="form-error" hidden></div>
         <form novalidate id="magic-form" class="stack-form">
           <fieldset class="segmented">
@@ -55,70 +72,165 @@ export async function mount(root, ctx) {
             <label class="dropzone" for="pdf">
               ${icon('file')}
               <span class="dropzone-title">${t('magic.upload')}</span>
-              <span class="small muted">${t('magic.pdfOnly')}</span>
+              <span class="small muted" id="pdf-help">${t('magic.pdfOnly', { size })}</span>
               <span class="small dropzone-file" data-file></span>
             </label>
-            <input class="visually-hidden" id="pdf" name="pdf" type="file" accept="application/pdf,.pdf" aria-labelledby="pdf-label">
+            <input class="visually-hidden" id="pdf" name="pdf" type="file" accept="application/pdf,.pdf"
+              aria-labelledby="pdf-label" aria-describedby="pdf-help" data-describedby="pdf-help">
           </div>
           <div class="field" data-source="photo" hidden>
             <span class="label" id="photo-label">${t('magic.photo')}</span>
             <label class="dropzone" for="photo">
               ${icon('camera')}
               <span class="dropzone-title">${t('magic.photoUpload')}</span>
-              <span class="small muted">${t('magic.photoHelp')}</span>
+              <span class="small muted" id="photo-help">${t('magic.photoHelp', { size })}</span>
               <span class="small dropzone-file" data-file></span>
             </label>
-            <input class="visually-hidden" id="photo" name="photo" type="file" accept="image/*" capture="environment" aria-labelledby="photo-label">
+            <input class="visually-hidden" id="photo" name="photo" type="file" accept="image/*" capture="environment"
+              aria-labelledby="photo-label" aria-describedby="photo-help" data-describedby="photo-help">
           </div>
           <div class="field" data-source="text" hidden>
             <label for="text">${t('magic.text')}</label>
-            <textarea id="text" name="text" rows="8" placeholder="${t('magic.textPlaceholder')}"></textarea>
+            <textarea id="text" name="text" rows="8" placeholder="${t('magic.textPlaceholder')}"
+              aria-describedby="text-help" data-describedby="text-help"></textarea>
+            <p class="help" id="text-help">${t('magic.textHelp')}</p>
           </div>
           <div class="field" data-source="topic" hidden>
-            <label for="topic">${t('magic.topic')}</label>
-            <input id="topic" name="topic" type="text" maxlength="200" placeholder="${t('magic.topicPlaceholder')}" autocomplete="off">
+            ${info.topics ? html`
+              <label for="topic">${t('magic.topic')}</label>
+              <input id="topic" name="topic" type="text" maxlength="200" placeholder="${t('magic.topicPlaceholder')}"
+                autocomplete="off" aria-describedby="topic-help" data-describedby="topic-help">
+              <p class="help" id="topic-help">${t('magic.topicHelp', { model, count: batch })}</p>` : html`
+              <div class="topic-off" id="topic-off">
+                <span class="topic-off-icon" aria-hidden="true">${icon('bulb')}</span>
+                <p>${t('magic.topicOff')}</p>
+                <div class="actions">
+                  <button type="button" class="btn btn-secondary" data-switch="text">${icon('text')}<span>${t('magic.toText')}</span></button>
+                  <button type="button" class="btn btn-secondary" data-switch="pdf">${icon('file')}<span>${t('magic.toPdf')}</span></button>
+                </div>
+              </div>`}
           </div>
 
-          <div class="field">
-            <label for="instructions">${t('magic.instructions')}</label>
-            <textarea id="instructions" name="instructions" rows="3" placeholder="${t('magic.instructionsPlaceholder')}"></textarea>
-          </div>
+          ${withModel ? html`
+            <div class="field" data-instructions>
+              <label for="instructions">${t('magic.instructions')}</label>
+              <textarea id="instructions" name="instructions" rows="3" placeholder="${t('magic.instructionsPlaceholder')}"></textarea>
+            </div>` : ''}
           <div class="form-actions">
             ${backButton(stackUrl)}
-            <button class="btn btn-magic" type="submit">${icon('sparkles')}<span>${t('magic.submit')}</span></button>
+            <button class="btn btn-magic" type="submit" id="submit">${icon('sparkles')}<span>${t('magic.submit')}</span></button>
           </div>
         </form>
       </div>
 
       <div class="panel progress-panel" id="progress-area" hidden>
-        <div class="state state-loading" role="status" aria-live="polite">
-          <span class="spinner" aria-hidden="true"></span><span id="progress-text"></span>
+        <div class="progress-line">
+          <span class="spinner" aria-hidden="true"></span>
+          <span id="progress-text"></span>
         </div>
-        <div class="progress"><span class="progress-bar progress-indeterminate"></span></div>
-        <button type="button" class="btn btn-secondary" id="cancel">${t('magic.cancel')}</button>
+        <div class="progress" id="progress-track" role="progressbar" aria-label="${t('magic.progressLabel')}">
+          <span class="progress-bar progress-indeterminate" id="progress-bar"></span>
+        </div>
+        <p class="small muted" id="progress-found" hidden></p>
+        <div><button type="button" class="btn btn-secondary" id="cancel">${t('magic.cancel')}</button></div>
+      </div>
+      <p class="visually-hidden" id="progress-live" role="status" aria-live="polite" aria-atomic="true"></p>
+
+      <div class="panel" id="gen-error" hidden>
+        <div class="state state-error" role="alert">
+          <span class="state-icon" aria-hidden="true">${icon('alert')}</span>
+          <p id="gen-error-text"></p>
+          <button type="button" class="btn btn-secondary" id="gen-retry">${t('retry')}</button>
+        </div>
       </div>
 
-      <section class="panel" id="drafts" aria-labelledby="drafts-title" hidden>
-        <h2 id="drafts-title">${t('magic.draftsTitle')}</h2>
-        <p class="muted">${t('magic.draftsLead')}</p>
+      <div class="panel drafts-empty" id="drafts-empty" hidden>
+        <h2 id="drafts-empty-title" tabindex="-1">${t('magic.noDrafts')}</h2>
+        <p class="muted">${t('magic.noDraftsHelp')}</p>
+        <div><button type="button" class="btn btn-secondary" id="other-source">${t('magic.otherSource')}</button></div>
+      </div>
+
+      <section class="panel drafts-panel" id="drafts" aria-labelledby="drafts-title" hidden>
+        <div>
+          <h2 id="drafts-title" tabindex="-1">${t('magic.draftsTitle')}</h2>
+          <p class="muted">${t('magic.draftsLead')}</p>
+        </div>
+        <p class="gen-summary" id="gen-summary" hidden></p>
+        <div class="alert alert-info gen-warnings" id="gen-warnings" hidden>
+          <p class="small" id="gen-warnings-title">${t('magic.warnings')}</p>
+          <ul aria-labelledby="gen-warnings-title" ${currentLanguage() === 'de' ? '' : html`lang="de"`}></ul>
+        </div>
+        <div class="draft-tools">
+          <button type="button" class="btn btn-secondary btn-sm" id="select-all">${t('magic.selectAll')}</button>
+          <button type="button" class="btn btn-secondary btn-sm" id="select-none">${t('magic.selectNone')}</button>
+          <button type="button" class="btn btn-secondary btn-sm" id="drop-duplicates" hidden></button>
+        </div>
         <ol class="draft-list" id="draft-list"></ol>
-        <div class="form-actions"><button type="button" class="btn btn-primary" id="accept"></button></div>
+        <div class="alert alert-error" role="alert" id="accept-error" hidden></div>
+        <p class="help hide-touch">${isMac() ? t('magic.keyHintMac') : t('magic.keyHint')}</p>
+        <div class="form-actions">
+          <button type="button" class="btn btn-secondary" id="deepen" hidden>${icon('plus')}<span>${t('magic.deepen', { count: batch })}</span></button>
+          <button type="button" class="btn btn-primary" id="accept" aria-keyshortcuts="${isMac() ? 'Meta+Enter' : 'Control+Enter'}"></button>
+        </div>
       </section>
+      <p class="visually-hidden" id="announce" role="status" aria-live="polite"></p>
     </section>`);
 
-  const form = root.querySelector('#magic-form');
-  const formError = root.querySelector('#form-error');
-  const progressArea = root.querySelector('#progress-area');
-  const draftsArea = root.querySelector('#drafts');
-  let controller = null;
-  let timers = [];
+  const $ = (sel) => root.querySelector(sel);
+  const form = $('#magic-form');
+  const submit = $('#submit');
+  const formError = $('#form-error');
+  const progressArea = $('#progress-area');
+  const progressText = $('#progress-text');
+  const progressTrack = $('#progress-track');
+  const progressBar = $('#progress-bar');
+  const progressFound = $('#progress-found');
+  const progressLive = $('#progress-live');
+  const genError = $('#gen-error');
+  const emptyArea = $('#drafts-empty');
+  const draftsArea = $('#drafts');
+  const acceptButton = $('#accept');
+  const acceptError = $('#accept-error');
+  const deepenButton = $('#deepen');
+  const dropButton = $('#drop-duplicates');
+
+  /** Speaks a short message about the review list. */
+  const announce = (text) => {
+    const el = $('#announce');
+    el.textContent = '';
+    // A fresh text node is announced even when the message repeats.
+    setTimeout(() => { el.textContent = text; }, 50);
+  };
+
+  const editor = createDraftEditor($('#draft-list'), { onChange: updateControls, announce });
+
+  let running = null; // {controller, jobId}
+  let accepting = false;
+  let headingFocused = false; // focus goes to the list heading once, when drafts first appear
+  let topic = null; // {topic, instructions, depth} of the last topic batch
+  let retry = null;
+
+  // --- Form -------------------------------------------------------------------------------------
 
   const source = () => form.elements.source.value;
+  const topicBlocked = () => source() === 'topic' && !info.topics;
+
+  function showSource() {
+    for (const el of form.querySelectorAll('[data-source]')) el.hidden = el.dataset.source !== source();
+    const instructions = form.querySelector('[data-instructions]');
+    if (instructions) instructions.hidden = topicBlocked();
+    submit.hidden = topicBlocked();
+    formError.hidden = true;
+  }
+
+  function switchTo(key) {
+    form.elements.source.value = key;
+    showSource();
+    form.elements[key].focus();
+  }
+
   form.addEventListener('change', (event) => {
-    if (event.target.name === 'source') {
-      for (const el of form.querySelectorAll('[data-source]')) el.hidden = el.dataset.source !== source();
-      formError.hidden = true;
-    }
+    if (event.target.name === 'source') showSource();
     if (event.target.type === 'file') {
       const file = event.target.files[0];
       const label = event.target.closest('.field').querySelector('[data-file]');
@@ -126,90 +238,29 @@ export async function mount(root, ctx) {
       fieldError(event.target, '');
     }
   });
+  form.addEventListener('click', (event) => {
+    const button = event.target.closest('[data-switch]');
+    if (button) switchTo(button.dataset.switch);
+  });
 
   function validate() {
     const s = source();
     if (s === 'pdf' || s === 'photo') {
       const input = form.elements[s];
       const file = input.files[0];
-      if (!file) return [input, t('magic.fileError')];
-      if (s === 'pdf' && !(file.type === 'application/pdf' || /\.pdf$/i.test(file.name))) return [input, t('magic.notPdf')];
+      if (!file) return [input, t(`magic.fileError.${s}`)];
+      if (s === 'pdf' && !(file.type === 'application/pdf' || /\.pdf$/i.test(file.name))) return [input, t('magic.notPdf', { size })];
       if (s === 'photo' && !file.type.startsWith('image/')) return [input, t('magic.notImage')];
-      if (file.size > LIMITS.maxBytes) return [input, t('magic.tooLarge')];
+      if (file.size > LIMITS.maxBytes) return [input, t('magic.tooLarge', { size })];
     }
     if (s === 'text' && !form.elements.text.value.trim()) return [form.elements.text, t('magic.emptyText')];
     if (s === 'topic' && !form.elements.topic.value.trim()) return [form.elements.topic, t('magic.emptyTopic')];
     return null;
   }
 
-  function stopProgress() {
-    timers.forEach(clearTimeout);
-    timers = [];
-    progressArea.hidden = true;
-  }
-
-  function startProgress() {
-    const text = root.querySelector('#progress-text');
-    progressArea.hidden = false;
-    // The original's timed texts until the server reports real progress.
-    for (const [seconds, key] of PROGRESS) {
-      timers.push(setTimeout(() => { text.textContent = t(key); }, seconds * 1000));
-    }
-  }
-
-  function showJobProgress(job) {
-    const p = job.progress;
-    if (!p || !p.stage || p.stage === 'done') return;
-    timers.forEach(clearTimeout);
-    timers = [];
-    const key = `magic.stage.${p.stage}`;
-    const own = t(key) === key ? '' : t(key, { current: p.current ?? 0, total: p.total ?? 0 });
-    // The server's German line is the most precise; other languages build their own.
-    root.querySelector('#progress-text').textContent =
-      (currentLanguage() === 'de' && p.message) || own || root.querySelector('#progress-text').textContent;
-  }
-
-  function showDrafts(drafts) {
-    const list = root.querySelector('#draft-list');
-    render(list, html`${drafts.map((d, i) => html`
-      <li class="draft" data-id="${d.id}">
-        <label class="draft-check"><input type="checkbox" checked data-i="${i}"><span class="visually-hidden">${t('magic.draftInclude', { n: i + 1 })}</span></label>
-        <div class="draft-fields">
-          <input type="text" value="${d.question}" data-field="question" aria-label="${t('detail.colFront')} ${i + 1}">
-          <textarea rows="3" data-field="answer" aria-label="${t('detail.colBack')} ${i + 1}">${d.answer}</textarea>
-        </div>
-      </li>`)}`);
-    const accept = root.querySelector('#accept');
-    const update = () => { accept.textContent = t('magic.accept', { count: list.querySelectorAll('input:checked').length }); };
-    list.onchange = update;
-    update();
-    draftsArea.hidden = false;
-    accept.onclick = async () => {
-      const chosen = [...list.querySelectorAll('li')].map((li, i) => {
-        const question = li.querySelector('[data-field=question]').value.trim();
-        const answer = li.querySelector('[data-field=answer]').value.trim();
-        return {
-          id: li.dataset.id,
-          question,
-          answer,
-          keep: li.querySelector('input[type=checkbox]').checked && Boolean(question && answer),
-          changed: question !== drafts[i].question || answer !== drafts[i].answer,
-        };
-      });
-      setBusy(accept, true);
-      try {
-        const count = await acceptDrafts(id, chosen);
-        toast(t('magic.accepted', { count }));
-        leaveTo(stackUrl); // the drafts are cards now: Back must not return to the review list
-      } catch (error) {
-        setBusy(accept, false);
-        if (error.status !== 401) { formError.textContent = t('magic.error'); formError.hidden = false; }
-      }
-    };
-  }
-
-  form.addEventListener('submit', async (event) => {
+  form.addEventListener('submit', (event) => {
     event.preventDefault();
+    if (running || topicBlocked()) return;
     formError.hidden = true;
     for (const el of form.querySelectorAll('[aria-invalid]')) fieldError(el, '');
     const problem = validate();
@@ -217,50 +268,315 @@ export async function mount(root, ctx) {
       const [input, message] = problem;
       fieldError(input, message);
       formError.textContent = message;
+      formError.classList.remove('alert-info');
       formError.hidden = false;
-      (input.type === 'file' ? input.closest('.field').querySelector('.dropzone') : input).focus?.();
+      input.focus();
       return;
     }
     const s = source();
-    const button = form.querySelector('button[type=submit]');
-    setBusy(button, true);
-    controller = new AbortController();
-    startProgress();
+    run({
+      source: s,
+      file: s === 'pdf' || s === 'photo' ? form.elements[s].files[0] : undefined,
+      text: s === 'text' ? form.elements.text.value : undefined,
+      topic: s === 'topic' ? form.elements.topic.value.trim() : undefined,
+      depth: s === 'topic' ? 1 : undefined,
+      instructions: form.elements.instructions?.value.trim() || '',
+    });
+  });
+
+  // --- Progress ---------------------------------------------------------------------------------
+
+  let spoken = { key: '', at: 0 };
+
+  /** Speaks `text` when the stage changed (`key`) or enough time has passed: never every poll. */
+  function speak(key, text, { force = false } = {}) {
+    const now = Date.now();
+    if (!force && key === spoken.key && now - spoken.at < ANNOUNCE_EVERY_MS) return;
+    spoken = { key, at: now };
+    progressLive.textContent = text;
+  }
+
+  function setBar(fraction) {
+    const known = typeof fraction === 'number' && Number.isFinite(fraction);
+    progressBar.classList.toggle('progress-indeterminate', !known);
+    if (known) {
+      const percent = Math.round(Math.min(1, Math.max(0, fraction)) * 100);
+      progressBar.style.width = `${percent}%`;
+      progressTrack.setAttribute('aria-valuemin', '0');
+      progressTrack.setAttribute('aria-valuemax', '100');
+      progressTrack.setAttribute('aria-valuenow', String(percent));
+    } else {
+      progressBar.style.removeProperty('width');
+      for (const a of ['aria-valuemin', 'aria-valuemax', 'aria-valuenow']) progressTrack.removeAttribute(a);
+    }
+  }
+
+  function showProgress(text, fraction, found, key) {
+    progressArea.hidden = false;
+    progressText.textContent = text;
+    progressTrack.setAttribute('aria-valuetext', text);
+    setBar(fraction);
+    progressFound.hidden = !found;
+    progressFound.textContent = found ? t('magic.found', { count: found }) : '';
+    speak(key, found ? `${text} ${t('magic.found', { count: found })}` : text);
+  }
+
+  /** Words the job's real state: its stage, pages or sections counted, cards found so far. */
+  function showJobProgress(job, foundSoFar) {
+    const p = job.progress || {};
+    const stage = p.stage || 'queued';
+    const counted = Number(p.total) > 0 && p.current !== null && p.current !== undefined;
+    const found = Math.max(p.cardsCreated || 0, foundSoFar);
+    const counts = { current: p.current, total: p.total };
+    let text;
+    let fraction = null;
+    switch (stage) {
+      case 'queued':
+        text = t('magic.stage.queued');
+        break;
+      case 'reading':
+      case 'recognizing':
+        text = counted ? t(`magic.stage.${stage}`, counts) : t(`magic.stage.${stage}Any`);
+        if (counted) fraction = p.current / p.total;
+        break;
+      case 'generating':
+        if (counted && p.total > 1) {
+          text = t('magic.stage.generating', counts);
+          fraction = Math.max(0, p.current - 1) / p.total;
+        } else {
+          text = withModel && model ? t('magic.stage.generatingModel', { model }) : t('magic.stage.generatingAny');
+        }
+        break;
+      case 'saving':
+        text = t('magic.stage.saving');
+        fraction = 1;
+        break;
+      case 'done':
+        text = t('magic.stage.done');
+        fraction = 1;
+        break;
+      default:
+        text = (currentLanguage() === 'de' && p.message) || t('magic.stage.generatingAny');
+    }
+    showProgress(text, fraction, found, stage);
+  }
+
+  function stopProgress() {
+    progressArea.hidden = true;
+    spoken = { key: '', at: 0 };
+  }
+
+  $('#cancel').addEventListener('click', () => running?.controller.abort());
+
+  // --- Running a generation -------------------------------------------------------------------
+
+  function showError(message, again) {
+    retry = again;
+    genError.hidden = false;
+    $('#gen-error-text').textContent = message;
+  }
+
+  function failureText(error, input) {
+    const german = currentLanguage() === 'de';
+    if (error instanceof GenerationFailedError && german && error.message && error.message !== 'generation_failed') return error.message;
+    if (error instanceof ApiError) {
+      if (error.status === 0) return t('error.network');
+      if (error.status === 413) return t('magic.tooLarge', { size });
+      if (error.status === 415) return t('magic.unsupported');
+      if (error.status === 429) return errorText(error);
+      if (error.status === 422 && german && error.message) return error.message;
+    }
+    return t(`magic.error.${input.source}`);
+  }
+
+  function summaryText(result, count, more) {
+    const drafts = Number.isInteger(result.drafts) ? result.drafts : count;
+    let text = more ? t('magic.summary.more', { count: drafts }) : t('magic.summary.drafts', { count: drafts });
+    if (Number(result.pages) > 0) text += t('magic.summary.pages', { count: result.pages });
+    if (Number(result.duplicates) > 0) text += t('magic.summary.duplicates', { count: result.duplicates });
+    return `${text}.`;
+  }
+
+  function showWarnings(warnings) {
+    const box = $('#gen-warnings');
+    const list = (Array.isArray(warnings) ? warnings : []).filter((w) => typeof w === 'string' && w.trim());
+    render(box.querySelector('ul'), html`${list.map((w) => html`<li>${w}</li>`)}`);
+    box.hidden = list.length === 0;
+  }
+
+  function showDrafts() {
+    emptyArea.hidden = true;
+    draftsArea.hidden = false;
+    if (!headingFocused) {
+      headingFocused = true;
+      $('#drafts-title').focus();
+    }
+  }
+
+  async function run(input, { more = false } = {}) {
+    if (running) return;
+    const controller = new AbortController();
+    running = { controller, jobId: null };
+    genError.hidden = true;
+    formError.hidden = true;
+    acceptError.hidden = true;
+    if (!more) {
+      editor.reset();
+      draftsArea.hidden = true;
+      emptyArea.hidden = true;
+      headingFocused = false;
+      topic = null;
+      $('#gen-summary').hidden = true;
+      showWarnings([]);
+    }
+    setBusy(submit, true);
+    if (more) setBusy(deepenButton, true);
+    showProgress(t('magic.stage.sending'), null, 0, 'sending');
+    let found = 0;
+    const take = (drafts) => {
+      const added = editor.add(drafts, { pages: input.source === 'pdf' });
+      found += added;
+      if (editor.size) showDrafts();
+    };
     try {
-      const { drafts } = await generateDrafts(id, {
-        source: s,
-        file: s === 'pdf' || s === 'photo' ? form.elements[s].files[0] : undefined,
-        text: s === 'text' ? form.elements.text.value : undefined,
-        topic: s === 'topic' ? form.elements.topic.value.trim() : undefined,
-        instructions: form.elements.instructions.value.trim(),
-      }, { signal: controller.signal, onProgress: showJobProgress });
+      const { jobId, drafts, result } = await generateDrafts(id, input, {
+        signal: controller.signal,
+        onStarted: (job) => { running.jobId = job.id; },
+        onProgress: (job) => showJobProgress(job, found),
+        onDrafts: take,
+      });
+      // The final list of this job wins: drafts shown early that the server dropped go.
+      editor.prune(new Set(drafts.map((d) => d.id)), { jobId });
+      take(drafts);
       stopProgress();
-      if (!drafts.length) {
-        formError.textContent = t('magic.noDrafts');
+      if (input.source === 'topic') topic = { topic: input.topic, instructions: input.instructions, depth: input.depth || 1 };
+      deepenButton.hidden = !(topic && info.topics);
+      if (!editor.size) {
+        showEmpty();
+        return;
+      }
+      showDrafts();
+      // Pages count for documents; pasted text is "one page" to the server, which says nothing.
+      const summary = summaryText(input.file ? result : { ...result, pages: null }, drafts.length, more);
+      $('#gen-summary').textContent = summary;
+      $('#gen-summary').hidden = false;
+      if (!more) showWarnings(result.warnings);
+      speak('done', more ? (drafts.length ? t('magic.deepened', { count: drafts.length }) : t('magic.deepenNone')) : summary, { force: true });
+    } catch (error) {
+      stopProgress();
+      if (error.name === 'AbortError') {
+        speak('cancelled', t('magic.cancelled'), { force: true });
+        if (!editor.size) draftsArea.hidden = true;
+        (more ? deepenButton : submit).focus();
+        return;
+      }
+      if (error.status === 401) return;
+      if (error instanceof GenerationUnavailableError) {
+        formError.textContent = t('magic.unavailable');
+        formError.classList.add('alert-info');
         formError.hidden = false;
         return;
       }
-      showDrafts(drafts);
-      draftsArea.querySelector('h2').setAttribute('tabindex', '-1');
-      draftsArea.querySelector('h2').focus();
-    } catch (error) {
-      stopProgress();
-      if (error.name === 'AbortError' || error.status === 401) return;
-      let message = t('magic.error');
-      if (error instanceof GenerationUnavailableError) message = t('magic.unavailable');
-      else if (error instanceof GenerationFailedError && currentLanguage() === 'de' && error.message) message = error.message;
-      else if (error.status === 413) message = t('magic.tooLarge');
-      else if (error.status === 415) message = t('magic.unsupported');
-      else if (error.status === 0) message = t('error.network');
-      formError.textContent = message;
-      formError.classList.toggle('alert-info', error instanceof GenerationUnavailableError);
-      formError.hidden = false;
-      formError.focus?.();
+      if (error instanceof GenerationFailedError && madeNothing(error)) {
+        if (more) {
+          speak('done', t('magic.deepenNone'), { force: true });
+          $('#gen-summary').textContent = t('magic.deepenNone');
+          $('#gen-summary').hidden = false;
+        } else if (!editor.size) {
+          showEmpty();
+        }
+        return;
+      }
+      showError(failureText(error, input), () => run(input, { more }));
     } finally {
-      setBusy(button, false);
+      running = null;
+      setBusy(submit, false);
+      setBusy(deepenButton, false);
+      // A busy (disabled) button drops focus: give it back to the button that started the run.
+      if (document.activeElement === document.body || !document.activeElement) {
+        (!genError.hidden ? $('#gen-retry') : more ? deepenButton : submit).focus();
+      }
+    }
+  }
+
+  function showEmpty() {
+    draftsArea.hidden = true;
+    emptyArea.hidden = false;
+    $('#drafts-empty-title').focus();
+  }
+
+  $('#gen-retry').addEventListener('click', () => { genError.hidden = true; retry?.(); });
+  $('#other-source').addEventListener('click', () => {
+    emptyArea.hidden = true;
+    form.querySelector('input[name=source]:checked').focus();
+  });
+  deepenButton.addEventListener('click', () => {
+    if (!topic || running) return;
+    run({ source: 'topic', topic: topic.topic, instructions: topic.instructions, depth: topic.depth + 1 }, { more: true });
+  });
+
+  // --- Review list ------------------------------------------------------------------------------
+
+  function updateControls() {
+    const selected = editor.selected;
+    acceptButton.textContent = selected ? t('magic.accept', { count: selected }) : t('magic.acceptSelected');
+    acceptButton.setAttribute('aria-disabled', String(selected === 0));
+    dropButton.hidden = editor.duplicates === 0;
+    const duplicates = editor.selectedDuplicates;
+    dropButton.textContent = t('magic.dropDuplicates', { count: duplicates });
+    dropButton.setAttribute('aria-disabled', String(duplicates === 0));
+  }
+  updateControls();
+
+  const selectionText = () => t('magic.selection', { selected: editor.selected, total: editor.size });
+  $('#select-all').addEventListener('click', () => { editor.setAll(true); announce(selectionText()); });
+  $('#select-none').addEventListener('click', () => { editor.setAll(false); announce(selectionText()); });
+  dropButton.addEventListener('click', () => {
+    const count = editor.dropDuplicates();
+    if (count) announce(t('magic.duplicatesDropped', { count }));
+  });
+
+  async function accept() {
+    if (accepting) return;
+    acceptError.hidden = true;
+    const chosen = editor.selection();
+    if (!chosen.some((d) => d.keep)) {
+      acceptError.textContent = t('magic.noneSelected');
+      acceptError.hidden = false;
+      return;
+    }
+    accepting = true;
+    setBusy(acceptButton, true);
+    try {
+      const count = await acceptDrafts(id, chosen);
+      toast(t('magic.accepted', { count }));
+      leaveTo(stackUrl); // the drafts are cards now: Back must not return to the review list
+    } catch (error) {
+      accepting = false;
+      setBusy(acceptButton, false);
+      if (error.status === 401) return;
+      let message = error.status === 0 ? t('error.network') : t('magic.acceptError');
+      if (error.status === 404) {
+        // A draft is gone (discarded by an earlier try, or its job was cancelled): show what is left.
+        try {
+          editor.prune(new Set((await pendingDrafts(id)).map((d) => d.id)));
+          message = t('magic.acceptGone');
+        } catch { /* keep the general message */ }
+      }
+      acceptError.textContent = message;
+      acceptError.hidden = false;
+      acceptButton.focus();
+    }
+  }
+
+  acceptButton.addEventListener('click', accept);
+  // Ctrl+Enter (⌘+Enter) anywhere in the review list accepts the selection.
+  draftsArea.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey) {
+      event.preventDefault();
+      accept();
     }
   });
-  root.querySelector('#cancel').addEventListener('click', () => { controller?.abort(); stopProgress(); });
 
-  return () => { controller?.abort(); timers.forEach(clearTimeout); };
+  return () => { running?.controller.abort(); };
 }

@@ -1,0 +1,154 @@
+"""A fake OpenAI-compatible language model for the browser tests: `POST /v1/chat/completions`.
+
+It answers the server's card requests (Sources/FlashcardsGeneration/OpenAICompatibleGenerator.swift)
+with a JSON object `{"cards": [{"question", "answer"}, …]}` as the assistant's message, the shape
+that `ModelCardSchema` describes and `ModelCardParser` reads, and any other request (the hint maker)
+with one short sentence. The cards depend on the request: the topic between `<<<` and `>>>`, the
+level of a deeper batch ("Dies ist Stufe n" / "This is level n"), and the questions the prompt says
+exist already, which are never repeated — so batches differ the way a real model's should.
+
+    python e2e/web/fake_llm.py [PORT]     # standalone, prints its base URL
+
+In tests: `with FakeLLM() as llm: … llm.base_url … llm.requests`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+MODEL = "fake-gpt-mini"
+
+TOPIC = re.compile(r"<<<(.+?)>>>", re.S)
+LEVEL = re.compile(r"(?:Stufe|level)\s+(\d+)", re.I)
+KNOWN_HEAD = re.compile(r"(?:Diese Fragen gibt es schon|These questions exist already)[^\n]*\n((?:- .*\n?)*)")
+MAX_ITEMS = re.compile(r'"maxItems"\s*:\s*(\d+)')
+
+
+def user_text(body: dict) -> str:
+    """The user messages joined (the server may also put its instructions there)."""
+    return "\n".join(str(m.get("content", "")) for m in body.get("messages", []) if m.get("role") == "user")
+
+
+def subject_of(text: str) -> str:
+    """The topic (or the start of the text) between <<< and >>>; not the rule that names them."""
+    found = [" ".join(m.split()) for m in TOPIC.findall(text)]
+    found = [m for m in found if m and m.lower() not in ("und", "and")]
+    return found[-1][:60] if found else "dem Text"
+
+
+def cards_for(body: dict) -> list[dict]:
+    """Cards for a card request: about the topic, at the prompt's level, none of the known ones.
+
+    Each card has its own numbered terms ("Merkmal17", "Faktor17"; numbered on from the level),
+    so that no two cards look alike to the server's duplicate check (CardDeduplicator).
+    """
+    text = user_text(body)
+    subject = subject_of(text)
+    level = int(LEVEL.search(text).group(1)) if LEVEL.search(text) else 1
+    known = set()
+    head = KNOWN_HEAD.search(text)
+    if head:
+        known = {line[2:].strip() for line in head.group(1).splitlines() if line.startswith("- ")}
+    schema = json.dumps(body.get("response_format", {}))
+    limit = int(MAX_ITEMS.search(schema).group(1)) if MAX_ITEMS.search(schema) else 15
+    english = "Write " in text and "Erstelle " not in text
+    cards = []
+    number = (level - 1) * limit
+    while len(cards) < limit and number < level * limit * 3:
+        number += 1
+        if english:
+            question = f"What role do feature{number} and factor{number} play in {subject}?"
+            answer = f"Feature{number} is one building block of {subject} at level {level}"
+        else:
+            question = f"Welche Rolle spielen Merkmal{number} und Faktor{number} bei {subject}?"
+            answer = f"Merkmal{number} ist ein Baustein von {subject} auf Stufe {level}"
+        if question in known:
+            continue
+        cards.append({"question": question, "answer": answer})
+    return cards
+
+
+def is_card_request(body: dict) -> bool:
+    text = "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
+    return "response_format" in body or "Karteikarten" in text or "flashcards" in text
+
+
+class FakeLLM:
+    """The server in a background thread; records every request body it received."""
+
+    def __init__(self, port: int = 0):
+        self.requests: list[dict] = []
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # quiet
+                pass
+
+            def do_GET(self):  # /v1/models, for completeness
+                if self.path.rstrip("/").endswith("/models"):
+                    self._json(200, {"object": "list", "data": [{"id": MODEL, "object": "model"}]})
+                else:
+                    self._json(404, {"error": {"message": "not found"}})
+
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                try:
+                    body = json.loads(raw or b"{}")
+                except ValueError:
+                    self._json(400, {"error": {"message": "invalid JSON"}})
+                    return
+                if not self.path.rstrip("/").endswith("/chat/completions"):
+                    self._json(404, {"error": {"message": "not found"}})
+                    return
+                fake.requests.append(body)
+                if is_card_request(body):
+                    content = json.dumps({"cards": cards_for(body)}, ensure_ascii=False)
+                else:
+                    content = "Denk an den Zusammenhang mit dem Oberbegriff."
+                self._json(200, {
+                    "id": f"chatcmpl-{len(fake.requests)}", "object": "chat.completion", "created": 0,
+                    "model": body.get("model", MODEL),
+                    "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+                                 "finish_reason": "stop"}],
+                })
+
+            def _json(self, status: int, payload: dict):
+                data = json.dumps(payload, ensure_ascii=False).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def card_requests(self) -> list[dict]:
+        return [r for r in self.requests if is_card_request(r)]
+
+    def __enter__(self) -> "FakeLLM":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+if __name__ == "__main__":
+    with FakeLLM(int(sys.argv[1]) if len(sys.argv) > 1 else 0) as llm:
+        print(f"fake LLM ({MODEL}) at {llm.base_url}/v1", flush=True)
+        try:
+            llm.thread.join()
+        except KeyboardInterrupt:
+            pass
