@@ -39,6 +39,7 @@ C_CARD = "/stack/{stackId}/card/{cardId}"
 C_NEXT = "/stack/{stackId}/card/next"
 C_CREATE = "/stack/{stackId}/createFromFile"
 GENERATIONS = STACK + "/generations"
+GENERATION_INFO = V1 + "/generation"
 DRAFTS = STACK + "/drafts"
 ACCEPT = DRAFTS + "/accept"
 DRAFT = DRAFTS + "/{draftId}"
@@ -160,6 +161,7 @@ def test_document_conventions():
         ("POST", RATE),
         ("POST", C_CREATE),
         ("POST", GENERATIONS),
+        ("GET", GENERATION_INFO),
         ("GET", DRAFTS),
         ("POST", ACCEPT),
         ("PATCH", DRAFT),
@@ -1221,6 +1223,10 @@ def wait_for_job(api: Api, token: str, job_id: str, timeout: float = 60) -> dict
 
 
 def test_v1_generation_story(api: Api):
+    # Public: which generator runs, before anyone signs in.
+    _, info = api.call("GET", GENERATION_INFO, expect=200)
+    assert info == {"generator": "offline", "model": None, "topics": False, "maxUploadBytes": 10 * 1024 * 1024,
+                    "topicBatchSize": 15}, info
     owner = api.signup()
     token = owner["token"]
     other = api.signup("Jonas Fremd")["token"]
@@ -1237,6 +1243,8 @@ def test_v1_generation_story(api: Api):
     assert done["status"] == "succeeded" and done["progress"]["stage"] == "done", done
     outcome = json.loads(done["result"])
     assert outcome["drafts"] >= 3 and outcome["cardsCreated"] == 0 and outcome["language"] == "de"
+    assert outcome["generator"] == "offline" and outcome["model"] is None and outcome["pages"] is None
+    assert outcome["duplicates"] == 0 and done["errorCode"] is None
     assert done["progress"]["cardsCreated"] == outcome["drafts"]
     _, got = api.call("GET", STACK, path=at, token=token, expect=200)
     assert got["cardCount"] == 0, "drafts are not cards until accepted"
@@ -1380,6 +1388,7 @@ def test_v1_generation_story(api: Api):
         failed = wait_for_job(api, token, failing["id"])
         assert failed["status"] == "failed" and failed["result"] is None, failed
         assert failed["error"] and failed["progress"]["stage"] == "failed"
+        assert failed["errorCode"] in ("nothing_generated", "no_text_found", "encrypted_pdf"), failed
 
     # Request errors: 400, 413, 415, 404 and 401.
     for bad in (
