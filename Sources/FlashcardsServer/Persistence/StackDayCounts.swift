@@ -80,6 +80,11 @@ enum StackDayCounts {
     }
 
     /// Adjusts the stack's counts, if it keeps any, by `change`. Returns the counts now kept.
+    ///
+    /// The row is updated (and so locked) even when the stack keeps no counts (`reviewed_since`
+    /// null: every term is then 0). Otherwise, on PostgreSQL, a transaction that changed a card
+    /// would not hold the row, a `recount` running meanwhile would not wait for it, and its count
+    /// would miss that change once it commits (a card deleted while counted stayed counted).
     static func apply(_ change: ReviewTimesChange, in tx: any StudyTransaction) async throws -> Counts? {
         guard change.changesTimes else { return nil }
         // +1 for a time now at or after `reviewed_since`, −1 for one that was.
@@ -92,10 +97,13 @@ enum StackDayCounts {
             + term(change.before.last) + ", fresh_today = fresh_today + " + term(change.after.first) + " - "
             + term(change.before.first)
                 + """
-                 WHERE id = \(key: change.stackId) AND reviewed_since IS NOT NULL
+                 WHERE id = \(key: change.stackId)
                 RETURNING reviewed_since, reviewed_today, fresh_today
                 """
-        return try await tx.sql.raw(statement).first().map(decode)
+        guard let row = try await tx.sql.raw(statement).first(),
+            try row.decode(column: "reviewed_since", as: Date?.self) != nil
+        else { return nil }
+        return try decode(row)
     }
 
     /// Counts again from `dayStart`, unless the stack keeps counts from then already (nil).
