@@ -179,6 +179,21 @@ struct TextToCardsRulesTests {
         #expect(!passive.contains { $0.kind == .definition })
     }
 
+    @Test("a date written out is one gap in a number cloze; a second number means no cloze")
+    func dateClozes() {
+        let made = TextToCards.makeCards(
+            text: "Der Westfälische Frieden wurde am 24. Oktober 1648 in Münster und Osnabrück unterzeichnet.",
+            options: TextToCardsOptions(makesClozes: false, makesFacts: true, language: .de))
+        #expect(made.contains { $0.answer == "24. Oktober 1648" && $0.question.contains("am _____ in Münster") })
+        #expect(
+            FactPatterns.numberUnits("The war lasted from 1914–1918 in Europe".split(separator: " ").map(String.init))
+                .count == 1)
+        #expect(
+            FactPatterns.numberUnits("It ended on November 11, 1918.".split(separator: " ").map(String.init)) == [3..<6]
+        )
+        #expect(FactPatterns.numberUnits("Im Mai 1949 und 1990".split(separator: " ").map(String.init)).count == 2)
+    }
+
     @Test("a draft keeps its source sentence and offers the same fact as a cloze")
     func sourceAndAlternative() throws {
         let sentence = "Das Mitochondrium ist das Kraftwerk der Zelle, in dem ATP gebildet wird."

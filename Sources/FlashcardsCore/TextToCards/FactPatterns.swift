@@ -454,6 +454,47 @@ enum FactPatterns {
             || numberWords.contains(bare.lowercased())
     }
 
+    /// The numbers of a sentence's words, each as the range of words it spans: a date written out
+    /// ("31. Oktober 1517", "October 31, 1517", "31 October 1517", "Mai 1949") counts as one number,
+    /// as do ranges such as "1524/25" or "1914–1918".
+    static func numberUnits(_ words: [String]) -> [Range<Int>] {
+        func bare(_ index: Int) -> String {
+            words[index].trimmingCharacters(in: CharacterSet(charactersIn: ".,;:!?()"))
+        }
+        func isMonth(_ index: Int) -> Bool { index < words.count && months.contains(bare(index).lowercased()) }
+        func isDay(_ index: Int) -> Bool {
+            index < words.count && (1...2).contains(bare(index).count) && bare(index).allSatisfy(\.isNumber)
+        }
+        func isYearAt(_ index: Int) -> Bool { index < words.count && isYear(words[index]) }
+        func isRange(_ text: String) -> Bool {
+            let parts = text.split(whereSeparator: { $0 == "/" || $0 == "–" || $0 == "-" })
+            return parts.count == 2 && text.count <= 9 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+        }
+        var units: [Range<Int>] = []
+        var index = 0
+        while index < words.count {
+            var length = 0
+            if isDay(index), words[index].hasSuffix(".") || !words[index].contains(where: \.isPunctuation),
+                isMonth(index + 1)
+            {
+                length = isYearAt(index + 2) ? 3 : 2  // "31. Oktober 1517", "31 October 1517"
+            } else if isMonth(index), isDay(index + 1), isYearAt(index + 2) {
+                length = 3  // "October 31, 1517"
+            } else if isMonth(index), isYearAt(index + 1) {
+                length = 2  // "Mai 1949"
+            } else if isNumber(words[index]) || isRange(bare(index)) {
+                length = 1
+            }
+            if length > 0 {
+                units.append(index..<(index + length))
+                index += length
+            } else {
+                index += 1
+            }
+        }
+        return units
+    }
+
     /// "1919", "im Jahr 1919", "am 9. November 1918", "im 18. Jahrhundert".
     static func isTimePhrase(_ words: [String]) -> Bool {
         guard !words.isEmpty, words.count <= 5 else { return false }

@@ -390,16 +390,8 @@ private struct Builder {
         for index in sentences.indices where !sentences[index].used && clozeCandidate(sentences[index]) {
             let sentence = sentences[index]
             let words = sentence.text.split(separator: " ").map(String.init)
-            var numbers: [Int] = []
-            for (position, word) in words.enumerated() {
-                let bare = word.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:!?()"))
-                if bare.count >= 1,
-                    bare.allSatisfy({ $0.isNumber }) || FactPatterns.numberWords.contains(bare.lowercased())
-                {
-                    numbers.append(position)
-                }
-            }
-            guard numbers.count == 1, let position = numbers.first else { continue }
+            let units = FactPatterns.numberUnits(words)
+            guard units.count == 1, let span = units.first else { continue }
             // A pronoun makes the gap unanswerable out of context ("… it is the average of _____ …").
             let pronouns: Set<String> = ["it", "they", "es", "sie", "er", "them", "ihn", "ihm"]
             if words.contains(where: {
@@ -407,13 +399,23 @@ private struct Builder {
             }) {
                 continue
             }
-            let word = words[position]
-            let bare = word.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:!?()"))
+            // The gap takes the whole number or date; punctuation after it stays in the sentence.
+            let last = words[span.upperBound - 1]
+            let trailing = String(last.reversed().prefix { ".,;:!?)".contains($0) }.reversed())
+            var answerWords = Array(words[span])
+            answerWords[answerWords.count - 1] = String(last.dropLast(trailing.count))
+            var leading = ""
+            if let first = answerWords.first, first.hasPrefix("(") {
+                leading = "("
+                answerWords[0] = String(first.dropFirst())
+            }
+            let answer = answerWords.joined(separator: " ")
+            guard !answer.isEmpty else { continue }
             var blanked = words
-            blanked[position] = word.replacingOccurrences(of: bare, with: TextToCards.gap)
+            blanked.replaceSubrange(span, with: [leading + TextToCards.gap + trailing])
             sentences[index].used = true
             add(
-                clozePrompt + blanked.joined(separator: " "), bare, page: sentence.page, kind: .fact,
+                clozePrompt + blanked.joined(separator: " "), answer, page: sentence.page, kind: .fact,
                 source: sentence.text)
         }
     }
