@@ -177,6 +177,8 @@ struct TextToCardsRulesTests {
             text: "The treaty was signed in the small town after three weeks of talks.",
             options: TextToCardsOptions(makesClozes: false, makesFacts: false, language: .en))
         #expect(!passive.contains { $0.kind == .definition })
+        // "Als" never starts a subject: no "Wozu dienen Als Ausgangsstoffe?".
+        #expect(pairs("Als Ausgangsstoffe dienen Kohlenstoffdioxid und Wasser aus der Umgebung.").isEmpty)
     }
 
     @Test("a date written out is one gap in a number cloze; a second number means no cloze")

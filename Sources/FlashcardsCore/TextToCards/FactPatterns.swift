@@ -52,7 +52,7 @@ enum FactPatterns {
     ]
     private static let germanNonSubjects: Set<String> = [
         "er", "sie", "es", "man", "dies", "das", "hier", "dort", "dabei", "daher", "deshalb", "dann", "so", "auch",
-        "nur",
+        "nur", "als",
         "wir", "ich", "du", "ihr", "jeder", "jede", "alle", "viele", "manche", "einige", "beide",
     ]
     private static let englishNonSubjects: Set<String> = [
