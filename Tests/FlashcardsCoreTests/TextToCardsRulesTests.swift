@@ -194,6 +194,12 @@ struct TextToCardsRulesTests {
             FactPatterns.numberUnits("It ended on November 11, 1918.".split(separator: " ").map(String.init)) == [3..<6]
         )
         #expect(FactPatterns.numberUnits("Im Mai 1949 und 1990".split(separator: " ").map(String.init)).count == 2)
+        // Of several numbers, the one year is the gap; "he" leaves the gap without its subject.
+        let facts = TextToCards.makeCards(
+            text: "The Education Act of 1870 required schooling for children aged five to twelve in England. "
+                + "In 1872 he founded a small school for the children of miners in Wales.",
+            options: TextToCardsOptions(makesClozes: false, makesFacts: true, language: .en))
+        #expect(facts.map(\.answer) == ["1870"])
     }
 
     @Test("a draft keeps its source sentence and offers the same fact as a cloze")

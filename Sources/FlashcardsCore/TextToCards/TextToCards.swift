@@ -390,10 +390,12 @@ private struct Builder {
         for index in sentences.indices where !sentences[index].used && clozeCandidate(sentences[index]) {
             let sentence = sentences[index]
             let words = sentence.text.split(separator: " ").map(String.init)
+            // One number, or of several the one year ("The Factory Act of 1833 banned … under nine").
             let units = FactPatterns.numberUnits(words)
-            guard units.count == 1, let span = units.first else { continue }
+            let years = units.filter { span in span.contains { FactPatterns.isYear(words[$0]) } }
+            guard let span = units.count == 1 ? units.first : (years.count == 1 ? years.first : nil) else { continue }
             // A pronoun makes the gap unanswerable out of context ("… it is the average of _____ …").
-            let pronouns: Set<String> = ["it", "they", "es", "sie", "er", "them", "ihn", "ihm"]
+            let pronouns: Set<String> = ["it", "they", "he", "she", "him", "es", "sie", "er", "them", "ihn", "ihm"]
             if words.contains(where: {
                 pronouns.contains($0.lowercased().trimmingCharacters(in: .punctuationCharacters))
             }) {
