@@ -202,6 +202,18 @@ struct TextToCardsRulesTests {
         #expect(facts.map(\.answer) == ["1870"])
     }
 
+    @Test("a sentence no rule used becomes a cloze of its most specific noun; not the lecture about itself")
+    func nounClozes() {
+        let made = TextToCards.makeCards(
+            text: "Der Westfälische Frieden beendete den Dreißigjährigen Krieg in weiten Teilen Europas. "
+                + "In dieser Stunde betrachten wir die Folgen für die Landwirtschaft im Reich.",
+            options: TextToCardsOptions(makesClozes: true, makesFacts: false, language: .de))
+        let clozes = made.filter { $0.kind == .cloze }
+        #expect(clozes.map(\.answer) == ["Dreißigjährigen Krieg"])
+        #expect(clozes.first?.question.contains("Frieden beendete den _____ in weiten") == true)
+        #expect(clozes.first?.source?.hasPrefix("Der Westfälische Frieden") == true)
+    }
+
     @Test("a draft keeps its source sentence and offers the same fact as a cloze")
     func sourceAndAlternative() throws {
         let sentence = "Das Mitochondrium ist das Kraftwerk der Zelle, in dem ATP gebildet wird."

@@ -178,6 +178,56 @@ private struct Builder {
         }
         if options.makesClozes { addClozes() }
         if options.makesFacts { addFacts() }
+        if options.makesClozes { addNounClozes() }
+    }
+
+    /// A cloze of the most specific name or noun in each sentence no other rule used: in German
+    /// every noun is capitalised, in English names are. The subject (the sentence's first words)
+    /// stays as the cue; the longest capitalised run after it becomes the gap.
+    private mutating func addNounClozes() {
+        let stop: Set<String> = [
+            "Sie", "Ihr", "Ihre", "I", "The", "A", "An", "In", "On", "At", "It", "This", "These", "However",
+        ]
+        for index in sentences.indices where !sentences[index].used && clozeCandidate(sentences[index]) {
+            let sentence = sentences[index]
+            let words = sentence.text.split(separator: " ").map(String.init)
+            // The lecture speaking of itself ("In dieser Stunde verfolgen wir …") is no fact.
+            let firstPerson: Set<String> = ["wir", "uns", "unser", "unsere", "we", "us", "our", "ich", "i"]
+            if words.contains(where: {
+                firstPerson.contains($0.lowercased().trimmingCharacters(in: .punctuationCharacters))
+            }) {
+                continue
+            }
+            // Names inside a date ("am 14. August 1919") belong to the number clozes.
+            let inDates = Set(FactPatterns.numberUnits(words).flatMap { Array($0) })
+            var runs: [[String]] = []
+            var current: [String] = []
+            for (position, word) in words.enumerated() {
+                let bare = word.trimmingCharacters(in: CharacterSet.letters.union(.decimalDigits).union(["-"]).inverted)
+                let capitalised =
+                    bare.first?.isUppercase == true && !stop.contains(bare) && bare.count >= 3
+                    && bare.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
+                if position >= 2, capitalised, !word.hasPrefix("("), !inDates.contains(position) {
+                    current.append(bare)
+                    // A run ends at punctuation: "Karl V., der …" is one name, "Worms, Speyer" two.
+                    if word.last.map({ ",;:.)".contains($0) }) == true {
+                        runs.append(current)
+                        current = []
+                    }
+                } else {
+                    if !current.isEmpty { runs.append(current) }
+                    current = []
+                }
+            }
+            if !current.isEmpty { runs.append(current) }
+            guard let best = runs.filter({ $0.count <= 4 }).max(by: { $0.joined().count < $1.joined().count }),
+                best.joined().count >= 6
+            else { continue }
+            let term = best.joined(separator: " ")
+            guard let blanked = Self.blank(term, in: sentence.text) else { continue }
+            sentences[index].used = true
+            add(clozePrompt + blanked.text, blanked.found, page: sentence.page, kind: .cloze, source: sentence.text)
+        }
     }
 
     // MARK: Sentences
