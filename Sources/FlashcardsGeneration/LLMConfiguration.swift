@@ -58,6 +58,8 @@ public struct LLMConfiguration: Sendable, Hashable {
     public var responseFormat: ResponseFormat
     /// Upper bound of cards requested per chunk.
     public var cardsPerChunk: Int
+    /// Cards asked for per section (and per topic batch) unless configured otherwise.
+    public static let defaultCardsPerChunk = 15
     /// `max_tokens` of each completion.
     public var maximumTokens: Int
     /// Sampling temperature; low for factual cards.
@@ -69,7 +71,8 @@ public struct LLMConfiguration: Sendable, Hashable {
     public init(
         baseURL: String, model: String, apiKey: String? = nil, maximumChunks: Int = 8, chunkCharacters: Int = 6_000,
         requestTimeoutSeconds: Double = 120, maximumRetries: Int = 3, initialBackoffSeconds: Double = 1,
-        maximumBackoffSeconds: Double = 30, responseFormat: ResponseFormat = .auto, cardsPerChunk: Int = 15,
+        maximumBackoffSeconds: Double = 30, responseFormat: ResponseFormat = .auto,
+        cardsPerChunk: Int = defaultCardsPerChunk,
         maximumTokens: Int = 2_048, temperature: Double = 0.2, systemPrompt: SystemPrompt = .system
     ) {
         self.baseURL = baseURL

@@ -83,7 +83,8 @@ public struct TextExtractor: Sendable {
             let pages = parts.enumerated().map { SourcePage(number: $0.offset + 1, text: $0.element) }
                 .filter { !$0.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
             guard !pages.isEmpty else { throw GenerationError.emptyFile }
-            progress(.pagesRead(done: parts.count, total: parts.count))
+            // Pasted text is no page: only text with page breaks reports pages read.
+            if parts.count > 1 { progress(.pagesRead(done: parts.count, total: parts.count)) }
             return ExtractedDocument(contentType: .text, pages: pages, usedOCR: false)
         case .png, .jpeg:
             guard options.ocrEnabled else { throw GenerationError.noTextFound(ocrAttempted: false) }

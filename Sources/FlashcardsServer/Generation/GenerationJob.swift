@@ -98,8 +98,7 @@ struct GenerationJobHandler: JobHandler {
                         try await save(drafts, from: saved, payload: payload, job: job)
                         saved += drafts.count
                     case .progress(let step):
-                        // Pages of PDFs and photos; pasted text has none.
-                        if case .pagesRead(_, let total) = step, payload.source != "text" { pages = total }
+                        if case .pagesRead(_, let total) = step { pages = total }
                         if case .pagesRecognized(_, let total) = step { pages = total }
                         try await job.report(step.dto(cards: saved))
                     case .finished(let value):
@@ -120,46 +119,28 @@ struct GenerationJobHandler: JobHandler {
             }
             throw error
         }
-        guard !result.cards.isEmpty else {
-            throw JobFailure(
-                GenerationError.nothingGenerated.germanMessage, code: GenerationError.nothingGenerated.code)
-        }
+        let nothingMade = JobFailure(
+            GenerationError.nothingGenerated.germanMessage, code: GenerationError.nothingGenerated.code)
+        guard !result.cards.isEmpty else { throw nothingMade }
 
         try await job.report(
             JobProgressDTO(
                 stage: "saving", cardsCreated: result.cards.count, message: "\(result.cards.count) Karten erstellt"))
-        let now = job.now()
-        let jobId = job.id
-        let userId = job.userId
         let remaining = Array(result.cards.dropFirst(saved))
         let created: Int
         if payload.acceptAll {
             // Cards straight into the stack: none it already has.
             let fresh = remaining.filter { $0.duplicateOf == nil }
-            guard !fresh.isEmpty else {
-                throw JobFailure(
-                    GenerationError.nothingGenerated.germanMessage, code: GenerationError.nothingGenerated.code)
-            }
-            created = try await job.db.transaction { db -> Int in
-                for (position, draft) in fresh.enumerated() {
-                    let row = CardDraftModel(
-                        draft, jobId: jobId, userId: userId, stackId: payload.stackId, position: position,
-                        status: "accepted", now: now)
-                    try await row.create(on: db)
-                    try await CardModel(
-                        uniqueId: UUID(), stackId: payload.stackId, userId: userId, question: row.question,
-                        answer: row.answer, hint: nil, now: now
-                    ).create(on: db)
-                }
-                try await JobInputModel.query(on: db).filter(\.$id == jobId).delete()
-                return fresh.count
-            }
-            try await HintJobs.enqueueMissing(stackId: payload.stackId, userId: userId, db: job.db, now: now)
+            guard !fresh.isEmpty else { throw nothingMade }
+            try await save(fresh, from: 0, payload: payload, job: job, accepted: true)
+            try await HintJobs.enqueueMissing(
+                stackId: payload.stackId, userId: job.userId, db: job.db, now: job.now())
+            created = fresh.count
         } else {
             try await save(remaining, from: saved, payload: payload, job: job)
-            try await JobInputModel.query(on: job.db).filter(\.$id == jobId).delete()
             created = 0
         }
+        try await JobInputModel.query(on: job.db).filter(\.$id == job.id).delete()
         let outcome = GenerationOutcome(
             drafts: result.cards.count, cardsCreated: created, language: result.language.rawValue,
             warnings: result.warnings.map(\.germanText), pages: pages,
@@ -174,20 +155,27 @@ struct GenerationJobHandler: JobHandler {
         return String(decoding: try FlashcardsJSON.makeEncoder().encode(outcome), as: UTF8.self)
     }
 
-    /// Saves drafts as pending, numbered on from `first`, in one transaction.
-    private func save(_ drafts: [DraftCard], from first: Int, payload: GenerationPayload, job: JobContext)
-        async throws
-    {
+    /// Saves drafts, numbered on from `first`, in one transaction: pending for review, or
+    /// `accepted` together with their cards for route 13.
+    private func save(
+        _ drafts: [DraftCard], from first: Int, payload: GenerationPayload, job: JobContext, accepted: Bool = false
+    ) async throws {
         guard !drafts.isEmpty else { return }
         let now = job.now()
         let jobId = job.id
         let userId = job.userId
         try await job.db.transaction { db in
             for (offset, draft) in drafts.enumerated() {
-                try await CardDraftModel(
+                let row = CardDraftModel(
                     draft, jobId: jobId, userId: userId, stackId: payload.stackId, position: first + offset,
-                    status: "pending", now: now
-                ).create(on: db)
+                    status: accepted ? "accepted" : "pending", now: now)
+                try await row.create(on: db)
+                if accepted {
+                    try await CardModel(
+                        uniqueId: UUID(), stackId: payload.stackId, userId: userId, question: row.question,
+                        answer: row.answer, hint: nil, now: now
+                    ).create(on: db)
+                }
             }
         }
     }

@@ -27,7 +27,8 @@ struct GenerationRoutes: RouteCollection {
         return try jsonResponse(
             GenerationInfoDTO(
                 generator: llm == nil ? "offline" : "model", model: llm?.model, topics: llm != nil,
-                maxUploadBytes: GenerationService.maximumUpload, topicBatchSize: llm?.cardsPerChunk ?? 15))
+                maxUploadBytes: GenerationService.maximumUpload,
+                topicBatchSize: llm?.cardsPerChunk ?? LLMConfiguration.defaultCardsPerChunk))
     }
 
     /// Multipart (`file`, `customInstructions`) for PDFs and photos; JSON (`text` or `topic`) otherwise.
