@@ -184,17 +184,16 @@ private struct Builder {
     /// A cloze of the most specific name or noun in each sentence no other rule used: in German
     /// every noun is capitalised, in English names are. The subject (the sentence's first words)
     /// stays as the cue; the longest capitalised run after it becomes the gap.
+    private static let notNouns: Set<String> = ["Sie", "Ihr", "Ihre", "The", "This", "These", "However"]
+    private static let firstPerson: Set<String> = ["wir", "uns", "unser", "unsere", "we", "us", "our", "ich", "i"]
+
     private mutating func addNounClozes() {
-        let stop: Set<String> = [
-            "Sie", "Ihr", "Ihre", "I", "The", "A", "An", "In", "On", "At", "It", "This", "These", "However",
-        ]
         for index in sentences.indices where !sentences[index].used && clozeCandidate(sentences[index]) {
             let sentence = sentences[index]
             let words = sentence.text.split(separator: " ").map(String.init)
             // The lecture speaking of itself ("In dieser Stunde verfolgen wir …") is no fact.
-            let firstPerson: Set<String> = ["wir", "uns", "unser", "unsere", "we", "us", "our", "ich", "i"]
             if words.contains(where: {
-                firstPerson.contains($0.lowercased().trimmingCharacters(in: .punctuationCharacters))
+                Self.firstPerson.contains($0.lowercased().trimmingCharacters(in: .punctuationCharacters))
             }) {
                 continue
             }
@@ -205,11 +204,11 @@ private struct Builder {
             for (position, word) in words.enumerated() {
                 let bare = word.trimmingCharacters(in: CharacterSet.letters.union(.decimalDigits).union(["-"]).inverted)
                 let capitalised =
-                    bare.first?.isUppercase == true && !stop.contains(bare) && bare.count >= 3
+                    bare.first?.isUppercase == true && !Self.notNouns.contains(bare) && bare.count >= 3
                     && bare.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
                 if position >= 2, capitalised, !word.hasPrefix("("), !inDates.contains(position) {
                     current.append(bare)
-                    // A run ends at punctuation: "Karl V., der …" is one name, "Worms, Speyer" two.
+                    // A run ends at punctuation: "Worms, Speyer" are two.
                     if word.last.map({ ",;:.)".contains($0) }) == true {
                         runs.append(current)
                         current = []
