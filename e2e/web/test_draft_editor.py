@@ -410,7 +410,7 @@ def test_progress_shows_real_pages_cards_and_drafts_while_the_job_runs(page: Pag
 
     state["step"] = 2
     expect(page.locator("#progress-text")).to_have_text("Abschnitt 1 von 3 wird verarbeitet")
-    expect(page.locator("#progress-found")).to_have_text("2 Karten gefunden")
+    expect(page.locator("#progress-found")).to_have_text("2 Vorschläge gefunden")
     expect(page.locator(".draft")).to_have_count(2)  # drafts shown while the job still runs
     expect(page.locator("#drafts-title")).to_be_focused()
     expect(page.locator("#progress-area")).to_be_visible()
@@ -419,7 +419,7 @@ def test_progress_shows_real_pages_cards_and_drafts_while_the_job_runs(page: Pag
     expect(page.get_by_role("button", name="Abbrechen")).to_be_visible()
 
     state["step"] = 3
-    expect(page.locator("#progress-found")).to_have_text("4 Karten gefunden")
+    expect(page.locator("#progress-found")).to_have_text("4 Vorschläge gefunden")
     expect(page.locator(".draft")).to_have_count(4)
     expect(bar).to_have_attribute("aria-valuenow", "33")
     # Drafts shown before are not rendered again: the edit and the unchecked box stay.
@@ -556,6 +556,152 @@ def test_an_accept_error_keeps_the_list_and_the_edits(page: Page):
     cards = cards_of(page, account, stack)
     assert len(cards) == count - 1
     assert "Meine eigene Frage?" in {c["question"] for c in cards}
+
+
+def test_a_kept_draft_with_an_empty_side_blocks_accept_and_nothing_is_sent(page: Page):
+    account, stack = new_stack(page)
+    count = generate_from_text(page, stack, ZELL_TEXT)
+    assert count >= 3
+    sent = []
+    page.on("request", lambda r: sent.append(f"{r.method} {r.url}") if r.method != "GET" else None)
+    front = page.get_by_label("Vorschlag 2: Vorderseite")
+    described = front.get_attribute("aria-describedby")
+    front.fill("   ")
+    page.locator("#accept").click()
+    # The empty side is marked at the field and focused; nothing is patched, deleted or accepted.
+    expect(front).to_be_focused()
+    expect(front).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#draft-2-q-error")).to_have_text("Vorder- und Rückseite dürfen nicht leer sein.")
+    assert "draft-2-q-error" in front.get_attribute("aria-describedby")
+    page.keyboard.press("Control+Enter")  # the keyboard path is blocked the same way
+    page.wait_for_timeout(500)
+    expect(page).to_have_url(re.compile(rf"/app/stacks/{stack['id']}/create$"))
+    assert sent == [], sent
+    assert len(drafts_of(page, account, stack)) == count  # the emptied draft still exists
+    assert cards_of(page, account, stack) == []
+
+    # Text again takes the mark off (the source sentence still describes the field).
+    front.fill("Was ist meine eigene Frage?")
+    expect(page.locator("#draft-2-q-error")).to_have_count(0)
+    expect(front).not_to_have_attribute("aria-invalid", "true")
+    if described:
+        expect(front).to_have_attribute("aria-describedby", described)
+    # An emptied draft that is unticked is simply discarded.
+    page.get_by_label("Vorschlag 3: Rückseite").fill("")
+    page.get_by_role("checkbox", name="Vorschlag 3 übernehmen").uncheck()
+    page.locator("#accept").click()
+    expect(page).to_have_url(re.compile(rf"/app/stacks/{stack['id']}$"))
+    questions = {c["question"] for c in cards_of(page, account, stack)}
+    assert len(questions) == count - 1 and "Was ist meine eigene Frage?" in questions
+    assert drafts_of(page, account, stack) == []
+
+
+def test_files_dropped_on_the_dropzones_are_chosen(page: Page):
+    account, stack = new_stack(page)
+    page.goto(f"/app/stacks/{stack['id']}/create")
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    pdf = page.evaluate_handle("""() => {
+        const data = new DataTransfer();
+        data.items.add(new File(['%PDF-1.4\\n'], 'skript.pdf', { type: 'application/pdf' }));
+        return data;
+    }""")
+    zone = page.locator("label.dropzone[for=pdf]")
+    zone.dispatch_event("dragover", {"dataTransfer": pdf})
+    expect(zone).to_have_class(re.compile(r"\bis-dragover\b"))
+    zone.dispatch_event("drop", {"dataTransfer": pdf})
+    expect(zone).not_to_have_class(re.compile(r"\bis-dragover\b"))
+    expect(page.get_by_text("Ausgewählt: skript.pdf")).to_be_visible()
+    assert page.locator("#pdf").evaluate("(el) => el.files[0]?.name") == "skript.pdf"
+
+    # A photo, too; the page keeps the browser from opening the dropped file.
+    page.get_by_role("radio", name="Foto").check()
+    prevented = page.evaluate("""() => {
+        const data = new DataTransfer();
+        data.items.add(new File([new Uint8Array([137, 80, 78, 71])], 'tafel.png', { type: 'image/png' }));
+        const drop = new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true });
+        document.querySelector('label.dropzone[for=photo]').dispatchEvent(drop);
+        return drop.defaultPrevented;
+    }""")
+    assert prevented
+    expect(page.get_by_text("Ausgewählt: tafel.png")).to_be_visible()
+
+
+def test_a_failed_poll_is_tried_again_and_the_run_completes(page: Page):
+    account, stack = new_stack(page)
+    failing = {"left": 1}
+    cancels = []
+    page.on("request", lambda r: cancels.append(r.url) if r.method == "POST" and r.url.endswith("/cancel") else None)
+
+    def once(route):
+        if route.request.method == "GET" and failing["left"]:
+            failing["left"] -= 1
+            route.fulfill(status=503, content_type="application/json", body='{"message": "x", "code": "unavailable"}')
+        else:
+            route.continue_()
+
+    page.route(re.compile(r".*/api/v1/jobs/[^/]+$"), once)
+    count = generate_from_text(page, stack, ZELL_TEXT)
+    assert failing["left"] == 0  # the first poll did fail…
+    assert count >= 5  # …and the run went on to the end
+    expect(page.locator("#gen-error")).to_be_hidden()
+    assert cancels == []
+    assert len(drafts_of(page, account, stack)) == count
+
+
+def test_a_job_that_cannot_be_followed_is_cancelled(page: Page):
+    account, stack = new_stack(page)
+    polls = {"count": 0}
+
+    def failing(route):
+        if route.request.method == "GET":
+            polls["count"] += 1
+            route.fulfill(status=503, content_type="application/json", body='{"message": "x", "code": "unavailable"}')
+        else:
+            route.continue_()
+
+    page.route(re.compile(r".*/api/v1/jobs/[^/]+$"), failing)
+    page.goto(f"/app/stacks/{stack['id']}/create")
+    page.get_by_role("radio", name="Text").check()
+    page.get_by_label("Text *").fill(ZELL_TEXT)
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/cancel"), timeout=20_000):
+        page.get_by_role("button", name="Karten erstellen").click()
+    assert polls["count"] == 5  # five tries, then the page gives up on the job and cancels it
+    expect(page.locator("#gen-error [role=alert]")).to_contain_text(
+        "Beim Erstellen der Karten aus deinem Text ist ein Fehler aufgetreten.")
+    expect(page.locator("#gen-error [data-retry]")).to_be_focused()
+
+
+def test_a_failed_job_is_not_announced_as_making_cards(page: Page):
+    """The job API stubbed: the job fails while it is generating."""
+    account, stack = new_stack(page)
+    job_id = "22222222-2222-4222-8222-222222222222"
+
+    def job_json(status, stage):
+        failed = status == "failed"
+        return {"id": job_id, "kind": "generation", "status": status,
+                "progress": {"stage": stage, "current": None, "total": None, "cardsCreated": 0, "message": "…"},
+                "error": "Die Erstellung ist fehlgeschlagen." if failed else None,
+                "errorCode": "generation_failed" if failed else None, "result": None,
+                "createdAt": "2026-01-01T00:00:00Z", "updatedAt": "2026-01-01T00:00:00Z"}
+
+    page.route(re.compile(r".*/api/v1/stacks/[^/]+/generations$"), lambda route: route.fulfill(
+        status=202, content_type="application/json", body=json.dumps(job_json("queued", "queued"))))
+    page.route(re.compile(rf".*/api/v1/jobs/{job_id}$"), lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(job_json("failed", "generating"))))
+    page.goto(f"/app/stacks/{stack['id']}/create")
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    page.evaluate("""() => {
+        window.__spoken = [];
+        const live = document.getElementById('progress-live');
+        new MutationObserver(() => live.textContent && window.__spoken.push(live.textContent))
+            .observe(live, {childList: true, characterData: true, subtree: true});
+    }""")
+    page.get_by_role("radio", name="Text").check()
+    page.get_by_label("Text *").fill("Irgendein Text.")
+    page.get_by_role("button", name="Karten erstellen").click()
+    expect(page.locator("#gen-error [role=alert]")).to_contain_text("Die Erstellung ist fehlgeschlagen.")
+    spoken = page.evaluate("window.__spoken")
+    assert spoken and not any("Karten werden erstellt" in s for s in spoken), spoken
 
 
 # --- English, phone, dark -----------------------------------------------------------------------

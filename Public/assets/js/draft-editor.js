@@ -6,13 +6,13 @@
 
 import { html, render } from './html.js';
 import { t } from './i18n.js';
-import { icon } from './ui.js';
+import { fieldError, icon } from './ui.js';
 
 /** Chromium (123+) grows text fields by CSS alone; elsewhere a small script does it. */
 const GROWS_BY_CSS = typeof CSS !== 'undefined' && CSS.supports?.('field-sizing', 'content');
 
 /** Makes a text field as tall as its text (no inner scrolling, nothing cut off). */
-export function fitHeight(el) {
+function fitHeight(el) {
   if (GROWS_BY_CSS || !el.isConnected) return;
   el.style.height = 'auto';
   const style = getComputedStyle(el);
@@ -55,14 +55,14 @@ export function createDraftEditor(list, { onChange = () => {}, announce = () => 
         ? html`<p class="draft-source draft-page" id="${base}-src">${t('magic.page', { n: page })}</p>`
         : '';
     return html`
-      <li class="draft" data-id="${d.id}" data-job="${d.jobId}">
+      <li class="draft" data-id="${d.id}">
         <div class="draft-head">
           <span class="draft-no" aria-hidden="true">${t('magic.draftLabel', { n })}</span>
           ${d.duplicateOf ? html`<span class="pill pill-duplicate" title="${t('magic.duplicateOf', { q: d.duplicateOf })}" id="${base}-dup">${t('magic.duplicate')}<span class="visually-hidden">. ${t('magic.duplicateOf', { q: d.duplicateOf })}</span></span>` : ''}
         </div>
         <div class="draft-fields">
           <textarea rows="1" class="draft-question" data-field="question" id="${base}-q" aria-label="${t('magic.draftQuestion', { n })}"
-            ${described ? html`aria-describedby="${described}"` : ''}>${d.question}</textarea>
+            ${described ? html`aria-describedby="${described}" data-describedby="${described}"` : ''}>${d.question}</textarea>
           <textarea rows="1" class="draft-answer" data-field="answer" id="${base}-a" aria-label="${t('magic.draftAnswer', { n })}">${d.answer}</textarea>
         </div>
         ${source}
@@ -126,13 +126,12 @@ export function createDraftEditor(list, { onChange = () => {}, announce = () => 
     item.showing = next;
     field(item, 'question').value = item.texts[next].question;
     field(item, 'answer').value = item.texts[next].answer;
-    for (const el of item.li.querySelectorAll('textarea')) fitHeight(el);
+    for (const el of item.li.querySelectorAll('textarea')) { fitHeight(el); unmarkFilled(el); }
     // The button now offers the other kind: the one not showing.
     const otherKind = next === 'main' ? item.draft.alternative.kind : item.draft.kind;
     const button = item.li.querySelector('[data-swap]');
     button.querySelector('span').textContent = asLabel(otherKind);
     button.setAttribute('aria-label', t('magic.asLabel', { n: item.n, label: asLabel(otherKind) }));
-    item.li.dataset.showing = next;
     announce(t('magic.switched', { n: item.n, question: item.texts[next].question }));
   }
 
@@ -143,19 +142,44 @@ export function createDraftEditor(list, { onChange = () => {}, announce = () => 
     if (item) swap(item);
   });
   list.addEventListener('input', (event) => {
-    if (event.target.matches('textarea')) fitHeight(event.target);
+    if (!event.target.matches('textarea')) return;
+    fitHeight(event.target);
+    unmarkFilled(event.target);
   });
   list.addEventListener('change', (event) => {
     if (event.target.type !== 'checkbox') return;
-    event.target.closest('li').classList.toggle('is-off', !event.target.checked);
+    setKept(box(event.target.closest('li').dataset.id), event.target.checked);
     onChange();
   });
 
-  function setAll(checked) {
+  /** Ticks or unticks a draft; an unticked one is not checked for empty fields. */
+  function setKept(item, on) {
+    checkbox(item).checked = on;
+    item.li.classList.toggle('is-off', !on);
+    if (!on) for (const el of item.li.querySelectorAll('textarea[aria-invalid]')) fieldError(el, '');
+  }
+
+  /** Takes the "empty" mark off a field that has text again. */
+  function unmarkFilled(el) {
+    if (el.hasAttribute('aria-invalid') && el.value.trim()) fieldError(el, '');
+  }
+
+  /** Marks the empty front or back of every kept draft; returns the first such field, or null
+   * when the selection can be accepted. */
+  function markEmpty() {
+    let first = null;
     for (const item of items.values()) {
-      checkbox(item).checked = checked;
-      item.li.classList.toggle('is-off', !checked);
+      for (const el of item.li.querySelectorAll('textarea')) {
+        const empty = isKept(item) && !el.value.trim();
+        fieldError(el, empty ? t('magic.emptyDraft') : '');
+        if (empty) first ??= el;
+      }
     }
+    return first;
+  }
+
+  function setAll(checked) {
+    for (const item of items.values()) setKept(item, checked);
     onChange();
   }
 
@@ -164,8 +188,7 @@ export function createDraftEditor(list, { onChange = () => {}, announce = () => 
     let count = 0;
     for (const item of items.values()) {
       if (item.draft.duplicateOf && isKept(item)) {
-        checkbox(item).checked = false;
-        item.li.classList.add('is-off');
+        setKept(item, false);
         count += 1;
       }
     }
@@ -184,8 +207,9 @@ export function createDraftEditor(list, { onChange = () => {}, announce = () => 
     /** Selected drafts that are already in the stack. */
     get selectedDuplicates() { return [...items.values()].filter((i) => i.draft.duplicateOf && isKept(i)).length; },
     get duplicates() { return [...items.values()].filter((i) => i.draft.duplicateOf).length; },
-    ids: () => new Set(items.keys()),
-    /** What `acceptDrafts` needs: each draft with its current text, kept or not, changed or not. */
+    markEmpty,
+    /** What `acceptDrafts` needs: each draft with its current text, kept or not, changed or not
+     * (call `markEmpty()` first: a kept draft must have a front and a back). */
     selection() {
       return [...items.values()].map((item) => {
         const question = field(item, 'question').value.trim();
@@ -194,15 +218,10 @@ export function createDraftEditor(list, { onChange = () => {}, announce = () => 
           id: item.draft.id,
           question,
           answer,
-          keep: isKept(item) && Boolean(question && answer),
+          keep: isKept(item),
           changed: question !== item.draft.question || answer !== item.draft.answer,
         };
       });
-    },
-    /** The front text field of the draft at position `index` (0-based), if any. */
-    questionField(index) {
-      const item = [...items.values()][index];
-      return item ? field(item, 'question') : null;
     },
   };
 }

@@ -56,6 +56,16 @@ export function errorText(error, fallbackKey = 'error.generic') {
   return t(fallbackKey);
 }
 
+/**
+ * Speaks `text` in a polite live region (`role="status"`). The region is emptied first and filled
+ * a moment later: a fresh text node is announced even when the message repeats.
+ */
+export function announce(region, text) {
+  if (!region) return;
+  region.textContent = '';
+  setTimeout(() => { region.textContent = text; }, 50);
+}
+
 /** Disables a button while work runs and shows a spinner in it. */
 export function setBusy(button, busy) {
   if (!button) return;

@@ -82,7 +82,8 @@ export async function request(method, path, body, { auth = true, signal } = {}) 
   return data;
 }
 
-const enc = encodeURIComponent;
+/** Encodes one path segment or query value. */
+export const enc = encodeURIComponent;
 
 /** Typed wrappers, one per /api/v1 route the web app uses (see docs/api.md). */
 export const api = {

@@ -3,29 +3,26 @@
 // user keeps (docs/api.md, "Card generation, drafts and jobs"). A server without these routes
 // answers 404 `not_found`; the page then says that generation is not available there.
 
-import { ApiError, request } from './client.js';
+import { ApiError, enc, request } from './client.js';
 
 /** Thrown when the server offers no generation API. */
 export class GenerationUnavailableError extends Error {
   constructor() {
     super('generation_unavailable');
-    this.code = 'generation_unavailable';
   }
 }
 
-/** Thrown when the job ends as `failed`; `message` is the server's German explanation and
- * `reason` the server's error code (e.g. `nothing_generated`), when it sends one. */
+/** Thrown when the job ends as `failed` (or `cancelled`); `message` is the server's German
+ * explanation and `reason` the server's error code (e.g. `nothing_generated`), when it sends one. */
 export class GenerationFailedError extends Error {
   constructor(message, reason) {
     super(message || 'generation_failed');
-    this.code = 'generation_failed';
     this.reason = reason || null;
   }
 }
 
-/** Limits the page checks before sending anything (the seed's 10 MB rule; the server's own figure
- * from `generatorInfo()` replaces it). */
-export const LIMITS = { maxBytes: 10 * 1024 * 1024 };
+/** The upload limit when the server does not say (the seed's 10 MB rule). */
+const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 
 /** What a server without `GET /generation` (an older one) can do: the offline rules, no topics. */
 const OFFLINE = { generator: 'offline', model: null, topics: false, topicBatchSize: 15 };
@@ -43,20 +40,15 @@ export async function generatorInfo({ signal } = {}) {
   } catch (error) {
     if (error.name === 'AbortError') throw error;
   }
-  const result = {
-    ...OFFLINE,
-    maxUploadBytes: LIMITS.maxBytes,
-    ...(info && typeof info === 'object' ? info : {}),
-  };
+  const result = { ...OFFLINE, ...(info && typeof info === 'object' ? info : {}) };
   result.topics = Boolean(result.topics) && result.generator === 'model';
-  if (!(Number(result.maxUploadBytes) > 0)) result.maxUploadBytes = LIMITS.maxBytes;
+  if (!(Number(result.maxUploadBytes) > 0)) result.maxUploadBytes = DEFAULT_MAX_BYTES;
   if (!(Number(result.topicBatchSize) > 0)) result.topicBatchSize = OFFLINE.topicBatchSize;
-  LIMITS.maxBytes = result.maxUploadBytes;
   return result;
 }
 
 /** The finished job's `result` (JSON text) as an object; `{}` when absent or unreadable. */
-export function parseResult(job) {
+function parseResult(job) {
   if (!job?.result) return {};
   try {
     const value = JSON.parse(job.result);
@@ -66,25 +58,35 @@ export function parseResult(job) {
   }
 }
 
-const enc = encodeURIComponent;
 const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
+const POLL_MS = 700;
+/** Polls in a row that may fail (network, 429, 5xx) before the page gives up on the job. */
+const MAX_POLL_FAILURES = 5;
+const transient = (error) => error instanceof ApiError && (error.status === 0 || error.status === 429 || error.status >= 500);
+const aborted = () => new DOMException('Aborted', 'AbortError');
+
 const sleep = (ms, signal) => new Promise((resolve, reject) => {
-  const timer = setTimeout(resolve, ms);
-  signal?.addEventListener('abort', () => { clearTimeout(timer); reject(new DOMException('Aborted', 'AbortError')); }, { once: true });
+  if (signal?.aborted) { reject(aborted()); return; }
+  const onAbort = () => { clearTimeout(timer); reject(aborted()); };
+  const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+  signal?.addEventListener('abort', onAbort, { once: true });
 });
 
 /**
  * Generates card drafts and resolves with them once the job has finished. While the job runs,
- * `onProgress(job)` sees every poll and `onDrafts(drafts)` the drafts saved so far (fetched when
- * the job's `cardsCreated` grew), so that a page can show them before the end.
+ * `onProgress(job)` sees every poll (and the finished job when it succeeded) and
+ * `onDrafts(drafts)` the drafts saved so far (fetched when the job's `cardsCreated` grew), so that
+ * a page can show them before the end. A poll that fails for a transient reason (no connection, 429,
+ * 5xx) is tried again; when the page gives up on a job (an error, or `signal` aborted), it cancels
+ * the job on the server.
  * @param {string} stackId
  * @param {{source: 'pdf'|'photo'|'text'|'topic', file?: File, text?: string, topic?: string,
  *          depth?: number, instructions?: string}} input
  * @param {{signal?: AbortSignal, onProgress?: (job: object) => void,
- *          onDrafts?: (drafts: Array<object>) => void, onStarted?: (job: object) => void}} options
- * @returns {Promise<{jobId: string, job: object, result: object, drafts: Array<object>}>}
+ *          onDrafts?: (drafts: Array<object>) => void}} options
+ * @returns {Promise<{jobId: string, result: object, drafts: Array<object>}>}
  */
-export async function generateDrafts(stackId, input, { signal, onProgress, onDrafts, onStarted } = {}) {
+export async function generateDrafts(stackId, input, { signal, onProgress, onDrafts } = {}) {
   let body;
   if (input.file) {
     body = new FormData();
@@ -107,9 +109,10 @@ export async function generateDrafts(stackId, input, { signal, onProgress, onDra
     }
     throw error;
   }
-  onStarted?.(job);
+  const jobUrl = `/jobs/${enc(job.id)}`;
   const draftsUrl = `/stacks/${enc(stackId)}/drafts?jobId=${enc(job.id)}`;
   let seen = 0; // `cardsCreated` when the drafts were last fetched
+  let failures = 0; // failed polls in a row
   // Polling (not the SSE stream) keeps the bearer token in a header and works through any proxy.
   try {
     while (!FINISHED.has(job.status)) {
@@ -122,17 +125,24 @@ export async function generateDrafts(stackId, input, { signal, onProgress, onDra
           if (error.name === 'AbortError') throw error;
         }
       }
-      await sleep(700, signal);
-      job = await request('GET', `/jobs/${enc(job.id)}`, undefined, { signal });
+      await sleep(POLL_MS, signal);
+      try {
+        job = await request('GET', jobUrl, undefined, { signal });
+        failures = 0;
+      } catch (error) {
+        failures += 1;
+        if (!transient(error) || failures >= MAX_POLL_FAILURES) throw error;
+      }
     }
   } catch (error) {
-    if (error.name === 'AbortError') request('POST', `/jobs/${enc(job.id)}/cancel`).catch(() => {});
+    // The job would run on without anyone waiting for it (after a 401 the session is gone).
+    if (error.status !== 401) request('POST', `${jobUrl}/cancel`).catch(() => {});
     throw error;
   }
-  onProgress?.(job);
   if (job.status !== 'succeeded') throw new GenerationFailedError(job.error, job.errorCode);
+  onProgress?.(job);
   const drafts = await request('GET', draftsUrl, undefined, { signal });
-  return { jobId: job.id, job, result: parseResult(job), drafts };
+  return { jobId: job.id, result: parseResult(job), drafts };
 }
 
 /** The pending drafts of a stack (of one job, if given), in the order they were made. */

@@ -7,7 +7,7 @@
 import { html, render } from '../html.js';
 import { t } from '../i18n.js';
 import { api } from '../api/client.js';
-import { errorText, errorView, icon, loadingView, stackBreadcrumb, stacksBreadcrumb } from '../ui.js';
+import { announce, errorText, errorView, icon, loadingView, stackBreadcrumb, stacksBreadcrumb } from '../ui.js';
 import { StudySession, knewItRating, sessionStacks, sizeFromQuery } from '../study-session.js';
 import { summaryMarkup } from '../session-summary.js';
 
@@ -17,6 +17,14 @@ const SWIPE_PX = 60;
 const TAP_PX = 10;
 
 export async function mount(root, ctx) {
+  // A retry mounts the feed again: the router's clean-up must reach the latest one.
+  let cleanup;
+  const load = async () => { cleanup = await mountFeed(root, ctx, load); };
+  await load();
+  return () => cleanup?.();
+}
+
+async function mountFeed(root, ctx, reload) {
   const stackId = ctx.params.stackId;
   render(root, loadingView(t('feed.loading')));
   let session;
@@ -25,7 +33,7 @@ export async function mount(root, ctx) {
   } catch (error) {
     if (error.status === 401) return undefined;
     render(root, errorView(errorText(error)));
-    root.querySelector('[data-retry]').addEventListener('click', () => mount(root, ctx));
+    root.querySelector('[data-retry]').addEventListener('click', reload);
     return undefined;
   }
   const stacks = session.stacks;
@@ -58,7 +66,7 @@ export async function mount(root, ctx) {
   } catch (error) {
     if (error.status === 401) return undefined;
     render(root, errorView(errorText(error)));
-    root.querySelector('[data-retry]').addEventListener('click', () => mount(root, ctx));
+    root.querySelector('[data-retry]').addEventListener('click', reload);
     return undefined;
   }
 
@@ -101,7 +109,7 @@ export async function mount(root, ctx) {
 
   const $ = (sel) => root.querySelector(sel);
   const cardEl = $('#feed-card');
-  const announce = (text) => { $('#announce').textContent = text; };
+  const live = $('#announce');
   let flipped = false;
 
   function current() { return items[position]; }
@@ -148,7 +156,7 @@ export async function mount(root, ctx) {
     $('#feed-answer').hidden = !flipped;
     $('#face-label').textContent = t(flipped ? 'learn.answer' : 'learn.question');
     cardEl.classList.toggle('is-flipped', flipped);
-    if (flipped) announce(`${t('learn.answer')}: ${item.card.answer}`);
+    if (flipped) announce(live, `${t('learn.answer')}: ${item.card.answer}`);
   }
 
   async function go(step) {
@@ -174,7 +182,7 @@ export async function mount(root, ctx) {
       await session.rateCard(item.stack, item.card, knewItRating(item.stack));
       item.understood = true;
       markers();
-      announce(t('feed.understoodDone'));
+      announce(live, t('feed.understoodDone'));
       busy = false;
       await go(1);
     } catch (error) {
@@ -196,7 +204,7 @@ export async function mount(root, ctx) {
       if (on) bookmarked.add(item.card.id); else bookmarked.delete(item.card.id);
       markers();
       updateStatus();
-      announce(t(on ? 'feed.bookmarkedDone' : 'feed.unbookmarkedDone'));
+      announce(live, t(on ? 'feed.bookmarkedDone' : 'feed.unbookmarkedDone'));
     } catch (error) {
       fail(error);
     } finally {

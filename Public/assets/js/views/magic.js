@@ -1,5 +1,5 @@
 // "Automatisch erstellen" (/app/stacks/{id}/create): four sources (PDF, photo, text, topic), a
-// progress area that shows what the job really does (pages read, cards found), and the review
+// progress area that shows what the job really does (pages read, drafts found), and the review
 // list of drafts (draft-editor.js), filled while the job still runs. The page first asks the
 // server which generator it uses (`GET /generation`) and words itself after it: "automatisch"
 // with the built-in rules, the model's name with a language model; topics only with a model.
@@ -10,17 +10,18 @@ import { html, render } from '../html.js';
 import { currentLanguage, formatNumber, t } from '../i18n.js';
 import { ApiError, api } from '../api/client.js';
 import {
-  GenerationFailedError, GenerationUnavailableError, LIMITS, acceptDrafts, generateDrafts, generatorInfo, pendingDrafts,
+  GenerationFailedError, GenerationUnavailableError, acceptDrafts, generateDrafts, generatorInfo, pendingDrafts,
 } from '../api/generation.js';
 import { createDraftEditor } from '../draft-editor.js';
 import { leaveTo } from '../router.js';
-import { backButton, errorText, errorView, fieldError, icon, loadingView, setBusy, toast, stackBreadcrumb } from '../ui.js';
+import {
+  announce, backButton, errorText, errorView, fieldError, icon, loadingView, setBusy, toast, stackBreadcrumb,
+} from '../ui.js';
 
 const SOURCES = [['pdf', 'file'], ['photo', 'camera'], ['text', 'text'], ['topic', 'bulb']];
 
-/** A job that made no card at all: the server's code, or its German message on older servers. */
-const NOTHING_GENERATED = /konnten keine Karteikarten erstellt werden/;
-const madeNothing = (error) => error.reason === 'nothing_generated' || NOTHING_GENERATED.test(error.message || '');
+/** The image types the server reads (its text recognition takes PNG and JPEG only). */
+const IMAGE_TYPES = ['image/png', 'image/jpeg'];
 
 /** The live region speaks a running job's state at most this often (stage changes aside). */
 const ANNOUNCE_EVERY_MS = 8000;
@@ -32,6 +33,14 @@ const sizeText = (bytes) => bytes >= 1024 * 1024
 const isMac = () => /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent || '');
 
 export async function mount(root, ctx) {
+  // A retry mounts the page again: the router's clean-up must reach the latest one.
+  let cleanup;
+  const load = async () => { cleanup = await mountPage(root, ctx, load); };
+  await load();
+  return () => cleanup?.();
+}
+
+async function mountPage(root, ctx, reload) {
   const id = ctx.params.stackId;
   render(root, loadingView(t('loading')));
   let stack;
@@ -41,7 +50,7 @@ export async function mount(root, ctx) {
   } catch (error) {
     if (error.status === 401) return undefined;
     render(root, errorView(errorText(error)));
-    root.querySelector('[data-retry]').addEventListener('click', () => mount(root, ctx));
+    root.querySelector('[data-retry]').addEventListener('click', reload);
     return undefined;
   }
   const stackUrl = `/app/stacks/${id}`;
@@ -75,7 +84,7 @@ export async function mount(root, ctx) {
               <span class="small muted" id="pdf-help">${t('magic.pdfOnly', { size })}</span>
               <span class="small dropzone-file" data-file></span>
             </label>
-            <input class="visually-hidden" id="pdf" name="pdf" type="file" accept="application/pdf,.pdf"
+            <input class="visually-hidden" id="pdf" name="pdf" type="file" accept="application/pdf,.pdf" aria-required="true"
               aria-labelledby="pdf-label" aria-describedby="pdf-help" data-describedby="pdf-help">
           </div>
           <div class="field" data-source="photo" hidden>
@@ -86,12 +95,12 @@ export async function mount(root, ctx) {
               <span class="small muted" id="photo-help">${t('magic.photoHelp', { size })}</span>
               <span class="small dropzone-file" data-file></span>
             </label>
-            <input class="visually-hidden" id="photo" name="photo" type="file" accept="image/*" capture="environment"
-              aria-labelledby="photo-label" aria-describedby="photo-help" data-describedby="photo-help">
+            <input class="visually-hidden" id="photo" name="photo" type="file" accept="${IMAGE_TYPES.join(',')}"
+              capture="environment" aria-required="true" aria-labelledby="photo-label" aria-describedby="photo-help" data-describedby="photo-help">
           </div>
           <div class="field" data-source="text" hidden>
             <label for="text">${t('magic.text')}</label>
-            <textarea id="text" name="text" rows="8" placeholder="${t('magic.textPlaceholder')}"
+            <textarea id="text" name="text" rows="8" placeholder="${t('magic.textPlaceholder')}" aria-required="true"
               aria-describedby="text-help" data-describedby="text-help"></textarea>
             <p class="help" id="text-help">${t('magic.textHelp')}</p>
           </div>
@@ -99,8 +108,8 @@ export async function mount(root, ctx) {
             ${info.topics ? html`
               <label for="topic">${t('magic.topic')}</label>
               <input id="topic" name="topic" type="text" maxlength="200" placeholder="${t('magic.topicPlaceholder')}"
-                autocomplete="off" aria-describedby="topic-help" data-describedby="topic-help">
-              <p class="help" id="topic-help">${t('magic.topicHelp', { model, count: batch })}</p>` : html`
+                autocomplete="off" aria-required="true" aria-describedby="topic-help" data-describedby="topic-help">
+              <p class="help" id="topic-help">${model ? t('magic.topicHelp', { model, count: batch }) : t('magic.topicHelpAny', { count: batch })}</p>` : html`
               <div class="topic-off" id="topic-off">
                 <span class="topic-off-icon" aria-hidden="true">${icon('bulb')}</span>
                 <p>${t('magic.topicOff')}</p>
@@ -136,13 +145,7 @@ export async function mount(root, ctx) {
       </div>
       <p class="visually-hidden" id="progress-live" role="status" aria-live="polite" aria-atomic="true"></p>
 
-      <div class="panel" id="gen-error" hidden>
-        <div class="state state-error" role="alert">
-          <span class="state-icon" aria-hidden="true">${icon('alert')}</span>
-          <p id="gen-error-text"></p>
-          <button type="button" class="btn btn-secondary" id="gen-retry">${t('retry')}</button>
-        </div>
-      </div>
+      <div class="panel" id="gen-error" hidden></div>
 
       <div class="panel drafts-empty" id="drafts-empty" hidden>
         <h2 id="drafts-empty-title" tabindex="-1">${t('magic.noDrafts')}</h2>
@@ -194,21 +197,16 @@ export async function mount(root, ctx) {
   const deepenButton = $('#deepen');
   const dropButton = $('#drop-duplicates');
 
+  const summaryEl = $('#gen-summary');
+  const live = $('#announce');
   /** Speaks a short message about the review list. */
-  const announce = (text) => {
-    const el = $('#announce');
-    el.textContent = '';
-    // A fresh text node is announced even when the message repeats.
-    setTimeout(() => { el.textContent = text; }, 50);
-  };
+  const say = (text) => announce(live, text);
 
-  const editor = createDraftEditor($('#draft-list'), { onChange: updateControls, announce });
+  const editor = createDraftEditor($('#draft-list'), { onChange: updateControls, announce: say });
 
-  let running = null; // {controller, jobId}
-  let accepting = false;
-  let headingFocused = false; // focus goes to the list heading once, when drafts first appear
+  let running = null; // the AbortController of the job under way
+  let unmounted = false; // the user has left the page: no more leaving, no more DOM work
   let topic = null; // {topic, instructions, depth} of the last topic batch
-  let retry = null;
 
   // --- Form -------------------------------------------------------------------------------------
 
@@ -238,6 +236,24 @@ export async function mount(root, ctx) {
       fieldError(event.target, '');
     }
   });
+  // A file dropped on a dropzone goes into its input, as if chosen there (the browser would open it).
+  for (const zone of form.querySelectorAll('.dropzone')) {
+    const input = form.elements[zone.htmlFor];
+    const over = (on) => zone.classList.toggle('is-dragover', on);
+    zone.addEventListener('dragover', (event) => {
+      event.preventDefault();
+      if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
+      over(true);
+    });
+    zone.addEventListener('dragleave', (event) => { if (!zone.contains(event.relatedTarget)) over(false); });
+    zone.addEventListener('drop', (event) => {
+      event.preventDefault();
+      over(false);
+      if (!event.dataTransfer?.files.length) return;
+      input.files = event.dataTransfer.files;
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+  }
   form.addEventListener('click', (event) => {
     const button = event.target.closest('[data-switch]');
     if (button) switchTo(button.dataset.switch);
@@ -250,8 +266,8 @@ export async function mount(root, ctx) {
       const file = input.files[0];
       if (!file) return [input, t(`magic.fileError.${s}`)];
       if (s === 'pdf' && !(file.type === 'application/pdf' || /\.pdf$/i.test(file.name))) return [input, t('magic.notPdf', { size })];
-      if (s === 'photo' && !file.type.startsWith('image/')) return [input, t('magic.notImage')];
-      if (file.size > LIMITS.maxBytes) return [input, t('magic.tooLarge', { size })];
+      if (s === 'photo' && !(IMAGE_TYPES.includes(file.type) || /\.(png|jpe?g)$/i.test(file.name))) return [input, t('magic.imageType')];
+      if (file.size > info.maxUploadBytes) return [input, t('magic.tooLarge', { size })];
     }
     if (s === 'text' && !form.elements.text.value.trim()) return [form.elements.text, t('magic.emptyText')];
     if (s === 'topic' && !form.elements.topic.value.trim()) return [form.elements.topic, t('magic.emptyTopic')];
@@ -321,12 +337,11 @@ export async function mount(root, ctx) {
     speak(key, found ? `${text} ${t('magic.found', { count: found })}` : text);
   }
 
-  /** Words the job's real state: its stage, pages or sections counted, cards found so far. */
-  function showJobProgress(job, foundSoFar) {
+  /** Words the job's real state: its stage, pages or sections counted, drafts found so far. */
+  function showJobProgress(job) {
     const p = job.progress || {};
     const stage = p.stage || 'queued';
     const counted = Number(p.total) > 0 && p.current !== null && p.current !== undefined;
-    const found = Math.max(p.cardsCreated || 0, foundSoFar);
     const counts = { current: p.current, total: p.total };
     let text;
     let fraction = null;
@@ -358,7 +373,7 @@ export async function mount(root, ctx) {
       default:
         text = (currentLanguage() === 'de' && p.message) || t('magic.stage.generatingAny');
     }
-    showProgress(text, fraction, found, stage);
+    showProgress(text, fraction, p.cardsCreated || 0, stage);
   }
 
   function stopProgress() {
@@ -366,33 +381,32 @@ export async function mount(root, ctx) {
     spoken = { key: '', at: 0 };
   }
 
-  $('#cancel').addEventListener('click', () => running?.controller.abort());
+  $('#cancel').addEventListener('click', () => running?.abort());
 
   // --- Running a generation -------------------------------------------------------------------
 
   function showError(message, again) {
-    retry = again;
+    render(genError, errorView(message));
+    genError.querySelector('[data-retry]').addEventListener('click', () => { genError.hidden = true; again(); });
     genError.hidden = false;
-    $('#gen-error-text').textContent = message;
   }
 
   function failureText(error, input) {
     const german = currentLanguage() === 'de';
     if (error instanceof GenerationFailedError && german && error.message && error.message !== 'generation_failed') return error.message;
     if (error instanceof ApiError) {
-      if (error.status === 0) return t('error.network');
-      if (error.status === 413) return t('magic.tooLarge', { size });
+      if (error.status === 413) return input.file ? t('magic.tooLarge', { size }) : t('magic.textTooLarge');
       if (error.status === 415) return t('magic.unsupported');
-      if (error.status === 429) return errorText(error);
       if (error.status === 422 && german && error.message) return error.message;
     }
-    return t(`magic.error.${input.source}`);
+    return errorText(error, `magic.error.${input.source}`);
   }
 
-  function summaryText(result, count, more) {
+  /** "12 Vorschläge aus 3 Seiten, davon 2 schon im Stapel." (pages only for a PDF: `isPdf`). */
+  function summaryText(result, count, more, isPdf) {
     const drafts = Number.isInteger(result.drafts) ? result.drafts : count;
     let text = more ? t('magic.summary.more', { count: drafts }) : t('magic.summary.drafts', { count: drafts });
-    if (Number(result.pages) > 0) text += t('magic.summary.pages', { count: result.pages });
+    if (isPdf && Number(result.pages) > 0) text += t('magic.summary.pages', { count: result.pages });
     if (Number(result.duplicates) > 0) text += t('magic.summary.duplicates', { count: result.duplicates });
     return `${text}.`;
   }
@@ -404,19 +418,19 @@ export async function mount(root, ctx) {
     box.hidden = list.length === 0;
   }
 
+  /** Shows the review list (before drafts go in, so that their fields are measured visible); focus
+   * goes to its heading when it appears. */
   function showDrafts() {
     emptyArea.hidden = true;
+    if (!draftsArea.hidden) return;
     draftsArea.hidden = false;
-    if (!headingFocused) {
-      headingFocused = true;
-      $('#drafts-title').focus();
-    }
+    $('#drafts-title').focus();
   }
 
   async function run(input, { more = false } = {}) {
     if (running) return;
     const controller = new AbortController();
-    running = { controller, jobId: null };
+    running = controller;
     genError.hidden = true;
     formError.hidden = true;
     acceptError.hidden = true;
@@ -424,27 +438,27 @@ export async function mount(root, ctx) {
       editor.reset();
       draftsArea.hidden = true;
       emptyArea.hidden = true;
-      headingFocused = false;
       topic = null;
-      $('#gen-summary').hidden = true;
+      summaryEl.hidden = true;
       showWarnings([]);
     }
     setBusy(submit, true);
     if (more) setBusy(deepenButton, true);
     showProgress(t('magic.stage.sending'), null, 0, 'sending');
-    let found = 0;
+    // Page numbers (in the list and the summary) for a PDF only: text and a photo are one "page".
+    const isPdf = input.source === 'pdf';
     const take = (drafts) => {
-      const added = editor.add(drafts, { pages: input.source === 'pdf' });
-      found += added;
-      if (editor.size) showDrafts();
+      if (unmounted) return;
+      if (drafts?.length) showDrafts();
+      editor.add(drafts, { pages: isPdf });
     };
     try {
       const { jobId, drafts, result } = await generateDrafts(id, input, {
         signal: controller.signal,
-        onStarted: (job) => { running.jobId = job.id; },
-        onProgress: (job) => showJobProgress(job, found),
+        onProgress: showJobProgress,
         onDrafts: take,
       });
+      if (unmounted) return;
       // The final list of this job wins: drafts shown early that the server dropped go.
       editor.prune(new Set(drafts.map((d) => d.id)), { jobId });
       take(drafts);
@@ -456,13 +470,13 @@ export async function mount(root, ctx) {
         return;
       }
       showDrafts();
-      // Pages count for documents; pasted text is "one page" to the server, which says nothing.
-      const summary = summaryText(input.file ? result : { ...result, pages: null }, drafts.length, more);
-      $('#gen-summary').textContent = summary;
-      $('#gen-summary').hidden = false;
+      const summary = summaryText(result, drafts.length, more, isPdf);
+      summaryEl.textContent = summary;
+      summaryEl.hidden = false;
       if (!more) showWarnings(result.warnings);
       speak('done', more ? (drafts.length ? t('magic.deepened', { count: drafts.length }) : t('magic.deepenNone')) : summary, { force: true });
     } catch (error) {
+      if (unmounted) return;
       stopProgress();
       if (error.name === 'AbortError') {
         speak('cancelled', t('magic.cancelled'), { force: true });
@@ -477,11 +491,11 @@ export async function mount(root, ctx) {
         formError.hidden = false;
         return;
       }
-      if (error instanceof GenerationFailedError && madeNothing(error)) {
+      if (error instanceof GenerationFailedError && error.reason === 'nothing_generated') {
         if (more) {
           speak('done', t('magic.deepenNone'), { force: true });
-          $('#gen-summary').textContent = t('magic.deepenNone');
-          $('#gen-summary').hidden = false;
+          summaryEl.textContent = t('magic.deepenNone');
+          summaryEl.hidden = false;
         } else if (!editor.size) {
           showEmpty();
         }
@@ -493,8 +507,8 @@ export async function mount(root, ctx) {
       setBusy(submit, false);
       setBusy(deepenButton, false);
       // A busy (disabled) button drops focus: give it back to the button that started the run.
-      if (document.activeElement === document.body || !document.activeElement) {
-        (!genError.hidden ? $('#gen-retry') : more ? deepenButton : submit).focus();
+      if (!unmounted && (document.activeElement === document.body || !document.activeElement)) {
+        (!genError.hidden ? genError.querySelector('[data-retry]') : more ? deepenButton : submit).focus();
       }
     }
   }
@@ -505,7 +519,6 @@ export async function mount(root, ctx) {
     $('#drafts-empty-title').focus();
   }
 
-  $('#gen-retry').addEventListener('click', () => { genError.hidden = true; retry?.(); });
   $('#other-source').addEventListener('click', () => {
     emptyArea.hidden = true;
     form.querySelector('input[name=source]:checked').focus();
@@ -528,38 +541,47 @@ export async function mount(root, ctx) {
   }
   updateControls();
 
-  const selectionText = () => t('magic.selection', { selected: editor.selected, total: editor.size });
-  $('#select-all').addEventListener('click', () => { editor.setAll(true); announce(selectionText()); });
-  $('#select-none').addEventListener('click', () => { editor.setAll(false); announce(selectionText()); });
+  // Plural by the total: "1 von 1 Vorschlag" / "0 von 5 Vorschlägen".
+  const selectionText = () => t('magic.selection', { selected: editor.selected, total: editor.size, count: editor.size });
+  $('#select-all').addEventListener('click', () => { editor.setAll(true); say(selectionText()); });
+  $('#select-none').addEventListener('click', () => { editor.setAll(false); say(selectionText()); });
   dropButton.addEventListener('click', () => {
     const count = editor.dropDuplicates();
-    if (count) announce(t('magic.duplicatesDropped', { count }));
+    if (count) say(t('magic.duplicatesDropped', { count }));
   });
 
   async function accept() {
-    if (accepting) return;
+    if (acceptButton.disabled) return; // busy: the selection is being sent
     acceptError.hidden = true;
+    // A kept draft with an empty front or back: say so at the field, send nothing.
+    const empty = editor.markEmpty();
+    if (empty) {
+      empty.focus();
+      return;
+    }
     const chosen = editor.selection();
     if (!chosen.some((d) => d.keep)) {
       acceptError.textContent = t('magic.noneSelected');
       acceptError.hidden = false;
       return;
     }
-    accepting = true;
     setBusy(acceptButton, true);
     try {
       const count = await acceptDrafts(id, chosen);
       toast(t('magic.accepted', { count }));
+      if (unmounted) return;
       leaveTo(stackUrl); // the drafts are cards now: Back must not return to the review list
     } catch (error) {
-      accepting = false;
+      if (unmounted) return;
       setBusy(acceptButton, false);
       if (error.status === 401) return;
-      let message = error.status === 0 ? t('error.network') : t('magic.acceptError');
+      let message = error.status === 0 || error.status === 429 ? errorText(error) : t('magic.acceptError');
       if (error.status === 404) {
         // A draft is gone (discarded by an earlier try, or its job was cancelled): show what is left.
         try {
-          editor.prune(new Set((await pendingDrafts(id)).map((d) => d.id)));
+          const pending = await pendingDrafts(id);
+          if (unmounted) return;
+          editor.prune(new Set(pending.map((d) => d.id)));
           message = t('magic.acceptGone');
         } catch { /* keep the general message */ }
       }
@@ -578,5 +600,8 @@ export async function mount(root, ctx) {
     }
   });
 
-  return () => { running?.controller.abort(); };
+  return () => {
+    unmounted = true;
+    running?.abort();
+  };
 }

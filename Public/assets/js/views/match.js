@@ -5,7 +5,7 @@
 import { html, render } from '../html.js';
 import { locale, t } from '../i18n.js';
 import { api } from '../api/client.js';
-import { errorText, errorView, icon, loadingView, stackBreadcrumb } from '../ui.js';
+import { announce, errorText, errorView, icon, loadingView, stackBreadcrumb } from '../ui.js';
 
 const PAIRS = 6;
 const PAGE = 200;
@@ -86,7 +86,7 @@ export async function mount(root, ctx) {
       <div id="match-body"></div>
     </section>`);
   const body = root.querySelector('#match-body');
-  const announce = (text) => { root.querySelector('#announce').textContent = text; };
+  const live = root.querySelector('#announce');
   const bestText = () => (stack.matchBestMs ? t('match.best', { time: formatClock(stack.matchBestMs) }) : t('match.noBest'));
 
   function intro() {
@@ -134,7 +134,7 @@ export async function mount(root, ctx) {
     startedAt = performance.now();
     const clock = root.querySelector('#clock');
     timer = setInterval(() => { clock.textContent = formatClock(performance.now() - startedAt); }, 100);
-    announce(t('match.started', { count: left }));
+    announce(live, t('match.started', { count: left }));
     buttons[0].focus();
 
     board.addEventListener('click', (event) => {
@@ -162,11 +162,11 @@ export async function mount(root, ctx) {
         for (const b of [firstButton, button]) { b.classList.add('is-matched'); b.disabled = true; }
         left -= 1;
         if (left === 0) { finish(pairs.length); return; }
-        announce(t('match.hit', { count: left }));
+        announce(live, t('match.hit', { count: left }));
         buttons.find((b) => !b.disabled)?.focus();
       } else {
         for (const b of [firstButton, button]) b.classList.add('is-wrong');
-        announce(t('match.miss'));
+        announce(live, t('match.miss'));
         setTimeout(() => { for (const b of [firstButton, button]) b.classList.remove('is-wrong'); }, 450);
       }
     });
