@@ -168,7 +168,7 @@ struct TextToCardsRulesTests {
         #expect(pairs("Der Kaiser war 1520 in Aachen gekrönt worden und regierte lange.").isEmpty)
         #expect(
             pairs("Galileo Galilei, geboren 1564 in Pisa, war ein Astronom und Mathematiker am Hof in Florenz.")
-                .first?.first == "Was war Galileo Galilei?")
+                .first?.first == "Wer war Galileo Galilei?")
         let english = TextToCards.makeCards(
             text: "The Hanseatic League was a commercial alliance of merchant guilds and market towns.",
             options: TextToCardsOptions(makesClozes: false, makesFacts: false, language: .en))
@@ -196,7 +196,7 @@ struct TextToCardsRulesTests {
         #expect(FactPatterns.numberUnits("Im Mai 1949 und 1990".split(separator: " ").map(String.init)).count == 2)
         // Of several numbers, the one year is the gap; "he" leaves the gap without its subject.
         let facts = TextToCards.makeCards(
-            text: "The Education Act of 1870 required schooling for children aged five to twelve in England. "
+            text: "The Education Act of 1870 was passed for children aged five to twelve in England. "
                 + "In 1872 he founded a small school for the children of miners in Wales.",
             options: TextToCardsOptions(makesClozes: false, makesFacts: true, language: .en))
         #expect(facts.map(\.answer) == ["1870"])

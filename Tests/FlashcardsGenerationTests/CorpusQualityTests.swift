@@ -11,18 +11,20 @@ struct CorpusQualityTests {
         guard Fixtures.requireTools(Fixtures.poppler) else { return }
         let report = try await CorpusQuality.measure(corpus: Fixtures.corpus)
         print(report.summary)
-        #expect(report.documents.count == 26)
+        #expect(report.documents.count == 36)
         #expect(report.documents.filter(\.heldOut).count == 12)
         // One card per fact: a definition and a cloze of the same sentence count once (issue 17's
         // target: under 5 % of the cards repeat a fact).
         #expect(report.duplicateRate < 0.05, "\(report.summary)")
-        // Key facts of place, time, cause, purpose, parts and numbers (answer-key-facts.json and the
-        // ten held-out texts of answer-key-heldout2.json, written by someone who never saw the
-        // rules): floors against regressions, far below issue 17's 90 % target (docs/generation.md).
-        #expect(report.keyFactRecall >= 0.50, "\(report.summary)")
+        // Key facts of place, time, cause, purpose, parts and numbers (answer-key-facts.json, the
+        // twenty texts of answer-key-heldout2/3.json written by someone who never saw the rules; set 3
+        // is still held out): floors against regressions, far below issue 17's 90 % target
+        // (docs/generation.md).
+        #expect(report.keyFactRecall >= 0.58, "\(report.summary)")
+        #expect(report.heldOutKeyFactRecall >= 0.42, "\(report.summary)")
         #expect(report.recall >= 0.70, "\(report.summary)")
         #expect(report.wellFormedShare >= 0.90, "\(report.summary)")
-        #expect(report.heldOutRecall >= 0.45, "\(report.summary)")
+        #expect(report.heldOutRecall >= 0.50, "\(report.summary)")
         #expect(report.heldOutWellFormedShare >= 0.90, "\(report.summary)")
         // Every document contributes; none is silently empty.
         #expect(report.documents.allSatisfy { $0.cards >= 5 })

@@ -138,6 +138,12 @@ enum DefinitionPatterns {
         var (article, termWords) = splitArticle(subject, articles: germanArticles)
         article = article?.lowercased()
         guard let term = validGermanTerm(termWords) else { return nil }
+        // "Zuständig ist das Bundesverfassungsgericht": an adjective in front, not a term.
+        if article == nil, termWords.count == 1,
+            ["ig", "lich", "isch", "bar", "sam", "los", "haft"].contains(where: { term.hasSuffix($0) })
+        {
+            return nil
+        }
         let verbWord = words[verb].trimmingCharacters(in: [","])
         var rest = Array(words[(verb + 1)...])
         // "Klassische Konditionierung" at the start of a sentence: the adjective is lower case in a question.
@@ -163,6 +169,12 @@ enum DefinitionPatterns {
             guard let answer = validAnswer(rest, weakStarts: []) else { return nil }
             return FoundDefinition(term: term, question: "Was gibt \(subjectText) an?", answer: answer)
         case "war", "waren":
+            // "Martin Luther, geboren 1483 in Eisleben, war Augustinermönch …": a person.
+            if article == nil, words[..<verb].contains("geboren"),
+                let answer = validAnswer(rest, weakStarts: germanWeakAnswerStarts)
+            {
+                return FoundDefinition(term: term, question: "Wer war \(term)?", answer: answer)
+            }
             // Past tense only with an article: "Ein Ablass war ein Nachlass …".
             guard let head = rest.first, germanArticles.contains(head.lowercased()),
                 let answer = validAnswer(rest, weakStarts: germanWeakAnswerStarts)

@@ -12,36 +12,58 @@ struct FoundFact: Hashable {
 /// What a pronoun at the start of a sentence stands for: the subject of the sentence before
 /// ("Die Photosynthese … Sie findet in den Chloroplasten statt.").
 struct Antecedent: Hashable {
-    /// The subject with its article as it stands inside a question ("die Photosynthese").
-    var phrase: String
-    /// The pronouns that may stand for it ("sie"; "it").
-    var pronouns: Set<String>
+    /// The subject as it stands inside a question ("die Photosynthese"), by the pronoun that may
+    /// stand for it ("sie"; "it"). An indefinite subject becomes definite ("Ein Router …" → "er":
+    /// "der Router"); an acronym without an article takes any pronoun ("UDP … Es …").
+    private var byPronoun: [String: String]
 
     /// The antecedent for a German or English subject phrase; nil when its gender is unknown.
     init?(phrase: String, language: DocumentLanguage) {
         let words = phrase.split(separator: " ").map(String.init)
         guard let first = words.first, words.count <= 6 else { return nil }
+        let noun = words.dropFirst().joined(separator: " ")
+        let lowered = FactPatterns.lowerArticle(phrase)
         switch language {
         case .de:
             switch first.lowercased() {
-            case "der", "ein": pronouns = ["er"]
-            case "die", "eine": pronouns = ["sie"]
-            case "das": pronouns = ["es"]
-            default: return nil
+            case "der": byPronoun = ["er": lowered]
+            case "die": byPronoun = ["sie": lowered]
+            case "das": byPronoun = ["es": lowered]
+            case "ein" where !noun.isEmpty: byPronoun = ["er": "der " + noun, "es": "das " + noun]
+            case "eine" where !noun.isEmpty: byPronoun = ["sie": "die " + noun]
+            default:
+                let acronym = words.count == 1 && first.count >= 2 && first.allSatisfy { $0.isUppercase || $0.isNumber }
+                guard acronym else { return nil }
+                byPronoun = ["er": first, "sie": first, "es": first]
             }
         case .en:
-            pronouns = first.lowercased() == "the" || first.first?.isUppercase == true ? ["it"] : []
-            if pronouns.isEmpty { return nil }
+            switch first.lowercased() {
+            case "the": byPronoun = ["it": lowered]
+            case "a",
+                "an" where !noun.isEmpty:
+                byPronoun = ["it": "the " + noun]
+            default:
+                guard first.first?.isUppercase == true else { return nil }
+                byPronoun = ["it": lowered]
+            }
         }
-        self.phrase = FactPatterns.lowerArticle(phrase)
     }
+
+    /// The pronouns that may stand for it.
+    var pronouns: Set<String> { Set(byPronoun.keys) }
+
+    /// The phrase that `word` (a sentence's first word) stands for, if it is one of its pronouns.
+    func phrase(for word: String) -> String? { byPronoun[word.lowercased()] }
+
+    /// The definite phrase ("die Photosynthese"), whichever pronoun stands for it.
+    var phrase: String { byPronoun.values.sorted().first ?? "" }
 }
 
 /// Recognises fact sentences by their verbs, German and English, word by word (no regular
 /// expressions, so long documents stay fast). Each pattern turns the statement into the question
 /// a teacher would ask and keeps the rest of the sentence as the answer.
 enum FactPatterns {
-    private static let germanPlaces: Set<String> = [
+    static let germanPlaces: Set<String> = [
         "in", "im", "an", "am", "auf", "bei", "beim", "innerhalb", "außerhalb", "zwischen", "unter", "über",
     ]
     private static let englishPlaces: Set<String> = ["in", "inside", "within", "at", "on", "between"]
@@ -54,6 +76,12 @@ enum FactPatterns {
         "er", "sie", "es", "man", "dies", "das", "hier", "dort", "dabei", "daher", "deshalb", "dann", "so", "auch",
         "nur", "als",
         "wir", "ich", "du", "ihr", "jeder", "jede", "alle", "viele", "manche", "einige", "beide",
+        // Sentence adverbs and pronouns that open a sentence capitalised.
+        "außerdem", "zudem", "ebenso", "allerdings", "jedoch", "trotzdem", "dennoch", "darum", "somit", "folglich",
+        "anders", "besonders", "zunächst", "danach", "anschließend", "schließlich", "heute", "damals", "später",
+        "früher", "erst", "bereits", "insgesamt", "diese", "dieser", "dieses", "jene", "sein", "seine", "ihre",
+        "wer", "was", "welche", "welcher", "dort", "hier", "damit", "dadurch", "deshalb", "daher", "dabei",
+        "darunter", "darüber", "daneben", "dazu", "davon", "dafür", "danach", "davor", "dahinter", "dazwischen",
     ]
     private static let englishNonSubjects: Set<String> = [
         "it", "this", "that", "these", "those", "there", "here", "they", "we", "i", "you", "he", "she", "each",
@@ -78,8 +106,8 @@ enum FactPatterns {
         var words = String(sentence.dropLast()).split(separator: " ").map(String.init)
         guard words.count >= 4, words.count <= 40 else { return nil }
         var resolved: String? = nil
-        if let antecedent, antecedent.pronouns.contains(words[0].lowercased()) {
-            resolved = antecedent.phrase
+        if let phrase = antecedent?.phrase(for: words[0]) {
+            resolved = phrase
             words[0] = "\u{1}"  // a placeholder subject of one word, replaced below
         }
         let fact: FoundFact?
@@ -97,6 +125,24 @@ enum FactPatterns {
         else { return nil }
         fact.answer = CardText.capitalizedFirst(answer)
         return fact
+    }
+
+    /// The subject phrase of a plain statement ("die Photosynthese", "the compiler"), for a
+    /// pronoun in the next sentence; nil when the sentence does not open with one.
+    static func subject(of sentence: String, language: DocumentLanguage) -> String? {
+        let words = sentence.split(separator: " ").map(String.init)
+        guard words.count >= 3 else { return nil }
+        let articles: Set<String> = ["der", "die", "das", "ein", "eine", "the", "a", "an"]
+        let start = articles.contains(words[0].lowercased()) ? 2 : 1
+        guard start < min(6, words.count - 1) else { return nil }
+        for verbIndex in start..<min(6, words.count - 1) where words[verbIndex].first?.isLowercase == true {
+            let subjectWords = Array(words[..<verbIndex])
+            switch language {
+            case .de: return germanSubject(subjectWords)
+            case .en: return englishSubject(subjectWords, vocabulary: [])
+            }
+        }
+        return nil
     }
 
     // MARK: German
@@ -162,7 +208,7 @@ enum FactPatterns {
     }
 
     /// The words up to the first comma (a relative clause or an apposition after the answer).
-    private static func upToComma(_ words: ArraySlice<String>) -> ArraySlice<String> {
+    static func upToComma(_ words: ArraySlice<String>) -> ArraySlice<String> {
         guard let comma = words.firstIndex(where: { $0.hasSuffix(",") }) else { return words }
         var head = Array(words[...comma])
         head[head.count - 1] = String(head[head.count - 1].dropLast())
@@ -192,7 +238,9 @@ enum FactPatterns {
                 return fact("Wo \(verb) \(subject)?", rest[...])
             }
         case "läuft", "laufen":
-            if let ab = rest.firstIndex(where: { bare($0) == "ab" }), ab >= 2, germanPlaces.contains(first) {
+            if let ab = rest.firstIndex(where: { bare($0) == "ab" }), ab >= 2, germanPlaces.contains(first),
+                !isNumber(rest[1])
+            {
                 return fact("Wo \(verb) \(subject) ab?", upToComma(rest[..<ab]))
             }
         case "kommt", "kommen":
@@ -277,9 +325,11 @@ enum FactPatterns {
 
     /// The subject phrase before a finite verb: an article and up to four words, or a capitalised
     /// name; never a pronoun or a sentence adverb. The placeholder of a resolved pronoun passes.
-    private static func germanSubject(_ words: [String]) -> String? {
+    static func germanSubject(_ words: [String]) -> String? {
         if words == ["\u{1}"] { return "\u{1}" }
-        guard let first = words.first, !germanNonSubjects.contains(first.lowercased()),
+        // "Das" is a pronoun alone ("Das ist …") but an article before a noun ("Das Grundgesetz …").
+        let neuterArticle = words.count >= 2 && words[0] == "Das" && words[1].first?.isUppercase == true
+        guard let first = words.first, neuterArticle || !germanNonSubjects.contains(first.lowercased()),
             !germanPrepositions.contains(first.lowercased()), words.count <= 5,
             !words.contains(where: { $0.hasSuffix(",") || $0.hasSuffix(":") || $0.hasPrefix("(") })
         else { return nil }
@@ -291,6 +341,13 @@ enum FactPatterns {
             guard first.first?.isUppercase == true, words.count <= 3,
                 words.allSatisfy({ $0.first?.isUppercase == true || $0 == "von" })
             else { return nil }
+            // "Menschliche Körperzellen": an adjective in front is lower case inside a question.
+            if words.count >= 2, ["e", "er", "es", "en", "em"].contains(where: { first.hasSuffix($0) }),
+                ["ische", "liche", "ige", "ale", "ere"].contains(where: { first.lowercased().hasSuffix($0) })
+                    || first.hasSuffix("lichen") || first.hasSuffix("ischen")
+            {
+                return ([first.lowercased()] + words.dropFirst()).joined(separator: " ")
+            }
         }
         return lowerArticle(words.joined(separator: " "))
     }
@@ -405,7 +462,7 @@ enum FactPatterns {
 
     /// The subject before the verb; a capitalised first word that the text never capitalises inside
     /// a sentence is a common noun and asked in lower case ("Glycolysis takes place …").
-    private static func englishSubject(_ words: [String], vocabulary: Set<String>) -> String? {
+    static func englishSubject(_ words: [String], vocabulary: Set<String>) -> String? {
         if words == ["\u{1}"] { return "\u{1}" }
         guard let first = words.first, !englishNonSubjects.contains(first.lowercased()), words.count <= 6,
             !words.contains(where: { $0.hasSuffix(",") || $0.hasSuffix(":") || $0.hasPrefix("(") })
@@ -419,8 +476,9 @@ enum FactPatterns {
             })
         else { return nil }
         var shown = words
+        // "New Zealand" keeps its capital: the next word is part of the name.
         if !["the", "a", "an"].contains(lower), !vocabulary.contains("Capitalized:" + first),
-            first.dropFirst().allSatisfy(\.isLowercase)
+            first.dropFirst().allSatisfy(\.isLowercase), words.count == 1 || words[1].first?.isUppercase != true
         {
             shown[0] = lower
         }

@@ -64,6 +64,8 @@ private struct Builder {
         var text: String
         var page: Int
         var used: Bool
+        /// What the clause rules need to know around the sentence.
+        var context: ClauseQuestions.Context? = nil
     }
 
     let language: DocumentLanguage
@@ -166,7 +168,9 @@ private struct Builder {
                 antecedent = nil
                 for (position, sentence) in parts.enumerated() {
                     let introducesBullets = position == parts.count - 1 && sentence.hasSuffix(":") && bullets.count >= 2
-                    handle(sentence: sentence, page: block.page, introducesBullets: introducesBullets ? bullets : nil)
+                    handle(
+                        sentence: sentence, previous: position > 0 ? parts[position - 1] : nil, page: block.page,
+                        introducesBullets: introducesBullets ? bullets : nil)
                 }
             case .bullet:
                 // Items that are definitions themselves ("Cache: schneller Zwischenspeicher").
@@ -176,6 +180,7 @@ private struct Builder {
             }
             index += 1
         }
+        if options.makesFacts { addPredicates() }
         if options.makesClozes { addClozes() }
         if options.makesFacts { addFacts() }
         if options.makesClozes { addNounClozes() }
@@ -231,7 +236,7 @@ private struct Builder {
 
     // MARK: Sentences
 
-    private mutating func handle(sentence: String, page: Int, introducesBullets: [String]?) {
+    private mutating func handle(sentence: String, previous: String?, page: Int, introducesBullets: [String]?) {
         let sentenceIndex = sentences.count
         sentences.append(Sentence(text: sentence, page: page, used: false))
         if let items = introducesBullets {
@@ -248,6 +253,11 @@ private struct Builder {
             keyTerms.append(term)
             return
         }
+        let context = ClauseQuestions.Context(
+            language: language, antecedent: antecedent, previous: previous, vocabulary: vocabulary)
+        sentences[sentenceIndex].context = context
+        // Causes, consequences and purposes are asked besides whatever else the sentence gives.
+        let extra = ClauseQuestions.extra(sentence, context: context)
         if let definition = DefinitionPatterns.match(sentence, language: language, vocabulary: vocabulary) {
             add(
                 definition.question, definition.answer, page: page, kind: .definition, source: sentence,
@@ -257,6 +267,7 @@ private struct Builder {
             antecedent = Self.subjectPhrase(of: definition.term, in: sentence).flatMap {
                 Antecedent(phrase: $0, language: language)
             }
+            addClauseFacts(extra, page: page, sentence: sentence)
             return
         }
         if let enumeration = ListQuestions.enumeration(in: sentence, language: language) {
@@ -265,15 +276,39 @@ private struct Builder {
             antecedent = nil
             return
         }
-        if let fact = FactPatterns.match(sentence, language: language, antecedent: antecedent, vocabulary: vocabulary) {
+        let terms = ClauseQuestions.terms(sentence, context: context)
+        let fact = FactPatterns.match(sentence, language: language, antecedent: antecedent, vocabulary: vocabulary)
+        if let fact {
             add(
                 fact.question, fact.answer, page: page, kind: .fact, source: sentence,
                 alternative: clozeAlternative(of: fact.answer, in: sentence))
-            sentences[sentenceIndex].used = true
-            antecedent = Antecedent(phrase: fact.subject, language: language) ?? antecedent
-            return
         }
-        antecedent = nil
+        addClauseFacts(terms + extra, page: page, sentence: sentence)
+        if fact != nil || !terms.isEmpty || !extra.isEmpty { sentences[sentenceIndex].used = true }
+        // The subject of this sentence is what a pronoun in the next one most likely means.
+        let subject = fact?.subject ?? terms.last?.subject ?? FactPatterns.subject(of: sentence, language: language)
+        antecedent = subject.flatMap { Antecedent(phrase: $0, language: language) }
+    }
+
+    private mutating func addClauseFacts(_ facts: [FoundFact], page: Int, sentence: String) {
+        for fact in facts {
+            add(
+                fact.question, fact.answer, page: page, kind: .fact, source: sentence,
+                alternative: clozeAlternative(of: fact.answer, in: sentence))
+        }
+    }
+
+    /// The last resort for sentences no rule used, before noun clozes: what the subject does.
+    private mutating func addPredicates() {
+        for index in sentences.indices where !sentences[index].used {
+            guard let context = sentences[index].context,
+                let fact = ClauseQuestions.predicate(sentences[index].text, context: context)
+            else { continue }
+            sentences[index].used = true
+            add(
+                fact.question, fact.answer, page: sentences[index].page, kind: .fact, source: sentences[index].text,
+                alternative: clozeAlternative(of: fact.answer, in: sentences[index].text))
+        }
     }
 
     /// The defined term with the article before it in the sentence ("Die Photosynthese"), or the
@@ -285,7 +320,7 @@ private struct Builder {
         for start in 0...(words.count - termWords.count)
         where zip(words[start...], termWords).allSatisfy({ $0.0.trimmingCharacters(in: .punctuationCharacters) == $0.1 }
         ) {
-            let articles: Set<String> = ["der", "die", "das", "the"]
+            let articles: Set<String> = ["der", "die", "das", "ein", "eine", "the", "a", "an"]
             if start > 0, articles.contains(words[start - 1].lowercased()) {
                 return words[start - 1] + " " + term
             }
