@@ -414,6 +414,63 @@ def test_match_needs_two_cards(page: Page):
     expect(page.get_by_text("Zu wenige Karten zum Zuordnen")).to_be_visible()
 
 
+# Counts the page's active intervals and their ticks, so a test can see a timer that outlives its page.
+COUNT_INTERVALS = """
+(() => {
+  const active = new Set();
+  let ticks = 0;
+  const set = window.setInterval;
+  const clear = window.clearInterval;
+  window.setInterval = function (callback, ...rest) {
+    const id = set.call(this, (...args) => { ticks += 1; return callback(...args); }, ...rest);
+    active.add(id);
+    return id;
+  };
+  window.clearInterval = function (id) { active.delete(id); return clear.call(this, id); };
+  window.__intervals = () => ({ active: active.size, ticks });
+})();
+"""
+
+
+def test_match_after_retry_stops_its_clock_when_left(page: Page):
+    account = signup_via_api(page)
+    stack = new_stack(page, account["token"], CAPITALS)
+    page.add_init_script(COUNT_INTERVALS)
+    open_stack(page, account, stack)
+    page.get_by_role("link", name="Jetzt lernen").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Wie möchtest du lernen?")
+    before = page.evaluate("__intervals()")["active"]
+
+    # The game's first request for the cards fails; "Erneut versuchen" mounts the page again.
+    failing = {"left": 1}
+
+    def once(route):
+        if failing["left"]:
+            failing["left"] -= 1
+            route.fulfill(status=500, content_type="application/json",
+                          body='{"message": "Interner Fehler", "code": "internal"}')
+        else:
+            route.continue_()
+
+    page.route(re.compile(rf".*/api/v1/stacks/{stack['id']}/cards\?.*"), once)
+    start_session(page, mode=re.compile(r"^Zuordnen"))
+    expect(page).to_have_url(re.compile(r"/match$"))
+    page.get_by_role("button", name="Erneut versuchen").click()
+    assert not failing["left"]
+    page.get_by_role("button", name="Start").click()
+    expect(page.locator("#board .tile")).to_have_count(12)
+    expect(page.locator("#clock")).not_to_have_text("0:00,0")
+    assert page.evaluate("__intervals()")["active"] == before + 1
+
+    # Leaving the page ends the clock of the retried game: no interval left, no tick any more.
+    page.get_by_role("navigation", name="Breadcrumb").get_by_role("link", name=stack["name"]).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(stack["name"])
+    left = page.evaluate("__intervals()")
+    assert left["active"] == before
+    page.wait_for_timeout(500)
+    assert page.evaluate("__intervals()")["ticks"] == left["ticks"]
+
+
 def test_all_stacks_session_and_session_size(page: Page):
     account = signup_via_api(page)
     bio = new_stack(page, account["token"], [("Zellkraftwerk?", "Mitochondrium")], name="Biologie")

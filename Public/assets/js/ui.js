@@ -99,6 +99,18 @@ export function fieldError(input, message) {
 export const loadingView = (text) => html`
   <div class="state state-loading" role="status"><span class="spinner" aria-hidden="true"></span><span>${text}</span></div>`;
 
+/**
+ * A page mount whose error view can retry: `mountPage(root, ctx, reload)` renders the page and
+ * returns its clean-up; `reload` mounts it again. The returned mount hands the router a clean-up
+ * that always reaches the latest mount (a retried match game's clock, a session's key listener).
+ */
+export const retryable = (mountPage) => async (root, ctx) => {
+  let cleanup;
+  const load = async () => { cleanup = await mountPage(root, ctx, load); };
+  await load();
+  return () => cleanup?.();
+};
+
 /** Error placeholder with a retry button (`data-retry`). */
 export const errorView = (text) => html`
   <div class="state state-error" role="alert">

@@ -7,7 +7,7 @@
 import { html, render } from '../html.js';
 import { t } from '../i18n.js';
 import { api } from '../api/client.js';
-import { announce, errorText, errorView, icon, loadingView, stackBreadcrumb, stacksBreadcrumb } from '../ui.js';
+import { announce, errorText, errorView, icon, loadingView, retryable, stackBreadcrumb, stacksBreadcrumb } from '../ui.js';
 import { StudySession, knewItRating, sessionStacks, sizeFromQuery } from '../study-session.js';
 import { summaryMarkup } from '../session-summary.js';
 
@@ -16,13 +16,7 @@ const PAGE = 50;
 const SWIPE_PX = 60;
 const TAP_PX = 10;
 
-export async function mount(root, ctx) {
-  // A retry mounts the feed again: the router's clean-up must reach the latest one.
-  let cleanup;
-  const load = async () => { cleanup = await mountFeed(root, ctx, load); };
-  await load();
-  return () => cleanup?.();
-}
+export const mount = retryable(mountFeed);
 
 async function mountFeed(root, ctx, reload) {
   const stackId = ctx.params.stackId;

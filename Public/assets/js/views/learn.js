@@ -8,7 +8,7 @@ import { html, render } from '../html.js';
 import { formatInterval, formatRelativeDay, t } from '../i18n.js';
 import { api } from '../api/client.js';
 import { registerFlipCard } from '../../components/flip-card/flip-card.js';
-import { errorText, errorView, fieldError, icon, loadingView, stackBreadcrumb, stacksBreadcrumb, toast } from '../ui.js';
+import { errorText, errorView, fieldError, icon, loadingView, retryable, stackBreadcrumb, stacksBreadcrumb, toast } from '../ui.js';
 import { StudySession, sessionStacks, sizeFromQuery } from '../study-session.js';
 import { summaryMarkup } from '../session-summary.js';
 
@@ -29,7 +29,9 @@ const diffMarkup = (diff) => html`${diff.map((run) => run.kind === 'same'
   ? html`<span class="diff-same">${run.text}</span>`
   : html`<span class="diff-${run.kind}"><span class="visually-hidden">${t(`write.diff.${run.kind}`)}: </span>${run.text}</span>`)}`;
 
-export async function mount(root, ctx) {
+export const mount = retryable(mountSession);
+
+async function mountSession(root, ctx, reload) {
   registerFlipCard();
   const stackId = ctx.params.stackId;
   const mode = MODES.includes(ctx.query.get('mode')) ? ctx.query.get('mode') : 'flashcards';
@@ -45,7 +47,7 @@ export async function mount(root, ctx) {
     } catch (error) {
       if (error.status === 401) return null;
       render(root, errorView(errorText(error)));
-      root.querySelector('[data-retry]').addEventListener('click', () => mount(root, ctx));
+      root.querySelector('[data-retry]').addEventListener('click', reload);
       return null;
     }
   }

@@ -15,7 +15,7 @@ import {
 import { createDraftEditor } from '../draft-editor.js';
 import { leaveTo } from '../router.js';
 import {
-  announce, backButton, errorText, errorView, fieldError, icon, loadingView, setBusy, toast, stackBreadcrumb,
+  announce, backButton, errorText, errorView, fieldError, icon, loadingView, retryable, setBusy, stackBreadcrumb, toast,
 } from '../ui.js';
 
 const SOURCES = [['pdf', 'file'], ['photo', 'camera'], ['text', 'text'], ['topic', 'bulb']];
@@ -32,13 +32,7 @@ const sizeText = (bytes) => bytes >= 1024 * 1024
 
 const isMac = () => /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent || '');
 
-export async function mount(root, ctx) {
-  // A retry mounts the page again: the router's clean-up must reach the latest one.
-  let cleanup;
-  const load = async () => { cleanup = await mountPage(root, ctx, load); };
-  await load();
-  return () => cleanup?.();
-}
+export const mount = retryable(mountPage);
 
 async function mountPage(root, ctx, reload) {
   const id = ctx.params.stackId;

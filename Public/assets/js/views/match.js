@@ -5,7 +5,7 @@
 import { html, render } from '../html.js';
 import { locale, t } from '../i18n.js';
 import { api } from '../api/client.js';
-import { announce, errorText, errorView, icon, loadingView, stackBreadcrumb } from '../ui.js';
+import { announce, errorText, errorView, icon, loadingView, retryable, stackBreadcrumb } from '../ui.js';
 
 const PAIRS = 6;
 const PAGE = 200;
@@ -49,7 +49,9 @@ export function pickPairs(cards, count = PAIRS) {
   return picked;
 }
 
-export async function mount(root, ctx) {
+export const mount = retryable(mountGame);
+
+async function mountGame(root, ctx, reload) {
   const stackId = ctx.params.stackId;
   const backUrl = `/app/stacks/${stackId}`;
   render(root, loadingView(t('loading')));
@@ -64,7 +66,7 @@ export async function mount(root, ctx) {
   } catch (error) {
     if (error.status === 401) return undefined;
     render(root, errorView(errorText(error)));
-    root.querySelector('[data-retry]').addEventListener('click', () => mount(root, ctx));
+    root.querySelector('[data-retry]').addEventListener('click', reload);
     return undefined;
   }
 
