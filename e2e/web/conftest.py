@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 import uuid
 from dataclasses import dataclass
@@ -183,6 +184,24 @@ def sign_in_storage(page: Page, account: dict) -> None:
         "([t, u]) => { localStorage.setItem('fc.token', t); localStorage.setItem('fc.user', JSON.stringify(u)); }",
         [account["token"], account["user"]],
     )
+
+
+def fail_once(page: Page, url: re.Pattern, status: int = 500, code: str = "internal",
+              message: str = "Interner Fehler", method: str | None = None) -> dict:
+    """Answers the first matching request (of `method`, when given) with an error, lets the rest
+    through; returns the counter ({"left": 0} once the failure was served)."""
+    failing = {"left": 1}
+
+    def once(route):
+        if failing["left"] and (method is None or route.request.method == method):
+            failing["left"] -= 1
+            route.fulfill(status=status, content_type="application/json",
+                          body=json.dumps({"message": message, "code": code}))
+        else:
+            route.continue_()
+
+    page.route(url, once)
+    return failing
 
 
 def now_ms() -> float:

@@ -13,7 +13,7 @@ import json
 import re
 from playwright.sync_api import Page, expect
 
-from conftest import ROOT, api, shot, sign_in_storage, signup_via_api
+from conftest import ROOT, api, fail_once, shot, sign_in_storage, signup_via_api
 from test_mobile import PHONE, assert_touch_targets
 
 FIXTURES = ROOT / "Tests" / "FlashcardsGenerationTests" / "Fixtures"
@@ -31,6 +31,16 @@ TOPIC_OFF = ("Themen brauchen ein Sprachmodell, das auf diesem Server nicht eing
 
 # --- helpers ------------------------------------------------------------------------------------
 
+
+
+def record_progress_announcements(page: Page) -> None:
+    """Collects every text the progress live region announces into window.__spoken."""
+    page.evaluate("""() => {
+        window.__spoken = [];
+        const live = document.getElementById('progress-live');
+        new MutationObserver(() => live.textContent && window.__spoken.push(live.textContent))
+            .observe(live, {childList: true, characterData: true, subtree: true});
+    }""")
 
 def new_stack(page: Page, name: str = "Zellbiologie"):
     account = signup_via_api(page)
@@ -386,12 +396,7 @@ def test_progress_shows_real_pages_cards_and_drafts_while_the_job_runs(page: Pag
 
     page.goto(f"/app/stacks/{stack['id']}/create")
     expect(page.get_by_role("heading", level=1)).to_be_visible()
-    page.evaluate("""() => {
-        window.__spoken = [];
-        const live = document.getElementById('progress-live');
-        new MutationObserver(() => live.textContent && window.__spoken.push(live.textContent))
-            .observe(live, {childList: true, characterData: true, subtree: true});
-    }""")
+    record_progress_announcements(page)
     page.get_by_role("radio", name="Text").check()
     page.get_by_label("Text *").fill("Irgendein Text.")
     page.get_by_role("button", name="Karten erstellen").click()
@@ -504,17 +509,7 @@ def test_empty_result_explains_what_to_try(page: Page):
 
 def test_a_failed_start_offers_a_retry(page: Page):
     account, stack = new_stack(page)
-    failing = {"left": 1}
-
-    def once(route):
-        if failing["left"]:
-            failing["left"] -= 1
-            route.fulfill(status=500, content_type="application/json",
-                          body='{"message": "Interner Fehler", "code": "internal"}')
-        else:
-            route.continue_()
-
-    page.route(re.compile(r".*/api/v1/stacks/[^/]+/generations$"), once)
+    failing = fail_once(page, re.compile(r".*/api/v1/stacks/[^/]+/generations$"))
     page.goto(f"/app/stacks/{stack['id']}/create")
     page.get_by_role("radio", name="Text").check()
     page.get_by_label("Text *").fill(ZELL_TEXT)
@@ -533,16 +528,7 @@ def test_an_accept_error_keeps_the_list_and_the_edits(page: Page):
     count = generate_from_text(page, stack, ZELL_TEXT)
     page.get_by_label("Vorschlag 1: Vorderseite").fill("Meine eigene Frage?")
     page.get_by_role("checkbox", name="Vorschlag 3 übernehmen").uncheck()
-    failing = {"left": 1}
-
-    def once(route):
-        if failing["left"]:
-            failing["left"] -= 1
-            route.fulfill(status=503, content_type="application/json", body='{"message": "x", "code": "database_busy"}')
-        else:
-            route.continue_()
-
-    page.route(re.compile(r".*/api/v1/stacks/[^/]+/drafts/accept$"), once)
+    fail_once(page, re.compile(r".*/api/v1/stacks/[^/]+/drafts/accept$"), status=503, code="database_busy", message="x")
     page.locator("#accept").click()
     expect(page.locator("#accept-error")).to_have_text(
         "Die Karten konnten nicht übernommen werden. Deine Auswahl und Änderungen sind noch da – "
@@ -628,18 +614,10 @@ def test_files_dropped_on_the_dropzones_are_chosen(page: Page):
 
 def test_a_failed_poll_is_tried_again_and_the_run_completes(page: Page):
     account, stack = new_stack(page)
-    failing = {"left": 1}
     cancels = []
     page.on("request", lambda r: cancels.append(r.url) if r.method == "POST" and r.url.endswith("/cancel") else None)
-
-    def once(route):
-        if route.request.method == "GET" and failing["left"]:
-            failing["left"] -= 1
-            route.fulfill(status=503, content_type="application/json", body='{"message": "x", "code": "unavailable"}')
-        else:
-            route.continue_()
-
-    page.route(re.compile(r".*/api/v1/jobs/[^/]+$"), once)
+    failing = fail_once(page, re.compile(r".*/api/v1/jobs/[^/]+$"), status=503, code="unavailable", message="x",
+                        method="GET")
     count = generate_from_text(page, stack, ZELL_TEXT)
     assert failing["left"] == 0  # the first poll did fail…
     assert count >= 5  # …and the run went on to the end
@@ -690,12 +668,7 @@ def test_a_failed_job_is_not_announced_as_making_cards(page: Page):
         status=200, content_type="application/json", body=json.dumps(job_json("failed", "generating"))))
     page.goto(f"/app/stacks/{stack['id']}/create")
     expect(page.get_by_role("heading", level=1)).to_be_visible()
-    page.evaluate("""() => {
-        window.__spoken = [];
-        const live = document.getElementById('progress-live');
-        new MutationObserver(() => live.textContent && window.__spoken.push(live.textContent))
-            .observe(live, {childList: true, characterData: true, subtree: true});
-    }""")
+    record_progress_announcements(page)
     page.get_by_role("radio", name="Text").check()
     page.get_by_label("Text *").fill("Irgendein Text.")
     page.get_by_role("button", name="Karten erstellen").click()

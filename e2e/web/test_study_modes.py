@@ -12,7 +12,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from conftest import api, shot, sign_in_storage, signup_via_api
+from conftest import api, fail_once, shot, sign_in_storage, signup_via_api
 from learning import reveal, start_session
 
 DATA_DIR = os.environ.get("FLASHCARDS_TEST_DATA_DIR", "")
@@ -442,17 +442,7 @@ def test_match_after_retry_stops_its_clock_when_left(page: Page):
     before = page.evaluate("__intervals()")["active"]
 
     # The game's first request for the cards fails; "Erneut versuchen" mounts the page again.
-    failing = {"left": 1}
-
-    def once(route):
-        if failing["left"]:
-            failing["left"] -= 1
-            route.fulfill(status=500, content_type="application/json",
-                          body='{"message": "Interner Fehler", "code": "internal"}')
-        else:
-            route.continue_()
-
-    page.route(re.compile(rf".*/api/v1/stacks/{stack['id']}/cards\?.*"), once)
+    failing = fail_once(page, re.compile(rf".*/api/v1/stacks/{stack['id']}/cards\?.*"))
     start_session(page, mode=re.compile(r"^Zuordnen"))
     expect(page).to_have_url(re.compile(r"/match$"))
     page.get_by_role("button", name="Erneut versuchen").click()

@@ -120,7 +120,7 @@ public enum MysteryBox {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3
         }
-        return hash ^ UInt64(bitPattern: Int64(day)) &* 0x9E37_79B9_7F4A_7C15
+        return hash ^ (UInt64(bitPattern: Int64(day)) &* 0x9E37_79B9_7F4A_7C15)
     }
 }
 

@@ -62,12 +62,8 @@ public enum Levels {
 /// What one review contributes to XP: a card on a local day and how well it was recalled.
 public struct ReviewOutcome: Sendable, Hashable {
     /// How well a card was recalled.
-    public enum Recall: Int, Sendable, Comparable {
-        case missed = 0
-        case recalled = 1
-        case easy = 2
-
-        public static func < (lhs: Recall, rhs: Recall) -> Bool { lhs.rawValue < rhs.rawValue }
+    public enum Recall: Sendable, Hashable {
+        case missed, recalled, easy
     }
 
     public var card: String

@@ -47,8 +47,8 @@ public enum Streaks {
         public var freezes: Int
         /// Whether today already counts.
         public var activeToday: Bool
-        /// Every day from the first active day to today that was not an ordinary gap-free active
-        /// day: rest, frozen and missed days, for the calendar.
+        /// What each day from the first active day to today was, for the calendar (today only once
+        /// it is active).
         public var days: [Int: DayKind]
         /// Active days that continued a streak of two days or more (each earns the streak bonus).
         public var bonusDays: [Int]

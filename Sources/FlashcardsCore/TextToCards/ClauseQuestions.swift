@@ -38,10 +38,10 @@ enum ClauseQuestions {
             return
                 (englishRelativeClauses(words, context: context)
                 + [
-                    englishApposition(words), englishThisIs(words, previous: context.previous, language: .en),
+                    englishApposition(words), thisIs(words, previous: context.previous, language: .en),
                 ].compactMap { $0 }).compactMap(finished)
         case .de:
-            return [germanSoCalled(words), englishThisIs(words, previous: context.previous, language: .de)]
+            return [germanSoCalled(words), thisIs(words, previous: context.previous, language: .de)]
                 .compactMap { $0 }.compactMap(finished)
         }
     }
@@ -373,7 +373,7 @@ enum ClauseQuestions {
 
     /// "Throughout these phases the compiler maintains a symbol table. This is a data structure
     /// that …" → "What is a symbol table?"; German "… eine Symboltabelle. Dies ist eine …".
-    private static func englishThisIs(_ words: [String], previous: String?, language: DocumentLanguage)
+    private static func thisIs(_ words: [String], previous: String?, language: DocumentLanguage)
         -> FoundFact?
     {
         let openers: [[String]] =
@@ -397,8 +397,7 @@ enum ClauseQuestions {
         return FoundFact(question: question, answer: joined(words[2...]), subject: subject)
     }
 
-    /// "X was founded …": nothing here; "The parser then checks whether …" → "What does the parser
-    /// do?"; "Optimisation aims to make …" → "What does optimisation aim to do?"; "A compiler is
+    /// "The parser then checks whether …" → "What does the parser do?"; "Optimisation aims to make …" → "What does optimisation aim to do?"; "A compiler is
     /// divided into …" → "Into what is a compiler divided?"; "… was written … by a team at IBM" →
     /// "By whom was … written …?".
     private static func englishPredicate(_ words: [String], vocabulary: Set<String>) -> FoundFact? {
@@ -449,7 +448,7 @@ enum ClauseQuestions {
         else {
             return nil
         }
-        var verbWord = words[verb]
+        let verbWord = words[verb]
         var rest = Array(words[(verb + 1)...])
         while rest.count > 2, englishAdverbs.contains(rest[0]) { rest.removeFirst() }
         let generic: Set<String> = [
@@ -524,7 +523,6 @@ enum ClauseQuestions {
         } else if !(isPresentVerb(verbWord) || isPast(verbWord)) {
             return nil
         }
-        if verbWord == "has" || verbWord == "have" { verbWord = "has" }
         let auxiliary = isPast(verbWord) ? "did" : (plural ? "do" : "does")
         guard rest.count >= 2 else { return nil }
         return FoundFact(
@@ -601,8 +599,8 @@ enum ClauseQuestions {
     private static let germanAdverbs: Set<String> = [
         "dann", "oft", "meist", "meistens", "zunächst", "dabei", "dagegen", "hingegen", "jedoch", "außerdem", "also",
         "zudem", "nur", "auch", "schließlich", "daher", "deshalb", "ebenfalls", "anschließend", "zuerst", "stets",
-        "immer", "häufig", "gern", "gerne", "bereits", "schon", "noch", "später", "damals", "heute", "vor", "allem",
-        "insbesondere", "vor allem", "etwa", "ursprünglich", "standardmäßig", "üblicherweise", "normalerweise",
+        "immer", "häufig", "gern", "gerne", "bereits", "schon", "noch", "später", "damals", "heute",
+        "insbesondere", "etwa", "ursprünglich", "standardmäßig", "üblicherweise", "normalerweise",
     ]
     private static let separableParticles: Set<String> = [
         "ab", "an", "auf", "aus", "ein", "mit", "vor", "zu", "zurück", "fest", "her", "hin", "weg", "dar", "bei",
