@@ -272,8 +272,38 @@ extension Endpoint {
         public static let discardDraft = Endpoint(.delete, .v1, "stacks/:stackId/drafts/:draftId")
 
         /// Every endpoint of the primary API.
+        // Progress without pressure (issue 18).
+        /// `POST /api/v1/auth/guest`: a guest account, no mail or password.
+        public static let guest = Endpoint(.post, .v1, "auth/guest")
+        /// `POST /api/v1/auth/upgrade`: a guest account gets a mail and password.
+        public static let upgradeGuest = Endpoint(.post, .v1, "auth/upgrade")
+        /// `POST /api/v1/auth/logout`: revokes the caller's token.
+        public static let logout = Endpoint(.post, .v1, "auth/logout")
+        /// `GET /api/v1/me/settings`.
+        public static let settings = Endpoint(.get, .v1, "me/settings")
+        /// `PATCH /api/v1/me/settings`.
+        public static let updateSettings = Endpoint(.patch, .v1, "me/settings")
+        /// `GET /api/v1/me/progress`: the home screen.
+        public static let progress = Endpoint(.get, .v1, "me/progress")
+        /// `PUT /api/v1/me/rest-days/{date}`.
+        public static let addRestDay = Endpoint(.put, .v1, "me/rest-days/:date")
+        /// `DELETE /api/v1/me/rest-days/{date}`.
+        public static let removeRestDay = Endpoint(.delete, .v1, "me/rest-days/:date")
+        /// `POST /api/v1/me/mystery-box`.
+        public static let openMysteryBox = Endpoint(.post, .v1, "me/mystery-box")
+        /// `GET /api/v1/leaderboards/daily`.
+        public static let dailyLeaderboard = Endpoint(.get, .v1, "leaderboards/daily")
+        /// `GET /api/v1/push/key`: the VAPID public key.
+        public static let pushKey = Endpoint(.get, .v1, "push/key")
+        /// `POST /api/v1/me/push-subscriptions`.
+        public static let addPushSubscription = Endpoint(.post, .v1, "me/push-subscriptions")
+        /// `DELETE /api/v1/me/push-subscriptions`.
+        public static let removePushSubscription = Endpoint(.delete, .v1, "me/push-subscriptions")
+
         public static let all: [Endpoint] = [
             health, openAPIDocument,
+            guest, upgradeGuest, logout, settings, updateSettings, progress, addRestDay, removeRestDay,
+            openMysteryBox, dailyLeaderboard, pushKey, addPushSubscription, removePushSubscription,
             signup, login, me, updateMe, deleteMe, changePassword,
             passwordResetStatus, requestPasswordReset, confirmPasswordReset,
             listStacks, createStack, showStack, updateStack, deleteStack,

@@ -66,14 +66,17 @@ public struct UserDTO: Codable, Sendable, Hashable {
     public var timeZone: String
     /// When the account was made.
     public var createdAt: Date
+    /// A guest account (no mail, no password) until `POST /auth/upgrade`; `mail` is "" meanwhile.
+    public var isGuest: Bool
 
     /// Creates the DTO.
-    public init(id: UUID, name: String, mail: String, timeZone: String, createdAt: Date) {
+    public init(id: UUID, name: String, mail: String, timeZone: String, createdAt: Date, isGuest: Bool = false) {
         self.id = id
         self.name = name
         self.mail = mail
         self.timeZone = timeZone
         self.createdAt = createdAt
+        self.isGuest = isGuest
     }
 }
 
@@ -107,11 +110,11 @@ public struct ChangePasswordRequest: Codable, Sendable, Hashable {
 
 /// `DELETE /api/v1/me`: the password confirms that the account and all its data go.
 public struct DeleteAccountRequest: Codable, Sendable, Hashable {
-    /// The account's password.
-    public var password: String
+    /// The account's password; a guest account has none and may leave it out.
+    public var password: String?
 
     /// Creates the request.
-    public init(password: String) { self.password = password }
+    public init(password: String?) { self.password = password }
 }
 
 /// A stack with its counts.
@@ -147,14 +150,30 @@ public struct StackDTO: Codable, Sendable, Hashable {
     public var hintsEnabled: Bool
     /// The best time of the match game on this stack, in milliseconds; null before a first game.
     public var matchBestMs: Int?
+    /// What the stack is about ("" for nothing), up to 500 characters.
+    public var description: String
+    /// An icon name (`StackIcon`), null for the letter badge.
+    public var icon: String?
+    /// Marked as a favourite.
+    public var favorite: Bool
+    /// The last review of one of its cards; null before the first.
+    public var lastStudiedAt: Date?
+    /// The share of its cards in review state, 0 … 1 (the library's progress ring).
+    public var reviewShare: Double
 
     /// Creates the DTO; the scheduler settings default to a ladder stack with FSRS defaults.
     public init(
         id: UUID, name: String, color: String, cardCount: Int, dueCount: Int, createdAt: Date, updatedAt: Date,
         scheduler: SchedulerKind = .ladder, desiredRetention: Double = 0.9, learningSteps: [Int] = [60, 600],
         relearningSteps: [Int] = [600], newCardsPerDay: Int = 20, reviewsPerDay: Int = 200, hintsEnabled: Bool = true,
-        matchBestMs: Int? = nil
+        matchBestMs: Int? = nil, description: String = "", icon: String? = nil, favorite: Bool = false,
+        lastStudiedAt: Date? = nil, reviewShare: Double = 0
     ) {
+        self.description = description
+        self.icon = icon
+        self.favorite = favorite
+        self.lastStudiedAt = lastStudiedAt
+        self.reviewShare = reviewShare
         self.id = id
         self.name = name
         self.color = color
@@ -190,6 +209,11 @@ public struct StackDTO: Codable, Sendable, Hashable {
         try container.encode(reviewsPerDay, forKey: .reviewsPerDay)
         try container.encode(hintsEnabled, forKey: .hintsEnabled)
         try container.encode(matchBestMs, forKey: .matchBestMs)
+        try container.encode(description, forKey: .description)
+        try container.encode(icon, forKey: .icon)
+        try container.encode(favorite, forKey: .favorite)
+        try container.encode(lastStudiedAt, forKey: .lastStudiedAt)
+        try container.encode(reviewShare, forKey: .reviewShare)
     }
 }
 
@@ -213,12 +237,19 @@ public struct CreateStackRequest: Codable, Sendable, Hashable {
     public var reviewsPerDay: Int?
     /// Whether hints are made and shown for the stack's cards (default true).
     public var hintsEnabled: Bool?
+    /// What the stack is about, up to 500 characters.
+    public var description: String?
+    /// An icon name (`StackIcon`).
+    public var icon: String?
+    /// Marked as a favourite.
+    public var favorite: Bool?
 
     /// Creates the request.
     public init(
         name: String, color: String, scheduler: SchedulerKind? = nil, desiredRetention: Double? = nil,
         learningSteps: [Int]? = nil, relearningSteps: [Int]? = nil, newCardsPerDay: Int? = nil,
-        reviewsPerDay: Int? = nil, hintsEnabled: Bool? = nil
+        reviewsPerDay: Int? = nil, hintsEnabled: Bool? = nil, description: String? = nil, icon: String? = nil,
+        favorite: Bool? = nil
     ) {
         self.name = name
         self.color = color
@@ -229,6 +260,9 @@ public struct CreateStackRequest: Codable, Sendable, Hashable {
         self.newCardsPerDay = newCardsPerDay
         self.reviewsPerDay = reviewsPerDay
         self.hintsEnabled = hintsEnabled
+        self.description = description
+        self.icon = icon
+        self.favorite = favorite
     }
 }
 
@@ -254,13 +288,23 @@ public struct UpdateStackRequest: Codable, Sendable, Hashable {
     /// Hints on or off. Switching them on queues hints for the cards that have none; switching them
     /// off keeps the stored hints (they come back when switched on again).
     public var hintsEnabled: Bool?
+    /// New description.
+    public var description: String?
+    /// The icon: absent keeps it, `null` removes it (see ``Patch``).
+    public var icon: Patch<String>
+    /// Marked as a favourite or not.
+    public var favorite: Bool?
 
     /// Creates the request.
     public init(
         name: String? = nil, color: String? = nil, scheduler: SchedulerKind? = nil, desiredRetention: Double? = nil,
         learningSteps: [Int]? = nil, relearningSteps: [Int]? = nil, newCardsPerDay: Int? = nil,
-        reviewsPerDay: Int? = nil, hintsEnabled: Bool? = nil
+        reviewsPerDay: Int? = nil, hintsEnabled: Bool? = nil, description: String? = nil,
+        icon: Patch<String> = .keep, favorite: Bool? = nil
     ) {
+        self.description = description
+        self.icon = icon
+        self.favorite = favorite
         self.name = name
         self.color = color
         self.scheduler = scheduler

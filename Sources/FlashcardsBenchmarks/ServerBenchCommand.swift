@@ -173,7 +173,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
     }
 
     /// Logs of the in-process seeding at `level`; once per process, as the logging system allows.
-    private static func bootstrapLogging(level: String) {
+    static func bootstrapLogging(level: String) {
         var environment = Environment(name: "production", arguments: ["flashcards-bench", "--log", level])
         try? LoggingSystem.bootstrap(from: &environment)
     }
@@ -212,11 +212,23 @@ struct ServerBenchCommand: AsyncParsableCommand {
         let seedSeconds = Date().timeIntervalSince(seedStart)
 
         // Run the server as its own process so its memory is measured alone.
+        return try await Self.withServer(serverExecutable, environment: environment) { http, base, pid in
+            try await drive(http, base: base, seeded: seeded, size: size, seedSeconds: seedSeconds, pid: pid)
+        }
+    }
+
+    /// Runs `flashcards serve` with `environment` on a free loopback port, hands an HTTP client, the
+    /// base URL and the process id to `body`, and stops the server afterwards.
+    static func withServer<T>(
+        _ executable: URL, environment: [String: String],
+        _ body: (HTTPClient, String, Int32) async throws -> T
+    ) async throws -> T {
+        var environment = environment
         let port = try freePort()
         environment["PORT"] = "\(port)"
         environment["HOST"] = "127.0.0.1"
         let server = Process()
-        server.executableURL = serverExecutable
+        server.executableURL = executable
         server.arguments = ["serve"]
         server.environment = environment
         server.standardOutput = FileHandle.nullDevice
@@ -227,11 +239,9 @@ struct ServerBenchCommand: AsyncParsableCommand {
                 server.waitUntilExit()
             }
         }
-        let base = "http://127.0.0.1:\(port)"
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         do {
-            let result = try await drive(
-                http, base: base, seeded: seeded, size: size, seedSeconds: seedSeconds, pid: server.processIdentifier)
+            let result = try await body(http, "http://127.0.0.1:\(port)", server.processIdentifier)
             try await http.shutdown()
             return result
         } catch {
@@ -272,7 +282,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
         }
         stackTimes.sort()
         let stackSeconds = stackTimes.isEmpty ? 0 : stackTimes[stackTimes.count / 2]
-        let peak = peakMemoryMB(of: pid)
+        let peak = Self.peakMemoryMB(of: pid)
         for loop in loops {
             print(
                 String(format: "%7d cards, ", size) + loop.scheduler
@@ -314,7 +324,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
         var cpuStart = 0.0
         let warmUp = 50
         for index in 0..<(max(1, quiz) + warmUp) {
-            if index == warmUp { cpuStart = cpuSeconds(of: pid) }
+            if index == warmUp { cpuStart = Self.cpuSeconds(of: pid) }
             let start = DispatchTime.now().uptimeNanoseconds
             _ = try await Self.call(http, .GET, stack.path + "/study/quiz", token: stack.token)
             if index >= warmUp { latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6) }
@@ -322,7 +332,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
         let (p50, p99) = Self.percentiles(latencies)
         return QuizResult(
             scheduler: stack.scheduler, p50: p50, p99: p99,
-            serverCPUms: (cpuSeconds(of: pid) - cpuStart) * 1_000 / Double(latencies.count))
+            serverCPUms: (Self.cpuSeconds(of: pid) - cpuStart) * 1_000 / Double(latencies.count))
     }
 
     /// Next-card alone on the ladder and the FSRS stack in alternating blocks, so that both meet the
@@ -340,14 +350,14 @@ struct ServerBenchCommand: AsyncParsableCommand {
         for round in 0..<max(1, interleaved / block) {
             // Alternate which goes first, so neither always follows the other.
             for stack in round.isMultiple(of: 2) ? [ladder, fsrs] : [fsrs, ladder] {
-                let cpuStart = self.cpuSeconds(of: pid)
+                let cpuStart = Self.cpuSeconds(of: pid)
                 for _ in 0..<block {
                     let start = DispatchTime.now().uptimeNanoseconds
                     _ = try await Self.call(http, .GET, stack.path + "/study/next", token: stack.token)
                     latencies[stack.scheduler, default: []].append(
                         Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
                 }
-                cpuSeconds[stack.scheduler, default: 0] += self.cpuSeconds(of: pid) - cpuStart
+                cpuSeconds[stack.scheduler, default: 0] += Self.cpuSeconds(of: pid) - cpuStart
             }
         }
         let requests = Double(latencies["ladder"]!.count)
@@ -378,13 +388,13 @@ struct ServerBenchCommand: AsyncParsableCommand {
         latencies.reserveCapacity(roundTrips)
         var cpuStart = 0.0
         for index in 0..<(roundTrips + warmUp) {
-            if index == warmUp { cpuStart = cpuSeconds(of: pid) }
+            if index == warmUp { cpuStart = Self.cpuSeconds(of: pid) }
             let start = DispatchTime.now().uptimeNanoseconds
             try await Self.nextAndRate(http, stackPath: stackPath, token: token, rating: rating)
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
             if index >= warmUp { latencies.append(elapsed) }
         }
-        let serverCPUms = (cpuSeconds(of: pid) - cpuStart) * 1_000 / Double(roundTrips)
+        let serverCPUms = (Self.cpuSeconds(of: pid) - cpuStart) * 1_000 / Double(roundTrips)
         let (p50, p99) = Self.percentiles(latencies)
 
         // Next-card alone (what a client asks when a session opens), read-only.
@@ -422,7 +432,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
     }
 
     /// p50 and p99 of `values`.
-    private static func percentiles(_ values: [Double]) -> (Double, Double) {
+    static func percentiles(_ values: [Double]) -> (Double, Double) {
         let sorted = values.sorted()
         return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))])
     }
@@ -438,7 +448,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
             body: try JSONEncoder().encode(RateRequest(cardId: card.id, rating: rating)))
     }
 
-    private static func call(
+    static func call(
         _ http: HTTPClient, _ method: NIOHTTP1.HTTPMethod, _ url: String, token: String? = nil, body: Data? = nil,
         raw: Bool = false
     ) async throws -> Data {
@@ -457,7 +467,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
         return Data(buffer.readableBytesView)
     }
 
-    private static func waitForHealth(_ http: HTTPClient, base: String) async throws {
+    static func waitForHealth(_ http: HTTPClient, base: String) async throws {
         for _ in 0..<300 {
             if (try? await Self.call(http, .GET, base + "/api/v1/health")) != nil { return }
             try await Task.sleep(nanoseconds: 100_000_000)
@@ -465,7 +475,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
         throw ValidationError("server did not start")
     }
 
-    private func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         // Bind port 0, read the port the kernel chose, release it for the server.
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socket) }
@@ -486,7 +496,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
     /// The CPU seconds all threads of `pid` have run so far (Linux `/proc`; 0 elsewhere): the
     /// scheduler's nanoseconds (`/proc/PID/task/*/schedstat`), else user plus system clock ticks of
     /// `/proc/PID/stat` (10 ms each, a tenth of a 100-request block of next-card).
-    private func cpuSeconds(of pid: Int32) -> Double {
+    static func cpuSeconds(of pid: Int32) -> Double {
         if let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") {
             let nanoseconds = threads.compactMap { thread -> Double? in
                 let line = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/schedstat", encoding: .utf8)
@@ -504,7 +514,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
     }
 
     /// VmHWM of a process: its peak resident memory.
-    private func peakMemoryMB(of pid: Int32) -> Double {
+    static func peakMemoryMB(of pid: Int32) -> Double {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return -1 }
         for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
             let kb = line.split(separator: " ").compactMap { Double($0) }.first ?? -1

@@ -15,7 +15,7 @@ import Foundation
 /// let stacks = try await client.stacks()
 /// ```
 public struct FlashcardsClient: Sendable {
-    private let transport: Transport
+    let transport: Transport
 
     /// The compatibility client for the original API, sharing this client's server and token.
     public let compat: CompatClient
@@ -78,7 +78,7 @@ public struct FlashcardsClient: Sendable {
     }
 
     /// Deletes the account with all its stacks, cards and history, and forgets the token.
-    public func deleteAccount(password: String) async throws {
+    public func deleteAccount(password: String?) async throws {
         _ = try await transport.send(Endpoint.V1.deleteMe, body: .json(DeleteAccountRequest(password: password)))
         logout()
     }

@@ -11,6 +11,8 @@ public enum TextLimits {
     public static let hint = 2_000
     /// The longest stack name.
     public static let stackName = 200
+    /// The longest stack description.
+    public static let stackDescription = 500
     /// The longest display name of a user.
     public static let userName = 100
     /// The longest e-mail address (RFC 5321).

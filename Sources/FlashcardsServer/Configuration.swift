@@ -49,6 +49,18 @@ public struct AppConfiguration: Sendable {
     public var mail: MailConfiguration?
     /// Lifetime and request limits of password reset links (`FLASHCARDS_PASSWORD_RESET_*`).
     public var passwordReset = PasswordResetSettings()
+    /// Seconds between two looks for reminders that are due (`FLASHCARDS_REMINDER_INTERVAL_SECONDS`,
+    /// 0 sends none).
+    public var reminderIntervalSeconds: Int = 60
+    /// The contact in the VAPID token push services see (`FLASHCARDS_VAPID_SUBJECT`, a `mailto:` or
+    /// `https:` address).
+    public var vapidSubject: String = "mailto:flashcards@localhost"
+    /// The VAPID private key, base64url (`FLASHCARDS_VAPID_PRIVATE_KEY`); nil: one is made on first
+    /// start and kept in the database, like the token secret.
+    public var vapidPrivateKey: String?
+    /// Whether push endpoints may be plain `http` (`FLASHCARDS_PUSH_ALLOW_HTTP=1`; for a local test
+    /// receiver only: real push services are always https).
+    public var pushAllowHTTP: Bool = false
 
     /// The stores the server can use.
     public enum DatabaseChoice: Sendable, Equatable {
@@ -138,6 +150,22 @@ public struct AppConfiguration: Sendable {
         }
         self.mail = try MailConfiguration.load(from: values, publicURL: publicURL)
         self.passwordReset = try PasswordResetSettings(values: values, int: int)
+        if let seconds = try int("FLASHCARDS_REMINDER_INTERVAL_SECONDS", 0...86_400) {
+            self.reminderIntervalSeconds = seconds
+        }
+        if let subject = string("FLASHCARDS_VAPID_SUBJECT") {
+            guard subject.hasPrefix("mailto:") || subject.hasPrefix("https://") else {
+                throw ConfigurationError("FLASHCARDS_VAPID_SUBJECT must be a mailto: or https:// address")
+            }
+            self.vapidSubject = subject
+        }
+        if let key = string("FLASHCARDS_VAPID_PRIVATE_KEY") {
+            guard (try? VAPIDKey(privateKeyBase64URL: key)) != nil else {
+                throw ConfigurationError("FLASHCARDS_VAPID_PRIVATE_KEY must be a P-256 private key in base64url")
+            }
+            self.vapidPrivateKey = key
+        }
+        self.pushAllowHTTP = string("FLASHCARDS_PUSH_ALLOW_HTTP") == "1"
         if let level = string("LOG_LEVEL") {
             let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
             guard levels.contains(level) else {

@@ -27,6 +27,7 @@ public func configure(
     let secret = try await TokenService.resolveSecret(configured: configuration.jwtSecret, database: app.db)
     app.tokens = await TokenService(secret: secret, lifetime: TimeInterval(configuration.tokenLifetimeSeconds))
     app.passwordResetSealKey = PasswordResetToken.sealKey(secret: secret)
+    app.vapidKey = try await VAPIDKeys.resolve(configured: configuration.vapidPrivateKey, database: app.db)
 
     // Order matters: CORS answers preflights and decorates errors; the error renderer sees every
     // error before Vapor's default one would.
@@ -57,6 +58,12 @@ public func configure(
     }
     app.lifecycle.use(JobWorkerLifecycle())
     if configuration.jobWorkers > 0 { app.jobWorker.start(slots: configuration.jobWorkers) }
+    app.lifecycle.use(ReminderLoopLifecycle())
+    if configuration.reminderIntervalSeconds > 0 {
+        app.reminderLoop.start(
+            sender: ReminderSender(application: app, key: app.vapidKey),
+            interval: TimeInterval(configuration.reminderIntervalSeconds))
+    }
 }
 
 /// Registers every route.
@@ -80,6 +87,7 @@ func routes(_ app: Application) throws {
     try v1.register(collection: SchedulerRoutes())
     try v1.register(collection: JobRoutes())
     try v1.register(collection: GenerationRoutes())
+    try v1.register(collection: MotivationRoutes())
     try app.register(collection: CreateFromFileRoute())
     try app.register(collection: WebRoutes())
 }

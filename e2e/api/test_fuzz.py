@@ -73,6 +73,7 @@ class Target:
             timeout=10,
         )
         assert answer.status_code == 201, answer.text
+        self.mail = mail
         self.token = answer.json()["token"]
         self.stack_id = ""
         self.card_id = ""
@@ -89,6 +90,14 @@ class Target:
 
     def _headers(self) -> dict:
         return {"Authorization": f"Bearer {self.token}"}
+
+    def spare_token(self) -> str:
+        """Another token of the account (a new login), for a request that revokes the token it is sent with."""
+        answer = self.session.post(
+            self.base + "/api/v1/auth/login", json={"mail": self.mail, "password": PASSWORD}, timeout=10
+        )
+        assert answer.status_code == 200, answer.text
+        return answer.json()["token"]
 
     def ensure(self, path: str) -> None:
         """Makes sure the target stack and card exist (checked only after a successful DELETE), and
@@ -264,7 +273,8 @@ def send(case, fuzz_server: Server, fuzz_target: Target, stats: dict) -> None:
     fuzz_target.ensure(path)
     fuzz_target.aim(case)
     compat = not path.startswith("/api/v1")
-    token = fuzz_target.token
+    # Logout revokes the token it is sent with: it gets one of its own, so that the target's keeps working.
+    token = fuzz_target.spare_token() if path == "/api/v1/auth/logout" else fuzz_target.token
     headers = {"Authorization": token if compat else f"Bearer {token}"}
     response = case.call(headers=headers, timeout=30)
     stats["requests"] += 1

@@ -9,14 +9,16 @@ operation of the document was never exercised by the stories.
 
 from __future__ import annotations
 
+import base64
 import email
 import email.policy
 import json
+import os
 import re
 import threading
 import time
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 
 import requests
 from openapi_spec_validator import validate as validate_spec
@@ -56,6 +58,16 @@ SCHEDULER = V1 + "/me/scheduler"
 OPTIMIZE = SCHEDULER + "/optimize"
 RESET = V1 + "/auth/password-reset"
 RESET_CONFIRM = RESET + "/confirm"
+GUEST = V1 + "/auth/guest"
+UPGRADE = V1 + "/auth/upgrade"
+LOGOUT = V1 + "/auth/logout"
+SETTINGS = V1 + "/me/settings"
+PROGRESS = V1 + "/me/progress"
+REST_DAY = V1 + "/me/rest-days/{date}"
+MYSTERY_BOX = V1 + "/me/mystery-box"
+LEADERBOARD = V1 + "/leaderboards/daily"
+PUSH_KEY = V1 + "/push/key"
+PUSH_SUBSCRIPTIONS = V1 + "/me/push-subscriptions"
 FINISHED = ("succeeded", "failed", "cancelled")
 
 
@@ -181,6 +193,19 @@ def test_document_conventions():
         ("GET", RESET),
         ("POST", RESET),
         ("POST", RESET_CONFIRM),
+        ("POST", GUEST),
+        ("POST", UPGRADE),
+        ("POST", LOGOUT),
+        ("GET", SETTINGS),
+        ("PATCH", SETTINGS),
+        ("GET", PROGRESS),
+        ("PUT", REST_DAY),
+        ("DELETE", REST_DAY),
+        ("POST", MYSTERY_BOX),
+        ("GET", LEADERBOARD),
+        ("GET", PUSH_KEY),
+        ("POST", PUSH_SUBSCRIPTIONS),
+        ("DELETE", PUSH_SUBSCRIPTIONS),
     }
     missing = expected - set(operations(document))
     assert not missing, f"routes missing from the document: {sorted(missing)}"
@@ -1857,6 +1882,563 @@ def test_v1_scheduler_story(api: Api):
     api.call("DELETE", SCHEDULER, token=token, expect=204)
 
 
+# --- /api/v1 progress without pressure (issue 18): guests, settings, progress, leaderboard, push ----------
+
+GUEST_NAME = re.compile(r"^[A-Z][a-zäöüß]+er[A-Z][a-z]+[0-9]{3}$")
+DEFAULT_SETTINGS = {
+    "language": "de",
+    "dailyGoal": 20,
+    "focusMode": False,
+    "remindersEnabled": False,
+    "reminderTime": "18:00",
+    "leaderboardOptIn": False,
+    "theme": None,
+    "unlockedThemes": [],
+    "onboarding": {"done": False, "purpose": None, "minutesPerDay": None, "interests": []},
+}
+#: The user agent's key pair of RFC 8291, section 5 (a published test vector), for when `cryptography` is
+#: not installed.
+RFC8291_KEYS = {
+    "p256dh": "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4",
+    "auth": "BTBZMqHH6r4Tts7J_aSIgg",
+}
+
+
+def b64url(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+
+
+def b64url_decode(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def browser_push_keys() -> dict:
+    """What a browser's PushSubscription.toJSON() carries as `keys`: a fresh P-256 public key and auth secret."""
+    try:
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+    except ImportError:
+        return dict(RFC8291_KEYS)
+    public_key = ec.generate_private_key(ec.SECP256R1()).public_key()
+    point = public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
+    return {"p256dh": b64url(point), "auth": b64url(os.urandom(16))}
+
+
+def learner_day(text: str, days: int = 0) -> str:
+    return (date.fromisoformat(text) + timedelta(days=days)).isoformat()
+
+
+def study(api: Api, token: str, stack_id: str, count: int, rating: str, prefix: str = "Frage") -> list[str]:
+    """Adds `count` cards to the stack and rates each once; returns their ids."""
+    at = {"stackId": stack_id}
+    ids = []
+    for i in range(count):
+        _, card = api.call(
+            "POST", CARDS, path=at, token=token, json_body={"question": f"{prefix} {i}", "answer": f"A{i}"}, expect=201
+        )
+        api.call("POST", RATE, path=at, token=token, json_body={"cardId": card["id"], "rating": rating}, expect=200)
+        ids.append(card["id"])
+    return ids
+
+
+def test_v1_guest_upgrade_and_logout_story(api: Api):
+    # A guest: no body, an empty body, a time zone, a null time zone.
+    _, guest = api.call("POST", GUEST, expect=201)
+    assert guest["user"]["isGuest"] is True and guest["user"]["mail"] == ""
+    assert GUEST_NAME.match(guest["user"]["name"]), guest["user"]["name"]
+    expires = parse_date(guest["expiresAt"]) - datetime.now(timezone.utc)
+    assert timedelta(days=6, hours=23) < expires <= timedelta(days=7, minutes=1)
+    _, me = api.call("GET", V1 + "/me", token=guest["token"], expect=200)
+    assert me == guest["user"]
+    _, empty = api.call("POST", GUEST, data=b"", expect=201)
+    assert empty["user"]["isGuest"] is True and empty["user"]["id"] != guest["user"]["id"]
+    # A stale token is ignored, as at signup.
+    _, tokyo = api.call("POST", GUEST, token="garbage", json_body={"timeZone": "Asia/Tokyo"}, expect=201)
+    assert tokyo["user"]["timeZone"] == "Asia/Tokyo" and tokyo["user"]["mail"] == ""
+    _, default_zone = api.call("POST", GUEST, json_body={"timeZone": None}, expect=201)
+    assert default_zone["user"]["timeZone"] == guest["user"]["timeZone"]
+    _, body = api.call("POST", GUEST, json_body={"timeZone": "Mars/Olympus"}, expect=400)
+    assert code(body) == "validation_failed"
+    for raw in (b"{", b"[]", b'{"timeZone": 5}', b"null"):
+        _, body = api.call("POST", GUEST, data=raw, expect=400)
+        assert code(body) == "malformed_json", raw
+
+    # A guest studies like anyone: a stack of its own.
+    token = tokyo["token"]
+    _, stack = api.call("POST", STACKS, token=token, json_body={"name": "Gaststapel", "color": "#10B981"}, expect=201)
+
+    # Upgrade errors: no token, bad fields, a missing field, a taken mail (in any case).
+    taken = api.signup("Vergeben")
+    mail = unique_mail("gast")
+    good = {"name": "Gerda Gast", "mail": mail, "password": PASSWORD}
+    api.call("POST", UPGRADE, json_body=good, expect=401)
+    for bad in (
+        {**good, "mail": "keine-adresse"},
+        {**good, "password": "kurz"},
+        {**good, "name": "   "},
+        {**good, "name": "x" * 101},
+    ):
+        _, body = api.call("POST", UPGRADE, token=token, json_body=bad, expect=400)
+        assert code(body) == "validation_failed", bad
+    _, body = api.call("POST", UPGRADE, token=token, json_body={"mail": mail}, expect=400)
+    assert code(body) == "malformed_json"
+    _, body = api.call("POST", UPGRADE, token=token, json_body={**good, "mail": taken["mail"].upper()}, expect=400)
+    assert code(body) == "user_already_exists"
+    api.call("GET", V1 + "/me", token=token, expect=200)  # nothing changed
+
+    # The upgrade: same account and stack, a new token; the guest's token is refused from now on.
+    _, upgraded = api.call("POST", UPGRADE, token=token, json_body=good, expect=200)
+    user = upgraded["user"]
+    assert user["id"] == tokyo["user"]["id"] and user["isGuest"] is False
+    assert (user["mail"], user["name"], user["timeZone"]) == (mail, "Gerda Gast", "Asia/Tokyo")
+    assert user["createdAt"] == tokyo["user"]["createdAt"]
+    _, body = api.call("GET", V1 + "/me", token=token, expect=401)
+    assert code(body) == "unauthorized"
+    first = upgraded["token"]
+    _, stacks = api.call("GET", STACKS, token=first, expect=200)
+    assert [s["id"] for s in stacks] == [stack["id"]]
+    _, body = api.call("POST", UPGRADE, token=first, json_body={**good, "mail": unique_mail("nochmal")}, expect=409)
+    assert code(body) == "not_a_guest" and body["message"]
+    _, body = api.call("POST", UPGRADE, token=taken["token"], json_body={**good, "mail": unique_mail()}, expect=409)
+    assert code(body) == "not_a_guest"
+    # The guest name stays when no name is sent.
+    _, kept = api.call(
+        "POST", UPGRADE, token=empty["token"], json_body={"mail": unique_mail("gast"), "password": PASSWORD}, expect=200
+    )
+    assert kept["user"]["name"] == empty["user"]["name"] and kept["user"]["isGuest"] is False
+
+    # Logout revokes only the token it was sent with; the mail and password now sign in.
+    _, login = api.call("POST", V1 + "/auth/login", json_body={"mail": mail, "password": PASSWORD}, expect=200)
+    second = login["token"]
+    assert login["user"]["id"] == user["id"] and login["user"]["isGuest"] is False
+    api.call("POST", LOGOUT, expect=401)
+    _, body = api.call("POST", LOGOUT, token=first, expect=204)
+    assert body is None
+    api.call("GET", V1 + "/me", token=first, expect=401)
+    api.call("GET", STACKS, token=first, expect=401)
+    api.call("POST", LOGOUT, token=first, expect=401)
+    _, me = api.call("GET", V1 + "/me", token=second, expect=200)
+    assert me["id"] == user["id"] and me["mail"] == mail
+    # The upgraded account needs its password to be deleted, like any account.
+    _, body = api.call("DELETE", V1 + "/me", token=second, json_body={}, expect=400)
+    assert code(body) == "wrong_password"
+
+    # A guest account is deleted without a password.
+    _, body = api.call("DELETE", V1 + "/me", token=guest["token"], expect=400)
+    assert code(body) == "malformed_json"
+    api.call("DELETE", V1 + "/me", token=guest["token"], json_body={}, expect=204)
+    api.call("GET", V1 + "/me", token=guest["token"], expect=401)
+    api.call("DELETE", V1 + "/me", token=default_zone["token"], json_body={"password": ""}, expect=204)
+    api.call("GET", V1 + "/me", token=default_zone["token"], expect=401)
+
+
+def test_v1_settings_story(api: Api):
+    token = api.signup()["token"]
+    _, settings = api.call("GET", SETTINGS, token=token, expect=200)
+    assert settings == DEFAULT_SETTINGS
+    api.call("GET", SETTINGS, expect=401)
+
+    # A partial change keeps everything else; an empty one changes nothing.
+    _, settings = api.call("PATCH", SETTINGS, token=token, json_body={"language": "en", "focusMode": True}, expect=200)
+    assert settings == {**DEFAULT_SETTINGS, "language": "en", "focusMode": True}
+    _, same = api.call("PATCH", SETTINGS, token=token, json_body={}, expect=200)
+    assert same == settings
+    # Null means "keep" (except for the theme).
+    _, same = api.call(
+        "PATCH", SETTINGS, token=token, json_body={"language": None, "dailyGoal": None, "onboarding": None}, expect=200
+    )
+    assert same == settings
+
+    # Onboarding: minutes a day set the goal to 2 cards a minute, unless the request names a goal.
+    _, settings = api.call("PATCH", SETTINGS, token=token, json_body={"onboarding": {"minutesPerDay": 15}}, expect=200)
+    assert settings["dailyGoal"] == 30 and settings["onboarding"]["minutesPerDay"] == 15
+    _, settings = api.call(
+        "PATCH", SETTINGS, token=token, json_body={"dailyGoal": 7, "onboarding": {"minutesPerDay": 5}}, expect=200
+    )
+    assert settings["dailyGoal"] == 7 and settings["onboarding"]["minutesPerDay"] == 5
+    _, settings = api.call(
+        "PATCH",
+        SETTINGS,
+        token=token,
+        json_body={"onboarding": {"purpose": "exam", "interests": [" Biologie ", "Geschichte", "biologie"]}},
+        expect=200,
+    )
+    assert settings["onboarding"] == {
+        "done": False,
+        "purpose": "exam",
+        "minutesPerDay": 5,
+        "interests": ["Biologie", "Geschichte"],
+    }
+    assert settings["dailyGoal"] == 7
+    _, settings = api.call(
+        "PATCH",
+        SETTINGS,
+        token=token,
+        json_body={"onboarding": {"done": True, "purpose": None, "minutesPerDay": None}},
+        expect=200,
+    )
+    assert settings["onboarding"] == {
+        "done": True,
+        "purpose": None,
+        "minutesPerDay": None,
+        "interests": ["Biologie", "Geschichte"],
+    }
+    assert settings["dailyGoal"] == 7
+
+    # Reminders, leaderboard, goal bounds, the standard theme.
+    change = {
+        "remindersEnabled": True,
+        "reminderTime": "07:30",
+        "leaderboardOptIn": True,
+        "dailyGoal": 500,
+        "theme": None,
+        "focusMode": False,
+    }
+    _, settings = api.call("PATCH", SETTINGS, token=token, json_body=change, expect=200)
+    assert {key: settings[key] for key in change} == change
+    _, settings = api.call(
+        "PATCH", SETTINGS, token=token, json_body={"dailyGoal": 1, "reminderTime": "23:59"}, expect=200
+    )
+    assert settings["dailyGoal"] == 1 and settings["reminderTime"] == "23:59"
+    _, stored = api.call("GET", SETTINGS, token=token, expect=200)
+    assert stored == settings
+
+    # Invalid values: 400 with a message, and nothing is written (not even the valid part of the request).
+    for bad in (
+        {"dailyGoal": 0},
+        {"dailyGoal": 501},
+        {"reminderTime": "24:00"},
+        {"reminderTime": "7:30"},
+        {"reminderTime": "07:60"},
+        {"language": "fr"},
+        {"theme": "gold"},  # a theme of the boxes, but not won yet
+        {"theme": "lila"},
+        {"onboarding": {"purpose": "spass"}},
+        {"onboarding": {"minutesPerDay": 7}},
+        {"onboarding": {"interests": ["x" * 41]}},
+        {"onboarding": {"interests": ["   "]}},
+        {"onboarding": {"interests": [f"Thema {i}" for i in range(13)]}},
+        {"language": "en", "dailyGoal": 1000},
+    ):
+        _, body = api.call("PATCH", SETTINGS, token=token, json_body=bad, expect=400)
+        assert code(body) == "validation_failed" and body["message"], bad
+    for bad in ({"dailyGoal": "5"}, {"focusMode": "ja"}, {"onboarding": {"interests": "Biologie"}}, {"theme": 3}):
+        _, body = api.call("PATCH", SETTINGS, token=token, json_body=bad, expect=400)
+        assert code(body) == "malformed_json", bad
+    _, body = api.call("PATCH", SETTINGS, token=token, expect=400)
+    assert code(body) == "malformed_json"
+    _, unchanged = api.call("GET", SETTINGS, token=token, expect=200)
+    assert unchanged == settings
+    api.call("PATCH", SETTINGS, json_body={"dailyGoal": 5}, expect=401)
+
+
+def test_v1_progress_rest_days_and_mystery_box_story(api: Api):
+    token = api.signup(time_zone="Europe/Berlin")["token"]
+    _, progress = api.call("GET", PROGRESS, token=token, expect=200)
+    today = progress["today"]
+    assert progress["level"] == {"level": 1, "totalXP": 0, "xpIntoLevel": 0, "xpForNextLevel": 100}
+    assert progress["streak"] == {"current": 0, "longest": 0, "freezes": 0, "activeToday": False, "restToday": False}
+    assert (progress["cardsToday"], progress["xpToday"], progress["dueCount"], progress["dailyGoal"]) == (0, 0, 0, 20)
+    assert [(c["kind"], c["target"], c["progress"], c["done"]) for c in progress["challenges"]] == [
+        ("cardsStudied", 20, 0, False),
+        ("perfectRun", 10, 0, False),
+        ("newTopic", 1, 0, False),
+    ]
+    assert progress["mysteryBox"] == {"available": False, "opened": None}
+    assert progress["calendar"] == [] and progress["restDays"] == [] and progress["achievements"] == []
+    assert progress["focusMode"] is False
+    api.call("GET", PROGRESS, expect=401)
+
+    # The box stays shut until the challenges are done.
+    _, body = api.call("POST", MYSTERY_BOX, token=token, expect=409)
+    assert code(body) == "challenges_open" and body["message"]
+    api.call("POST", MYSTERY_BOX, expect=401)
+
+    # Rest days: today up to 60 days ahead, marked twice is marked once; past, far and impossible days are 400.
+    last = learner_day(today, 60)
+    for day in (today, today, last):
+        _, body = api.call("PUT", REST_DAY, path={"date": day}, token=token, expect=204)
+        assert body is None
+    _, progress = api.call("GET", PROGRESS, token=token, expect=200)
+    assert progress["restDays"] == [today, last]
+    assert progress["streak"]["restToday"] is True
+    assert {"date": today, "kind": "rest"} in progress["calendar"]
+    year = today[:4]
+    for method in ("PUT", "DELETE"):
+        for day in (
+            learner_day(today, -1),
+            learner_day(today, 61),
+            f"{year}-02-30",
+            f"{year}-13-01",
+            "heute",
+            "2026-1-5",
+        ):
+            _, body = api.call(method, REST_DAY, path={"date": day}, token=token, expect=400)
+            assert code(body) == "validation_failed", (method, day)
+        api.call(method, REST_DAY, path={"date": today}, expect=401)
+    for day in (today, last, today):
+        api.call("DELETE", REST_DAY, path={"date": day}, token=token, expect=204)
+    _, progress = api.call("GET", PROGRESS, token=token, expect=200)
+    assert progress["restDays"] == [] and progress["streak"]["restToday"] is False and progress["calendar"] == []
+
+    # With a goal of 5, five cards of a new stack rated easy do all three challenges.
+    api.call("PATCH", SETTINGS, token=token, json_body={"dailyGoal": 5}, expect=200)
+    _, stack = api.call(
+        "POST", STACKS, token=token, json_body={"name": "Box", "color": "#F59E0B", "scheduler": "ladder"}, expect=201
+    )
+    study(api, token, stack["id"], 5, "easy")
+    _, progress = api.call("GET", PROGRESS, token=token, expect=200)
+    assert progress["today"] == today
+    assert progress["cardsToday"] == 5 and progress["dailyGoal"] == 5 and progress["xpToday"] > 0
+    assert [(c["kind"], c["target"], c["progress"], c["done"]) for c in progress["challenges"]] == [
+        ("cardsStudied", 5, 5, True),
+        ("perfectRun", 5, 5, True),
+        ("newTopic", 1, 1, True),
+    ]
+    assert progress["streak"]["current"] == 1 and progress["streak"]["activeToday"] is True
+    assert progress["calendar"][-1] == {"date": today, "kind": "active"}
+    assert [a["kind"] for a in progress["achievements"]] == ["firstSteps"]
+    assert progress["level"]["totalXP"] >= progress["xpToday"] and progress["level"]["level"] > 1
+    assert progress["mysteryBox"] == {"available": True, "opened": None}
+    _, stacks = api.call("GET", STACKS, token=token, expect=200)
+    assert progress["dueCount"] == sum(s["dueCount"] for s in stacks)
+
+    # The box: XP or a theme; opening it again answers the same box.
+    _, opened = api.call("POST", MYSTERY_BOX, token=token, expect=200)
+    box = opened["box"]
+    assert opened["level"]["totalXP"] == progress["level"]["totalXP"] + (box["xp"] or 0)
+    _, again = api.call("POST", MYSTERY_BOX, token=token, expect=200)
+    assert again == opened
+    _, after = api.call("GET", PROGRESS, token=token, expect=200)
+    assert after["mysteryBox"] == {"available": True, "opened": box}
+    assert after["level"] == opened["level"]
+    _, settings = api.call("GET", SETTINGS, token=token, expect=200)
+    assert settings["unlockedThemes"] == ([box["theme"]] if box["theme"] else [])
+    if box["theme"]:
+        _, settings = api.call("PATCH", SETTINGS, token=token, json_body={"theme": box["theme"]}, expect=200)
+        assert settings["theme"] == box["theme"]
+
+    # Focus mode hides the game in the app; the API still sends it.
+    api.call("PATCH", SETTINGS, token=token, json_body={"focusMode": True}, expect=200)
+    _, focused = api.call("GET", PROGRESS, token=token, expect=200)
+    assert focused["focusMode"] is True and focused["level"] == after["level"]
+
+
+def test_v1_daily_leaderboard_story(api: Api):
+    suffix = uuid.uuid4().hex[:6]
+    mia = api.signup(f"Mia {suffix}")["token"]
+    ben = api.signup(f"Ben {suffix}")["token"]
+    zoe = api.signup(f"Zoe {suffix}")["token"]
+    for token in (mia, ben):
+        api.call("PATCH", SETTINGS, token=token, json_body={"leaderboardOptIn": True}, expect=200)
+
+    # Opted in, nothing studied: no place.
+    _, board = api.call("GET", LEADERBOARD, token=mia, expect=200)
+    assert board["metric"] == "cards" and board["optedIn"] is True and board["me"] is None
+    assert all(not entry["isMe"] for entry in board["entries"])
+
+    # Mia: 3 cards of one stack; Ben: 1 card in each of two stacks; Zoe (not opted in): 4 cards.
+    def new_stack(token: str, name: str) -> str:
+        return api.call("POST", STACKS, token=token, json_body={"name": name, "color": "#6366F1"}, expect=201)[1]["id"]
+
+    study(api, mia, new_stack(mia, "Mia 1"), 3, "good")
+    study(api, ben, new_stack(ben, "Ben 1"), 1, "good")
+    study(api, ben, new_stack(ben, "Ben 2"), 1, "easy")
+    study(api, zoe, new_stack(zoe, "Zoe 1"), 4, "good")
+
+    def places(board: dict) -> dict:
+        entries = board["entries"]
+        values = [entry["value"] for entry in entries]
+        assert values == sorted(values, reverse=True), entries
+        for entry in entries:
+            assert entry["rank"] == 1 + sum(value > entry["value"] for value in values), entries
+        return {entry["name"]: entry for entry in entries if entry["name"].endswith(suffix)}
+
+    _, board = api.call("GET", LEADERBOARD, token=mia, expect=200)
+    mine = places(board)
+    assert set(mine) == {f"Mia {suffix}", f"Ben {suffix}"}, "only opted-in learners, by display name"
+    assert (mine[f"Mia {suffix}"]["value"], mine[f"Mia {suffix}"]["isMe"]) == (3, True)
+    assert (mine[f"Ben {suffix}"]["value"], mine[f"Ben {suffix}"]["isMe"]) == (2, False)
+    assert mine[f"Mia {suffix}"]["rank"] < mine[f"Ben {suffix}"]["rank"]
+    assert board["me"] == {"rank": mine[f"Mia {suffix}"]["rank"], "value": 3}
+    assert board["date"] == api.call("GET", PROGRESS, token=mia, expect=200)[1]["today"]
+
+    _, board = api.call("GET", LEADERBOARD, token=ben, params={"metric": "topics"}, expect=200)
+    assert board["metric"] == "topics"
+    mine = places(board)
+    assert (mine[f"Ben {suffix}"]["value"], mine[f"Ben {suffix}"]["isMe"]) == (2, True)
+    assert (mine[f"Mia {suffix}"]["value"], mine[f"Mia {suffix}"]["isMe"]) == (1, False)
+    assert board["me"] == {"rank": mine[f"Ben {suffix}"]["rank"], "value": 2}
+    _, cards = api.call("GET", LEADERBOARD, token=ben, params={"metric": "cards"}, expect=200)
+    assert cards["metric"] == "cards" and cards["me"]["value"] == 2
+
+    # Not opted in: the board without a place of one's own.
+    _, board = api.call("GET", LEADERBOARD, token=zoe, expect=200)
+    assert board["optedIn"] is False and board["me"] is None
+    assert f"Zoe {suffix}" not in places(board) and not any(entry["isMe"] for entry in board["entries"])
+
+    # Opting out takes Mia off the board.
+    api.call("PATCH", SETTINGS, token=mia, json_body={"leaderboardOptIn": False}, expect=200)
+    _, board = api.call("GET", LEADERBOARD, token=ben, expect=200)
+    assert set(places(board)) == {f"Ben {suffix}"}
+    _, board = api.call("GET", LEADERBOARD, token=mia, expect=200)
+    assert board["optedIn"] is False and board["me"] is None
+
+    for bad in ("points", "", "CARDS"):
+        _, body = api.call("GET", LEADERBOARD, token=ben, params={"metric": bad}, expect=400)
+        assert code(body) == "validation_failed", bad
+    api.call("GET", LEADERBOARD, expect=401)
+
+
+def test_v1_stack_library_fields_story(api: Api):
+    token = api.signup()["token"]
+    _, plain = api.call("POST", STACKS, token=token, json_body={"name": "Schlicht", "color": "#000000"}, expect=201)
+    assert (plain["description"], plain["icon"], plain["favorite"]) == ("", None, False)
+    assert plain["lastStudiedAt"] is None and plain["reviewShare"] == 0
+    _, stack = api.call(
+        "POST",
+        STACKS,
+        token=token,
+        json_body={
+            "name": "Chemie",
+            "color": "#DC2626",
+            "description": "  Säuren, Basen und Salze  ",
+            "icon": "science",
+            "favorite": True,
+        },
+        expect=201,
+    )
+    assert (stack["description"], stack["icon"], stack["favorite"]) == ("Säuren, Basen und Salze", "science", True)
+    _, none = api.call(
+        "POST",
+        STACKS,
+        token=token,
+        json_body={"name": "Ohne", "color": "#000000", "description": None, "icon": None, "favorite": None},
+        expect=201,
+    )
+    assert (none["description"], none["icon"], none["favorite"]) == ("", None, False)
+    for bad in ({"icon": "rocket"}, {"icon": ""}, {"description": "x" * 501}):
+        _, body = api.call("POST", STACKS, token=token, json_body={"name": "X", "color": "#000000", **bad}, expect=400)
+        assert code(body) == "validation_failed", bad
+    _, body = api.call(
+        "POST", STACKS, token=token, json_body={"name": "X", "color": "#000000", "favorite": "ja"}, expect=400
+    )
+    assert code(body) == "malformed_json"
+
+    at = {"stackId": stack["id"]}
+    # PATCH: left out keeps, null keeps the description and the mark but removes the icon.
+    _, same = api.call("PATCH", STACK, path=at, token=token, json_body={"name": "Chemie 1"}, expect=200)
+    assert (same["description"], same["icon"], same["favorite"]) == ("Säuren, Basen und Salze", "science", True)
+    _, same = api.call(
+        "PATCH",
+        STACK,
+        path=at,
+        token=token,
+        json_body={"description": None, "favorite": None, "icon": "math"},
+        expect=200,
+    )
+    assert (same["description"], same["icon"], same["favorite"]) == ("Säuren, Basen und Salze", "math", True)
+    _, cleared = api.call("PATCH", STACK, path=at, token=token, json_body={"icon": None, "favorite": False}, expect=200)
+    assert (cleared["icon"], cleared["favorite"]) == (None, False)
+    long_text = "y" * 500
+    _, changed = api.call("PATCH", STACK, path=at, token=token, json_body={"description": f" {long_text} "}, expect=200)
+    assert changed["description"] == long_text
+    _, changed = api.call("PATCH", STACK, path=at, token=token, json_body={"description": ""}, expect=200)
+    assert changed["description"] == ""
+    for bad in ({"icon": "rocket"}, {"description": "z" * 501}, {"icon": "globe", "description": "z" * 501}):
+        _, body = api.call("PATCH", STACK, path=at, token=token, json_body=bad, expect=400)
+        assert code(body) == "validation_failed", bad
+    _, body = api.call("PATCH", STACK, path=at, token=token, json_body={"icon": 5}, expect=400)
+    assert code(body) == "malformed_json"
+    _, unchanged = api.call("GET", STACK, path=at, token=token, expect=200)
+    assert (unchanged["icon"], unchanged["description"]) == (None, ""), "an invalid change writes nothing"
+
+    # After a rating: when it was last studied and the share of its cards in review state.
+    before = datetime.now(timezone.utc) - timedelta(seconds=5)
+    api.call("POST", CARDS, path=at, token=token, json_body={"question": "pH 7?", "answer": "neutral"}, expect=201)
+    study(api, token, stack["id"], 1, "easy")  # FSRS: a new card rated easy goes to review
+    _, studied = api.call("GET", STACK, path=at, token=token, expect=200)
+    assert studied["cardCount"] == 2 and studied["reviewShare"] == 0.5
+    assert before <= parse_date(studied["lastStudiedAt"]) <= datetime.now(timezone.utc) + timedelta(seconds=5)
+    _, listed = api.call("GET", STACKS, token=token, expect=200)
+    by_id = {s["id"]: s for s in listed}
+    assert by_id[stack["id"]]["lastStudiedAt"] == studied["lastStudiedAt"]
+    assert by_id[stack["id"]]["reviewShare"] == 0.5
+    assert by_id[plain["id"]]["lastStudiedAt"] is None and by_id[plain["id"]]["reviewShare"] == 0
+
+
+def test_v1_web_push_story(api: Api):
+    # The key needs no sign-in: a 65-byte uncompressed P-256 point, base64url without padding.
+    _, key = api.call("GET", PUSH_KEY, expect=200)
+    public_key = key["publicKey"]
+    assert public_key.startswith("B") and len(public_key) == 87 and "=" not in public_key
+    raw = b64url_decode(public_key)
+    assert len(raw) == 65 and raw[0] == 4
+    try:
+        from cryptography.hazmat.primitives.asymmetric import ec
+    except ImportError:
+        pass
+    else:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)  # raises when not on the curve
+    assert api.call("GET", PUSH_KEY, token="garbage", expect=200)[1] == key, "one key for every caller"
+
+    token = api.signup()["token"]
+    keys = browser_push_keys()
+    endpoint = f"https://push.example.org/send/{uuid.uuid4().hex}"
+    subscription = {"endpoint": endpoint, "keys": keys, "expirationTime": None}
+    for _ in range(2):  # subscribing again replaces the subscription
+        _, body = api.call("POST", PUSH_SUBSCRIPTIONS, token=token, json_body=subscription, expect=201)
+        assert body is None
+    api.call("POST", PUSH_SUBSCRIPTIONS, json_body=subscription, expect=401)
+    padded = {"p256dh": keys["p256dh"] + "=", "auth": keys["auth"] + "=="}
+    api.call("POST", PUSH_SUBSCRIPTIONS, token=token, json_body={"endpoint": endpoint, "keys": padded}, expect=201)
+
+    # Only https push services; keys must be a P-256 point and a 16-byte secret in base64url.
+    off_curve = b64url(b"\x04" + b"\x01" * 64)
+    for bad in (
+        {"endpoint": endpoint.replace("https:", "http:"), "keys": keys},
+        {"endpoint": "push.example.org/send/1", "keys": keys},
+        {"endpoint": "https://user:secret@push.example.org/send/1", "keys": keys},
+        {"endpoint": "https://push.example.org/" + "a" * 1000, "keys": keys},
+        {"endpoint": "", "keys": keys},
+        {"endpoint": endpoint, "keys": {**keys, "p256dh": "AAAA"}},
+        {"endpoint": endpoint, "keys": {**keys, "p256dh": off_curve}},
+        {"endpoint": endpoint, "keys": {**keys, "p256dh": keys["p256dh"].replace("-", "+").replace("_", "/") + "+"}},
+        {"endpoint": endpoint, "keys": {**keys, "auth": b64url(b"\x00" * 15)}},
+        {"endpoint": endpoint, "keys": {**keys, "auth": "kein base64!"}},
+    ):
+        _, body = api.call("POST", PUSH_SUBSCRIPTIONS, token=token, json_body=bad, expect=400)
+        assert code(body) == "validation_failed", bad
+    for bad in ({"endpoint": endpoint}, {"keys": keys}, {"endpoint": endpoint, "keys": {"p256dh": keys["p256dh"]}}):
+        _, body = api.call("POST", PUSH_SUBSCRIPTIONS, token=token, json_body=bad, expect=400)
+        assert code(body) == "malformed_json", bad
+
+    # At most 10 browsers per account; the endpoint of one moves to the account that subscribes it.
+    others = [f"https://push.example.org/send/{uuid.uuid4().hex}" for _ in range(9)]
+    for other in others:
+        api.call("POST", PUSH_SUBSCRIPTIONS, token=token, json_body={"endpoint": other, "keys": keys}, expect=201)
+    eleventh = {"endpoint": f"https://push.example.org/send/{uuid.uuid4().hex}", "keys": keys}
+    _, body = api.call("POST", PUSH_SUBSCRIPTIONS, token=token, json_body=eleventh, expect=400)
+    assert code(body) == "validation_failed"
+    api.call("POST", PUSH_SUBSCRIPTIONS, token=token, json_body=subscription, expect=201)  # a known one still
+    second = api.signup("Zweitgerät")["token"]
+    api.call("POST", PUSH_SUBSCRIPTIONS, token=second, json_body={"endpoint": others[0], "keys": keys}, expect=201)
+    api.call("POST", PUSH_SUBSCRIPTIONS, token=token, json_body=eleventh, expect=201)
+
+    # Unsubscribing: 204, also when there is nothing (left) to remove.
+    for _ in range(2):
+        _, body = api.call("DELETE", PUSH_SUBSCRIPTIONS, token=token, json_body={"endpoint": endpoint}, expect=204)
+        assert body is None
+    api.call("DELETE", PUSH_SUBSCRIPTIONS, token=token, json_body={"endpoint": "https://nie.example.org/x"}, expect=204)
+    _, body = api.call("DELETE", PUSH_SUBSCRIPTIONS, token=token, json_body={}, expect=400)
+    assert code(body) == "malformed_json"
+    _, body = api.call("DELETE", PUSH_SUBSCRIPTIONS, token=token, expect=400)
+    assert code(body) == "malformed_json"
+    api.call("DELETE", PUSH_SUBSCRIPTIONS, json_body={"endpoint": endpoint}, expect=401)
+    # The freed place takes a new browser.
+    api.call("POST", PUSH_SUBSCRIPTIONS, token=token, json_body=subscription, expect=201)
+
+
 # --- login limit -----------------------------------------------------------------------------------------
 
 
@@ -1879,6 +2461,25 @@ def test_login_limit_answers_429_with_retry_after(limited_server, checker):
     response, body = api.call("POST", "/login", json_body={"mail": other["mail"], "password": PASSWORD}, expect=429)
     assert code(body) == "too_many_attempts"
     # Signed-in work goes on.
+    api.call("GET", V1 + "/me", token=account["token"], expect=200)
+
+
+def test_guest_limit_answers_429_with_retry_after(limited_server, checker):
+    """20 guest accounts an hour per client address; the 21st is refused until the hour has passed."""
+    api = Api(limited_server, checker)
+    made = 0
+    while True:
+        response, body = api.call("POST", GUEST)
+        if response.status_code == 429:
+            break
+        assert response.status_code == 201 and made < 20, response.text
+        made += 1
+    assert made == 20
+    assert code(body) == "too_many_attempts" and body["message"]
+    assert 1 <= int(response.headers["Retry-After"]) <= 3600
+    api.call("POST", GUEST, json_body={"timeZone": "Europe/Berlin"}, expect=429)
+    # Signing up and in is not limited by it.
+    account = api.signup()
     api.call("GET", V1 + "/me", token=account["token"], expect=200)
 
 

@@ -110,7 +110,8 @@ public struct QueueOrder: Sendable, Hashable {
         case .fsrs(let now, let reviewCap, let newCap):
             func queue(_ queue: CardQueue) -> [Entry] { due.filter { $0.queue == queue } }
             let (learning, reviews, new) = (queue(.learning), queue(.review), queue(.new))
-            let count = learning.count + min(reviews.count, reviewCap) + min(new.count, newCap)
+            let count = Self.dueCount(
+                learning: learning.count, reviews: reviews.count, new: new.count, reviewCap: reviewCap, newCap: newCap)
             var heads: [(Entry, HeadRank)] = []
             if let head = learning.first { heads.append((head, head.due <= now ? .learningDue : .learningLater)) }
             if let head = reviews.first { heads.append((head, reviewCap > 0 ? .allowed : .held)) }
@@ -120,6 +121,20 @@ public struct QueueOrder: Sendable, Hashable {
             }
             return Selection(head: first?.0.id, rank: first?.1, dueCount: min(count, Self.dueCountLimit))
         }
+    }
+
+    /// The FSRS due count from the due cards per queue: every (re)learning card, reviews and new
+    /// cards as far as today's caps allow, at most `dueCountLimit`.
+    static func dueCount(learning: Int, reviews: Int, new: Int, reviewCap: Int, newCap: Int) -> Int {
+        min(learning + min(reviews, reviewCap) + min(new, newCap), dueCountLimit)
+    }
+
+    /// The FSRS due count of a stack with today's `allowance` (the stack list counts this way for
+    /// all stacks at once; study/next's selection counts the same).
+    public static func dueCount(learning: Int, reviews: Int, new: Int, allowance: DailyAllowance) -> Int {
+        dueCount(
+            learning: learning, reviews: reviews, new: new, reviewCap: min(allowance.reviewsLeft, dueCountLimit),
+            newCap: min(allowance.newLeft, dueCountLimit))
     }
 
     /// Due time, then id.

@@ -3,16 +3,27 @@ import Foundation
 import JWTKit
 import Vapor
 
-/// The claims of our tokens: the user, expiry, issue time and the user's token version (raised by a
-/// password change, which makes older tokens invalid).
+/// The claims of our tokens: the user, expiry, issue time, the user's token version (raised by a
+/// password change, which makes older tokens invalid) and the token's own id (`jti`, which logout
+/// revokes; tokens issued before logout existed have none).
 struct TokenPayload: JWTPayload {
     var sub: SubjectClaim
     var exp: ExpirationClaim
     var iat: IssuedAtClaim
     var ver: Int
+    var jti: IDClaim?
 
     /// Expiry is checked against the server's injected clock in ``TokenService/verify(_:now:)``.
     func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// What a verified token says.
+struct TokenClaims: Sendable {
+    let userId: UUID
+    let version: Int
+    /// The token's id, nil for tokens issued before tokens had one.
+    let tokenId: String?
+    let expiresAt: Date
 }
 
 /// Signs and verifies HS256 tokens with the configured or generated secret.
@@ -35,17 +46,19 @@ struct TokenService: Sendable {
             sub: SubjectClaim(value: try user.requireID().uuidString.lowercased()),
             exp: ExpirationClaim(value: expiresAt),
             iat: IssuedAtClaim(value: now),
-            ver: user.tokenVersion)
+            ver: user.tokenVersion,
+            jti: IDClaim(value: UUID().uuidString.lowercased()))
         return (try await keys.sign(payload), expiresAt)
     }
 
-    /// The user id and version of a valid, unexpired token; nil for anything else.
-    func verify(_ token: String, now: Date) async -> (userId: UUID, version: Int)? {
+    /// The claims of a valid, unexpired token; nil for anything else.
+    func verify(_ token: String, now: Date) async -> TokenClaims? {
         guard let payload = try? await keys.verify(token, as: TokenPayload.self),
             payload.exp.value > now,
             let id = UUID(uuidString: payload.sub.value)
         else { return nil }
-        return (id, payload.ver)
+        let tokenId = payload.jti.map(\.value).flatMap { $0.isEmpty || $0.utf8.count > 64 ? nil : $0 }
+        return TokenClaims(userId: id, version: payload.ver, tokenId: tokenId, expiresAt: payload.exp.value)
     }
 
     /// The configured secret, or the one generated on first start and stored in the database so

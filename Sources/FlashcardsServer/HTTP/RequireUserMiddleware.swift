@@ -18,10 +18,13 @@ struct RequireUserMiddleware: AsyncMiddleware {
         // the account (database round trips less on every learning request); `StackService.find` and
         // `StudyService.scheduler` take them from there.
         let stackId = request.parameters.get("stackId").flatMap(UUID.init(uuidString:))
-        guard let row = try await request.studyStore.authenticated(userId: claims.userId, stackId: stackId),
+        guard
+            let row = try await request.studyStore.authenticated(
+                userId: claims.userId, stackId: stackId, tokenId: claims.tokenId),
             row.user.tokenVersion == claims.version
         else { throw AppError.unauthorized }
         request.storage[CurrentUserKey.self] = row.user
+        request.storage[CurrentTokenKey.self] = claims
         if let parameters = row.parameters { request.storage[PreloadedParametersKey.self] = parameters }
         if let stack = row.stack { request.storage[PreloadedStackKey.self] = stack }
         return try await next.respond(to: request)
@@ -29,6 +32,7 @@ struct RequireUserMiddleware: AsyncMiddleware {
 }
 
 private struct CurrentUserKey: StorageKey { typealias Value = UserModel }
+private struct CurrentTokenKey: StorageKey { typealias Value = TokenClaims }
 private struct PreloadedStackKey: StorageKey { typealias Value = StackModel }
 private struct PreloadedParametersKey: StorageKey { typealias Value = PreloadedParameters }
 
@@ -38,6 +42,14 @@ extension Request {
         get throws {
             guard let user = storage[CurrentUserKey.self] else { throw AppError.unauthorized }
             return user
+        }
+    }
+
+    /// The claims of the caller's token; only valid behind ``RequireUserMiddleware``.
+    var tokenClaims: TokenClaims {
+        get throws {
+            guard let claims = storage[CurrentTokenKey.self] else { throw AppError.unauthorized }
+            return claims
         }
     }
 

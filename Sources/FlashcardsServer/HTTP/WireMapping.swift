@@ -4,25 +4,30 @@ import Foundation
 
 // Fluent models never leave the server; these build the wire types.
 extension UserModel {
-    var dto: UserDTO { UserDTO(id: id!, name: name, mail: mail, timeZone: timeZone, createdAt: createdAt) }
+    var dto: UserDTO {
+        UserDTO(id: id!, name: name, mail: mail, timeZone: timeZone, createdAt: createdAt, isGuest: isGuest)
+    }
 }
 
 extension StackModel {
     /// The stack as `/api/v1` shows it, with its scheduler settings.
-    func dto(cardCount: Int, dueCount: Int) -> StackDTO {
+    func dto(cardCount: Int, dueCount: Int, inReview: Int = 0, lastStudiedAt: Date? = nil) -> StackDTO {
         let settings = settings
         return StackDTO(
             id: uniqueId, name: name, color: color, cardCount: cardCount, dueCount: dueCount, createdAt: createdAt,
             updatedAt: updatedAt, scheduler: settings.scheduler, desiredRetention: settings.desiredRetention,
             learningSteps: settings.learningSteps, relearningSteps: settings.relearningSteps,
             newCardsPerDay: settings.newCardsPerDay, reviewsPerDay: settings.reviewsPerDay, hintsEnabled: hintsEnabled,
-            matchBestMs: matchBestMs)
+            matchBestMs: matchBestMs, description: description, icon: icon, favorite: favorite,
+            lastStudiedAt: lastStudiedAt, reviewShare: cardCount > 0 ? Double(inReview) / Double(cardCount) : 0)
     }
 }
 
 extension StackService.Summary {
     /// The stack as `/api/v1` shows it, with its counts.
-    var dto: StackDTO { stack.dto(cardCount: cardCount, dueCount: dueCount) }
+    var dto: StackDTO {
+        stack.dto(cardCount: cardCount, dueCount: dueCount, inReview: inReview, lastStudiedAt: lastStudiedAt)
+    }
 }
 
 extension CardModel {

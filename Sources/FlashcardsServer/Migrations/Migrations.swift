@@ -27,5 +27,6 @@ enum Migrations {
         CreatePasswordReset(),
         UpdateReviewLogCoverStats(),
         UpdateCardDraftAddSource(),
+        CreateMotivation(),
     ]
 }

@@ -39,6 +39,12 @@ final class StackModel: Model, @unchecked Sendable {
     @Field(key: "fresh_today") var freshToday: Int
     /// The best time of the match game on this stack, in milliseconds; nil before a first game.
     @OptionalField(key: "match_best_ms") var matchBestMs: Int?
+    /// What the stack is about, shown in the library ("" for none).
+    @Field(key: "description") var description: String
+    /// An icon name from `StackIcon`, nil for the letter badge.
+    @OptionalField(key: "icon") var icon: String?
+    /// Marked as a favourite in the library.
+    @Field(key: "favorite") var favorite: Bool
 
     init() {}
 
@@ -64,6 +70,9 @@ final class StackModel: Model, @unchecked Sendable {
         try $reviewedToday.output(from: output)
         try $freshToday.output(from: output)
         try $matchBestMs.output(from: output)
+        try $description.output(from: output)
+        try $icon.output(from: output)
+        try $favorite.output(from: output)
     }
 
     init(uniqueId: UUID, userId: UUID, name: String, color: String, now: Date) {
@@ -80,6 +89,9 @@ final class StackModel: Model, @unchecked Sendable {
         self.reviewedSince = nil
         self.reviewedToday = 0
         self.freshToday = 0
+        self.description = ""
+        self.icon = nil
+        self.favorite = false
     }
 }
 

@@ -14,6 +14,8 @@ final class UserModel: Model, @unchecked Sendable {
     /// Raised on every password change; tokens carry it, so older tokens stop working.
     @Field(key: "token_version") var tokenVersion: Int
     @Field(key: "created_at") var createdAt: Date
+    /// A guest account: made without mail or password, until the learner upgrades it.
+    @Field(key: "is_guest") var isGuest: Bool
 
     init() {}
 
@@ -26,6 +28,7 @@ final class UserModel: Model, @unchecked Sendable {
         self.timeZone = timeZone
         self.tokenVersion = 0
         self.createdAt = createdAt
+        self.isGuest = false
     }
 
     /// Reads every field from `output` as Fluent's `output(from:)` does (the model is then clean: a
@@ -42,6 +45,7 @@ final class UserModel: Model, @unchecked Sendable {
         try $timeZone.output(from: output)
         try $tokenVersion.output(from: output)
         try $createdAt.output(from: output)
+        try $isGuest.output(from: output)
     }
 
     /// The unique, case-insensitive form of a mail address.

@@ -66,6 +66,27 @@ enum StackDayCounts {
         stack.freshToday = counts.fresh
     }
 
+    /// The counts of several stacks in one statement (one range of `cards_stack_reviewed` each).
+    static func count(stackIds: [Int], since: Date, on sql: any SQLDatabase) async throws -> [Int: Counts] {
+        guard !stackIds.isEmpty else { return [:] }
+        struct Row: Decodable {
+            let stack_id: Int
+            let reviewed: Int
+            let fresh: Int
+        }
+        let rows = try await sql.raw(
+            """
+            SELECT stack_id, COUNT(*) AS reviewed, COALESCE(SUM(CASE WHEN first_reviewed_at >= \(bind: since) THEN 1 ELSE 0 END), 0)
+            AS fresh FROM cards WHERE stack_id IN (\(binds: stackIds)) AND last_reviewed_at >= \(bind: since)
+            GROUP BY stack_id
+            """
+        ).all(decoding: Row.self)
+        return Dictionary(
+            uniqueKeysWithValues: rows.map {
+                ($0.stack_id, Counts(since: since, reviewed: $0.reviewed, fresh: $0.fresh))
+            })
+    }
+
     /// The counts from the cards: one range of `cards_stack_reviewed`, read from the index alone.
     static func count(stackId: Int, since: Date, on sql: any SQLDatabase) async throws -> Counts {
         let row = try await sql.raw(

@@ -77,18 +77,24 @@ struct PreloadedParameters: Sendable {
 extension StudyStore {
     /// The account `userId` and, with `stackId`, the caller's stack of that id and their FSRS
     /// parameters: one primary-key lookup (a foreign stack id finds no stack).
-    func authenticated(userId: UUID, stackId: UUID?) async throws -> AuthenticatedRow? {
-        let extra: SQLQueryString
+    func authenticated(userId: UUID, stackId: UUID?, tokenId: String? = nil) async throws -> AuthenticatedRow? {
+        var extra: SQLQueryString = ""
+        if let tokenId {
+            // A token revoked by logout: one probe of the revocation table's key, in the same statement.
+            extra =
+                ", EXISTS (SELECT 1 FROM revoked_tokens WHERE id = \(bind: tokenId)) AS \(ident: AuthenticatedColumns.revoked)"
+        }
         if let stackId {
             extra =
-                "\(unsafeRaw: AuthenticatedColumns.stackColumnList) FROM users"
+                extra + "\(unsafeRaw: AuthenticatedColumns.stackColumnList) FROM users"
                 + " LEFT JOIN stacks ON stacks.user_id = users.id AND stacks.unique_id = \(key: stackId)"
         } else {
-            extra = " FROM users"
+            extra = extra + " FROM users"
         }
         guard let row = try await sql.raw("SELECT users.*\(extra) WHERE users.id = \(key: userId)").first() else {
             return nil
         }
+        if tokenId != nil, try row.decode(column: AuthenticatedColumns.revoked, as: Bool.self) { return nil }
         let user = UserModel()
         try user.read(from: PrefixedOutput(row: row, prefix: ""))
         guard stackId != nil else { return AuthenticatedRow(user: user, stack: nil, parameters: nil) }
@@ -161,6 +167,7 @@ extension StudyStore {
 private enum AuthenticatedColumns {
     static let stackPrefix = "stack__"
     static let parameters = "fsrs_parameters__"
+    static let revoked = "token_revoked__"
     /// The stack's columns under prefixed names and the parameters, as SQL text made once (SQLite and
     /// PostgreSQL quote identifiers alike; the names are the models' own).
     static let stackColumnList =

@@ -1,6 +1,7 @@
 import FlashcardsCore
 import Fluent
 import Foundation
+import SQLKit
 import Vapor
 
 /// Signup, login (rate limited), profile, password change and account deletion.
@@ -51,6 +52,78 @@ struct AccountService {
         return user
     }
 
+    /// Guest accounts one address may make per hour.
+    static let guestsPerHour = 20
+
+    /// A guest account: a random friendly name, no mail, a password nobody knows. Limited per
+    /// client address, since no mail stands behind it.
+    func guest(timeZone: String?) async throws -> UserModel {
+        let zone = try timeZone.map(Validate.timeZone) ?? context.configuration.defaultTimeZone
+        var limiter = LoginLimiter(context: context, limit: Self.guestsPerHour, window: 3_600)
+        limiter.refusal = {
+            AppError.tooManyRequests(
+                "Zu viele Gastkonten von dieser Adresse. Bitte versuche es später erneut.", retryAfter: $0)
+        }
+        let keys = context.clientAddress.map { ["guest-ip:" + $0] } ?? []
+        try await limiter.check(keys: keys)
+        var generator = SystemRandomNumberGenerator()
+        let secret = (0..<4).map { _ in String(UInt64.random(in: .min ... .max, using: &generator), radix: 36) }
+            .joined()
+        let id = context.uuid()
+        let user = UserModel(
+            id: id, name: GuestNames.make(using: &generator), mail: "",
+            passwordHash: try await context.passwords.hash(secret), timeZone: zone, createdAt: context.now)
+        user.mailKey = "guest:" + id.uuidString.lowercased()
+        user.isGuest = true
+        try await user.create(on: context.db)
+        try await limiter.recordFailure(keys: keys)
+        return user
+    }
+
+    /// Gives a guest account a mail and a password (and a name, if given); every stack and review
+    /// stays. Tokens issued to the guest stop working: the answer carries a new one.
+    func upgrade(_ user: UserModel, name: String?, mail: String, password: String) async throws -> UserModel {
+        guard user.isGuest else {
+            throw AppError.refused("Dieses Konto hat bereits eine E-Mail-Adresse.", code: "not_a_guest")
+        }
+        let name = try name.map { try Validate.text($0, field: "Der Name", max: TextLimits.userName) }
+        let mail = try Validate.mail(mail)
+        let password = try Validate.newPassword(password)
+        let key = UserModel.key(forMail: mail)
+        if try await UserModel.query(on: context.db).filter(\.$mailKey == key).first() != nil {
+            throw AppError.userAlreadyExists
+        }
+        if let name { user.name = name }
+        user.mail = mail
+        user.mailKey = key
+        user.passwordHash = try await context.passwords.hash(password)
+        user.isGuest = false
+        user.tokenVersion += 1
+        do {
+            try await user.save(on: context.db)
+        } catch let error as any DatabaseError where error.isConstraintFailure {
+            throw AppError.userAlreadyExists
+        }
+        return user
+    }
+
+    /// Revokes the caller's token until it would have expired anyway. A token from before tokens
+    /// had ids cannot be named, so all of the account's tokens are revoked instead.
+    func logout(_ user: UserModel, claims: TokenClaims) async throws {
+        guard let tokenId = claims.tokenId else {
+            user.tokenVersion += 1
+            try await user.save(on: context.db)
+            return
+        }
+        let sql = context.store.sql
+        try await sql.insert(into: "revoked_tokens").columns("id", "expires_at")
+            .values(SQLBind(tokenId), SQLBind(claims.expiresAt))
+            .ignoringConflicts(with: ["id"])
+            .run()
+        // Revocations of expired tokens are no longer needed: the expiry refuses them.
+        try await sql.delete(from: "revoked_tokens").where("expires_at", .lessThan, context.now).run()
+    }
+
     /// Changes name and/or time zone.
     func update(_ user: UserModel, name: String?, timeZone: String?) async throws -> UserModel {
         if let name { user.name = try Validate.text(name, field: "Der Name", max: TextLimits.userName) }
@@ -72,9 +145,12 @@ struct AccountService {
     }
 
     /// Deletes the account and, through the database's cascades, its stacks, cards and reviews.
-    func delete(_ user: UserModel, password: String) async throws {
-        guard try await context.passwords.verify(password, created: user.passwordHash) else {
-            throw AppError.wrongPassword
+    func delete(_ user: UserModel, password: String?) async throws {
+        // A guest has no password to confirm with.
+        if !user.isGuest {
+            guard let password, try await context.passwords.verify(password, created: user.passwordHash) else {
+                throw AppError.wrongPassword
+            }
         }
         try await user.delete(on: context.db)
     }

@@ -96,10 +96,15 @@ struct CardService {
     func delete(_ card: CardModel) async throws {
         let cardId = card.id!
         let stackId = self.stackId
+        let userId = stack.userId
         try await context.store.writeTransaction { tx in
             guard let times = try await tx.deleteCard(id: cardId) else { return }
             _ = try await StackDayCounts.apply(
                 ReviewTimesChange(stackId: stackId, before: times, after: .unreviewed), in: tx)
+            // Its reviews leave the progress of their days.
+            if let first = times.first {
+                try await MotivationService.logChanged(userId: userId, from: first, on: tx.sql)
+            }
         }
     }
 

@@ -96,6 +96,10 @@ struct ReviewService {
             }
             // A batch may change hundreds of cards: the next rating counts the day again.
             try await StackDayCounts.forget(stackIds: changedStacks, in: tx)
+            // Reviews of earlier days change the progress of those days.
+            if let earliest = newLogs.values.joined().map(\.reviewedAt).min() {
+                try await MotivationService.logChanged(userId: userId, from: earliest, on: tx.sql)
+            }
             let ordered = cardIds.compactMap { cardsById[$0] }.sorted { $0.id! < $1.id! }
             return SyncReviewsResponse(
                 inserted: inserted, duplicates: duplicates,
@@ -134,6 +138,8 @@ struct ReviewService {
             entry.mode = logs.first { $0.id == last.id }?.mode ?? StudyMode.flashcards.rawValue
             let change = try await ReviewRecorder(scheduler: scheduler).record([entry], for: card, in: tx)
             _ = try await StackDayCounts.apply(change, in: tx)
+            // The undone review no longer counts on its day.
+            try await MotivationService.logChanged(userId: userId, from: last.reviewedAt, on: tx.sql)
             return UndoResponse(card: card.dto(stack: stack), undoneReviewId: last.id)
         }
     }

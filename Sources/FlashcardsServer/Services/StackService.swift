@@ -1,3 +1,4 @@
+import FlashcardsAPI
 import FlashcardsCore
 import Fluent
 import Foundation
@@ -12,7 +13,14 @@ struct StackService {
 
     /// The user's stacks in creation order.
     func list() async throws -> [StackModel] {
-        try await StackModel.query(on: context.db).filter(\.$userId == userId).sort(\.$id).all()
+        // Plain SQL read field by field: Fluent's reflection of 50 stacks was a fifth of a home
+        // screen's CPU time.
+        try await context.store.sql.raw("SELECT * FROM stacks WHERE user_id = \(bind: userId) ORDER BY id").all()
+            .map { row in
+                let stack = StackModel()
+                try stack.read(from: PrefixedOutput(row: row, prefix: ""))
+                return stack
+            }
     }
 
     /// The stack with this path id, if it is the caller's.
@@ -27,7 +35,7 @@ struct StackService {
     /// Hints are on unless `hintsEnabled` is false.
     func create(
         name: String, color: String, lenientColor: Bool = false, hintsEnabled: Bool? = nil,
-        settings change: StackSettings.Change = .init()
+        settings change: StackSettings.Change = .init(), library: LibraryChange = .init()
     ) async throws -> StackModel {
         // The settings are validated before anything is written.
         let settings = try Self.validated(StackSettings(), applying: change)
@@ -35,6 +43,7 @@ struct StackService {
             uniqueId: context.uuid(), userId: userId,
             name: try Validate.text(name, field: "Der Name", max: TextLimits.stackName),
             color: try Validate.color(color, lenient: lenientColor), now: context.now)
+        try library.apply(to: stack)
         if let hintsEnabled { stack.hintsEnabled = hintsEnabled }
         stack.settings = settings
         try await stack.create(on: context.db)
@@ -48,10 +57,11 @@ struct StackService {
     /// in the same transaction. Every value is validated before anything is written.
     func update(
         _ stack: StackModel, name: String?, color: String?, hintsEnabled: Bool? = nil,
-        settings change: StackSettings.Change = .init()
+        settings change: StackSettings.Change = .init(), library: LibraryChange = .init()
     ) async throws -> StackModel {
         let before = stack.settings
         let settings = try Self.validated(before, applying: change)
+        try library.apply(to: stack)
         if let name { stack.name = try Validate.text(name, field: "Der Name", max: TextLimits.stackName) }
         if let color { stack.color = try Validate.color(color) }
         let hintsSwitchedOn = hintsEnabled == true && !stack.hintsEnabled
@@ -73,6 +83,27 @@ struct StackService {
             try await HintJobs.enqueueIfAnyMissing(stack: stack, db: context.db, now: context.now)
         }
         return stack
+    }
+
+    /// What the library shows of a stack: description, icon and favourite mark.
+    struct LibraryChange {
+        var description: String?
+        var icon: Patch<String> = .keep
+        var favorite: Bool?
+
+        /// Validates and applies the change (nothing is applied when a value is invalid).
+        func apply(to stack: StackModel) throws {
+            let description = try description.map {
+                try Validate.optionalText($0, field: "Die Beschreibung", max: TextLimits.stackDescription)
+            }
+            if case .set(let icon) = icon, StackIcon(rawValue: icon) == nil {
+                throw AppError.validation(
+                    "Das Symbol muss eines von \(StackIcon.allCases.map(\.rawValue).joined(separator: ", ")) sein.")
+            }
+            if let description { stack.description = description }
+            stack.icon = icon.applied(to: stack.icon)
+            if let favorite { stack.favorite = favorite }
+        }
     }
 
     /// `settings` with `change` applied; an invalid value is a 400 naming it.
@@ -102,26 +133,108 @@ struct StackService {
 
     /// Deletes a stack with its cards and their reviews (database cascades).
     func delete(_ stack: StackModel) async throws {
+        // Its reviews leave the progress of their days: the cache is rebuilt (marked first, so a
+        // failed delete costs a rebuild at most, never a stale figure).
+        try await MotivationService.logChanged(
+            userId: userId, from: Date(timeIntervalSince1970: 0), on: context.store.sql)
         try await stack.delete(on: context.db)
     }
 
-    /// Card and due counts per stack, in one grouped query.
-    func counts(for stacks: [StackModel], cutoff: Date) async throws -> [Int: (cards: Int, due: Int)] {
+    /// One stack's figures from its cards.
+    struct CardFigures {
+        var cards = 0
+        /// Cards in review state (queue 2).
+        var inReview = 0
+        /// Cards due before the ladder's cut-off (the end of the user's day at midnight).
+        var ladderDue = 0
+        /// Cards due before the FSRS cut-off (the end of the learner day at 04:00), by queue.
+        var fsrsDue: [CardQueue: Int] = [:]
+        /// The first review of one of its cards.
+        var firstStudiedAt: Date?
+        /// The last review of one of its cards.
+        var lastStudiedAt: Date?
+    }
+
+    private struct QueueRow: Decodable {
+        let stack_id: Int
+        let queue: Int
+        let cards: Int
+        let ladder_due: Int
+        let fsrs_due: Int
+    }
+
+    private struct StudiedRow: Decodable {
+        let id: Int
+        let first_at: Date?
+        let last_at: Date?
+    }
+
+    /// The figures of each stack in two statements that read indexes only: the counts per queue
+    /// (`cards_stack_queue_due`), and the first and last review per stack (`cards_stack_reviewed`).
+    func cardFigures(for stacks: [StackModel]) async throws -> [Int: CardFigures] {
         guard !stacks.isEmpty else { return [:] }
-        struct Row: Decodable {
-            let stack_id: Int
-            let cards: Int
-            let due: Int
+        let ids = stacks.map { $0.id! }
+        let ladderCutoff = StudyDay.dueCutoff(
+            now: context.now, timeZone: user.zone, dayStartHour: SchedulerKind.ladder.dayStartHour)
+        let fsrsCutoff = StudyDay.dueCutoff(
+            now: context.now, timeZone: user.zone, dayStartHour: SchedulerKind.fsrs.dayStartHour)
+        let sql = context.store.sql
+        // One part per queue, so that each reads its queue's partial index (`cards_*_due`, ordered by
+        // stack) instead of table rows sorted for grouping: 1.7 instead of 9 ms for 10,000 cards.
+        var query: SQLQueryString = ""
+        for queue in CardQueue.allCases {
+            if queue != CardQueue.allCases.first { query = query + " UNION ALL " }
+            query =
+                query + """
+                    SELECT stack_id, \(literal: queue.rawValue) AS queue, COUNT(*) AS cards,
+                    SUM(CASE WHEN due_at < \(bind: ladderCutoff) THEN 1 ELSE 0 END) AS ladder_due,
+                    SUM(CASE WHEN due_at < \(bind: fsrsCutoff) THEN 1 ELSE 0 END) AS fsrs_due
+                    FROM cards WHERE queue = \(literal: queue.rawValue) AND stack_id IN (\(binds: ids)) GROUP BY stack_id
+                    """
         }
-        let rows = try await context.store.sql.select()
-            .column("stack_id")
-            .column(SQLQueryString("COUNT(*)"), as: "cards")
-            .column(SQLQueryString("SUM(CASE WHEN due_at < \(bind: cutoff) THEN 1 ELSE 0 END)"), as: "due")
-            .from("cards")
-            .where("stack_id", .in, stacks.map { $0.id! })
-            .groupBy("stack_id")
-            .all(decoding: Row.self)
-        return Dictionary(uniqueKeysWithValues: rows.map { ($0.stack_id, ($0.cards, $0.due)) })
+        let rows = try await sql.raw(query).all(decoding: QueueRow.self)
+        var figures: [Int: CardFigures] = [:]
+        for row in rows {
+            var stack = figures[row.stack_id, default: CardFigures()]
+            stack.cards += row.cards
+            stack.ladderDue += row.ladder_due
+            let queue = CardQueue(rawValue: row.queue) ?? .learning
+            if queue == .review { stack.inReview += row.cards }
+            stack.fsrsDue[queue, default: 0] += row.fsrs_due
+            figures[row.stack_id] = stack
+        }
+        let studied = try await sql.raw(
+            """
+            SELECT id, (SELECT MIN(first_reviewed_at) FROM cards WHERE cards.stack_id = stacks.id) AS first_at,
+            (SELECT MAX(last_reviewed_at) FROM cards WHERE cards.stack_id = stacks.id) AS last_at
+            FROM stacks WHERE id IN (\(binds: ids))
+            """
+        ).all(decoding: StudiedRow.self)
+        for row in studied where figures[row.id] != nil {
+            figures[row.id]!.firstStudiedAt = row.first_at
+            figures[row.id]!.lastStudiedAt = row.last_at
+        }
+        return figures
+    }
+
+    /// Today's review counts of the FSRS stacks: kept on the stack row when it was rated today,
+    /// else counted for all the others in one statement.
+    private func dayCounts(of stacks: [StackModel]) async throws -> [Int: StackDayCounts.Counts] {
+        let clock = FSRSDayCounting.rollover(hourOfDay: SchedulerKind.fsrs.dayStartHour, timeZone: user.zone)
+        let dayStart = clock.startOfDay(clock.dayNumber(of: context.now))
+        var counts: [Int: StackDayCounts.Counts] = [:]
+        var missing: [Int] = []
+        for stack in stacks where stack.schedulerKind == .fsrs {
+            if let kept = StackDayCounts.kept(by: stack, from: dayStart) {
+                counts[stack.id!] = kept
+            } else {
+                missing.append(stack.id!)
+            }
+        }
+        for (id, count) in try await StackDayCounts.count(stackIds: missing, since: dayStart, on: context.store.sql) {
+            counts[id] = count
+        }
+        return counts
     }
 
     /// A stack with its card count and due count.
@@ -129,6 +242,8 @@ struct StackService {
         let stack: StackModel
         let cardCount: Int
         let dueCount: Int
+        var inReview = 0
+        var lastStudiedAt: Date?
     }
 
     /// The user's stacks with their counts. FSRS stacks count what study/next would offer today
@@ -143,19 +258,28 @@ struct StackService {
         try await counted([stack])[0]
     }
 
-    private func counted(_ stacks: [StackModel]) async throws -> [Summary] {
-        // The ladder's cut-off: the end of the user's day (midnight).
-        let cutoff = StudyDay.dueCutoff(now: context.now, timeZone: user.zone)
-        let counts = try await counts(for: stacks, cutoff: cutoff)
-        var result: [Summary] = []
-        for stack in stacks {
-            let count = counts[stack.id!] ?? (cards: 0, due: 0)
-            let due =
-                stack.schedulerKind == .fsrs
-                ? try await StudyService(context: context, user: user, stack: stack).dueCount()
-                : min(count.due, QueueOrder.dueCountLimit)
-            result.append(Summary(stack: stack, cardCount: count.cards, dueCount: due))
+    /// The counts of `stacks`: a ladder stack's due cards, an FSRS stack's due cards within
+    /// today's allowance (`QueueOrder.dueCount`), from the batched figures.
+    func counted(_ stacks: [StackModel], figures known: [Int: CardFigures]? = nil) async throws -> [Summary] {
+        let figures: [Int: CardFigures]
+        if let known { figures = known } else { figures = try await cardFigures(for: stacks) }
+        let dayCounts = try await dayCounts(of: stacks)
+        return stacks.map { stack in
+            let figure = figures[stack.id!] ?? CardFigures()
+            let due: Int
+            if stack.schedulerKind == .fsrs {
+                let counts = dayCounts[stack.id!]
+                let allowance = DailyAllowance(
+                    settings: stack.settings, reviewed: counts?.reviewed ?? 0, fresh: counts?.fresh ?? 0)
+                due = QueueOrder.dueCount(
+                    learning: figure.fsrsDue[.learning] ?? 0, reviews: figure.fsrsDue[.review] ?? 0,
+                    new: figure.fsrsDue[.new] ?? 0, allowance: allowance)
+            } else {
+                due = min(figure.ladderDue, QueueOrder.dueCountLimit)
+            }
+            return Summary(
+                stack: stack, cardCount: figure.cards, dueCount: due, inReview: figure.inReview,
+                lastStudiedAt: figure.lastStudiedAt)
         }
-        return result
     }
 }

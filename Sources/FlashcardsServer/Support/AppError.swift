@@ -37,6 +37,9 @@ public enum AppError: Error, Equatable, Sendable {
     case unavailable(String, code: String)
     /// Something else of the caller's is missing (a job, a draft): German message and a code.
     case notFound(String, code: String)
+    /// The request is valid but not possible in the current state (a box before its challenges are
+    /// done, an upgrade of an account that is no guest): German message and a code; 409.
+    case refused(String, code: String)
 
     var status: HTTPResponseStatus {
         switch self {
@@ -45,7 +48,7 @@ public enum AppError: Error, Equatable, Sendable {
         case .unauthorized: .unauthorized
         case .stackNotFound, .cardNotFound, .notFound: .notFound
         case .tooManyAttempts, .tooManyRequests: .tooManyRequests
-        case .conflict: .conflict
+        case .conflict, .refused: .conflict
         case .uploadTooLarge: .payloadTooLarge
         case .unsupportedMediaType: .unsupportedMediaType
         case .unavailable: .serviceUnavailable
@@ -74,7 +77,8 @@ public enum AppError: Error, Equatable, Sendable {
                     "Der Link zum Zurücksetzen ist ungültig, abgelaufen oder wurde schon benutzt. Bitte fordere einen neuen an.",
                 code: "invalid_reset_token")
         case .conflict(let message): ErrorResponse(message: message, code: "conflict")
-        case .notFound(let message, let code): ErrorResponse(message: message, code: code)
+        case .notFound(let message, let code), .refused(let message, let code):
+            ErrorResponse(message: message, code: code)
         case .uploadTooLarge:
             ErrorResponse(message: "Die Datei ist zu groß. Erlaubt sind höchstens 10 MB.", code: "payload_too_large")
         case .unsupportedMediaType(let message): ErrorResponse(message: message, code: "unsupported_media_type")

@@ -6,7 +6,10 @@ struct AccountRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         routes.on(Endpoint.V1.signup, use: signup)
         routes.on(Endpoint.V1.login, use: login)
+        routes.on(Endpoint.V1.guest, use: guest)
         let authed = routes.grouped(RequireUserMiddleware())
+        authed.on(Endpoint.V1.upgradeGuest, use: upgrade)
+        authed.on(Endpoint.V1.logout, use: logout)
         authed.on(Endpoint.V1.me, use: show)
         authed.on(Endpoint.V1.updateMe, use: update)
         authed.on(Endpoint.V1.deleteMe, use: delete)
@@ -25,6 +28,25 @@ struct AccountRoutes: RouteCollection {
         let user = try await AccountService(context: ServiceContext(req)).login(
             mail: body.mail, password: body.password)
         return try await authResponse(for: user, req: req, status: .ok)
+    }
+
+    func guest(_ req: Request) async throws -> Response {
+        // The body is optional: no body is a guest in the server's default time zone.
+        let body = (req.body.data?.readableBytes ?? 0) == 0 ? GuestRequest() : try req.decodeBody(GuestRequest.self)
+        let user = try await AccountService(context: ServiceContext(req)).guest(timeZone: body.timeZone)
+        return try await authResponse(for: user, req: req, status: .created)
+    }
+
+    func upgrade(_ req: Request) async throws -> Response {
+        let body = try req.decodeBody(UpgradeGuestRequest.self)
+        let user = try await AccountService(context: ServiceContext(req)).upgrade(
+            try req.user, name: body.name, mail: body.mail, password: body.password)
+        return try await authResponse(for: user, req: req, status: .ok)
+    }
+
+    func logout(_ req: Request) async throws -> Response {
+        try await AccountService(context: ServiceContext(req)).logout(try req.user, claims: try req.tokenClaims)
+        return Response(status: .noContent)
     }
 
     func show(_ req: Request) async throws -> Response {

@@ -39,7 +39,9 @@ struct StackRoutes: RouteCollection {
         let body = try req.decodeBody(CreateStackRequest.self)
         let stack = try await StackService(context: ServiceContext(req), user: try req.user).create(
             name: body.name, color: body.color, hintsEnabled: body.hintsEnabled,
-            settings: body.settingsChange(defaultScheduler: .fsrs))
+            settings: body.settingsChange(defaultScheduler: .fsrs),
+            library: .init(
+                description: body.description, icon: body.icon.map { .set($0) } ?? .keep, favorite: body.favorite))
         return try jsonResponse(stack.dto(cardCount: 0, dueCount: 0), status: .created)
     }
 
@@ -55,7 +57,8 @@ struct StackRoutes: RouteCollection {
         let body = try req.decodeBody(UpdateStackRequest.self)
         let updated = try await service.update(
             stack, name: body.name, color: body.color, hintsEnabled: body.hintsEnabled,
-            settings: body.settingsChange)
+            settings: body.settingsChange,
+            library: .init(description: body.description, icon: body.icon, favorite: body.favorite))
         return try jsonResponse(try await service.counted(updated).dto)
     }
 
