@@ -1,11 +1,13 @@
-// Service worker: keeps the app shell (HTML, CSS, JS, icons) available offline.
+// Service worker: keeps the app shell (HTML, CSS, JS, icons) available offline, and shows the
+// daily reminder the server sends by Web Push.
 // API responses are never cached: /api/ requests are not intercepted at all.
 // Strategy: network first (always fresh when online), the cache as fallback.
 
-const CACHE = 'fc-shell-v3';
+const CACHE = 'fc-shell-v4';
 const SHELL = [
   '/', '/app.html', '/manifest.webmanifest',
   '/assets/css/base.css', '/assets/css/app.css', '/assets/css/landing.css', '/assets/css/study.css',
+  '/assets/css/more.css', '/assets/css/themes.css',
   '/assets/components/app-header/app-header.css', '/assets/components/app-header/app-header.js',
   '/assets/components/flip-card/flip-card.css', '/assets/components/flip-card/flip-card.js',
   '/assets/components/color-picker/color-picker.css', '/assets/components/color-picker/color-picker.js',
@@ -18,7 +20,9 @@ const SHELL = [
   '/assets/js/views/stack-detail.js', '/assets/js/views/card-form.js', '/assets/js/views/learn.js',
   '/assets/js/views/magic.js', '/assets/js/views/not-found.js', '/assets/js/views/offline.js',
   '/assets/js/views/password-reset.js',
-  '/assets/i18n/de.js', '/assets/i18n/en.js',
+  '/assets/js/account.js', '/assets/js/upgrade-dialog.js', '/assets/js/progress-ui.js', '/assets/js/views/home.js', '/assets/js/views/welcome.js',
+  '/assets/js/views/settings.js', '/assets/js/views/leaderboard.js',
+  '/assets/i18n/de.js', '/assets/i18n/en.js', '/assets/i18n/more.de.js', '/assets/i18n/more.en.js',
   '/assets/icons/logo.svg', '/assets/icons/icon-192.png', '/assets/icons/apple-touch-icon.png',
 ];
 
@@ -52,4 +56,68 @@ self.addEventListener('fetch', (event) => {
       })
       .catch(() => caches.match(key).then((hit) => hit || Response.error())),
   );
+});
+
+// --- Reminders (Web Push) ---------------------------------------------------------------------
+// The server sends JSON {title, body, url, tag}; a push without a readable payload still shows a
+// gentle default, so the browser never has to show its own "updated in the background" notice.
+
+const DEFAULT_REMINDER = {
+  title: 'Smart Flashcards',
+  body: 'Lust auf ein paar Karten? Schon fünf Minuten helfen deinem Gedächtnis.',
+  url: '/app/home',
+  tag: 'daily-reminder',
+};
+
+/** The payload of a push as a notification's fields (the German default where it lacks one). */
+function reminderFrom(data) {
+  let payload = {};
+  try {
+    payload = data ? data.json() : {};
+  } catch {
+    payload = {};
+  }
+  if (!payload || typeof payload !== 'object') payload = {};
+  const text = (value, fallback) => (typeof value === 'string' && value.trim() ? value : fallback);
+  const url = text(payload.url, text(payload.data && payload.data.url, DEFAULT_REMINDER.url));
+  return {
+    title: text(payload.title, DEFAULT_REMINDER.title),
+    body: text(payload.body, DEFAULT_REMINDER.body),
+    tag: text(payload.tag, DEFAULT_REMINDER.tag),
+    url,
+  };
+}
+
+self.addEventListener('push', (event) => {
+  const reminder = reminderFrom(event.data);
+  event.waitUntil(self.registration.showNotification(reminder.title, {
+    body: reminder.body,
+    tag: reminder.tag,
+    icon: '/assets/icons/icon-192.png',
+    badge: '/assets/icons/icon-192.png',
+    data: { url: reminder.url },
+  }));
+});
+
+/** A URL of this app, or the home screen for anything else (no other origin is opened). */
+function sameOriginUrl(value) {
+  try {
+    const url = new URL(value || '/app/home', self.location.origin);
+    return url.origin === self.location.origin ? url.href : new URL('/app/home', self.location.origin).href;
+  } catch {
+    return new URL('/app/home', self.location.origin).href;
+  }
+}
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const target = sameOriginUrl(event.notification.data && event.notification.data.url);
+  event.waitUntil((async () => {
+    const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+    // An open window of the app comes forward as it is (a session in it is not interrupted);
+    // without one, the reminder's page opens.
+    const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
+    if (open) return open.focus();
+    return self.clients.openWindow(target);
+  })());
 });

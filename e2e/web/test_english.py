@@ -23,6 +23,11 @@ def test_english_browser_gets_english(make_page):
     page.get_by_label("Email address").fill(unique_mail())
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign up").click()
+    # The onboarding first (skipped), then home; the library is in the header's navigation.
+    expect(page.get_by_role("heading", level=1)).to_have_text("Learning that lasts")
+    page.get_by_role("button", name="Skip").click()
+    expect(page).to_have_url(re.compile(r"/app/home$"))
+    page.get_by_role("navigation", name="Main navigation").get_by_role("link", name="Stacks").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Your stacks")
     expect(page.get_by_text("Create your first stack")).to_be_visible()
 

@@ -36,6 +36,13 @@ def test_full_journey(page: Page):
     page.get_by_label("Passwort").fill(PASSWORD)
     page.get_by_role("button", name="Registrieren").click()
 
+    # A new account starts with the onboarding (skipped here), then the home screen; the
+    # library is one link away in the header.
+    expect(page).to_have_url(re.compile(r"/app/welcome$"))
+    page.get_by_role("button", name="Überspringen").click()
+    expect(page).to_have_url(re.compile(r"/app/home$"))
+    page.get_by_role("navigation", name="Hauptnavigation").get_by_role("link", name="Stapel").click()
+
     # Empty dashboard
     expect(page).to_have_url(re.compile(r"/app/stacks$"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Deine Stapel")

@@ -37,6 +37,11 @@ def test_phone_flow(make_page):
     page.get_by_label("E-Mail-Adresse").fill(unique_mail())
     page.get_by_label("Passwort").fill(PASSWORD)
     page.get_by_role("button", name="Registrieren").tap()
+    # The onboarding first (skipped), then home; the library is in the header's navigation.
+    page.get_by_role("button", name="Überspringen").tap()
+    expect(page).to_have_url(re.compile(r"/app/home$"))
+    assert_touch_targets(page)
+    page.get_by_role("navigation", name="Hauptnavigation").get_by_role("link", name="Stapel").tap()
     expect(page.get_by_role("heading", level=1)).to_have_text("Deine Stapel")
     assert_touch_targets(page)
 

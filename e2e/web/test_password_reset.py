@@ -94,7 +94,7 @@ def test_forgotten_password_by_mail(make_page):
     shot(page, "92-reset-password-mismatch")
     repeat_field.fill(NEW_PASSWORD)
     repeat_field.press("Enter")
-    expect(page).to_have_url(re.compile(r"/app/stacks$"))
+    expect(page).to_have_url(re.compile(r"/app/home$"))  # signed in: the home screen
     expect(page.get_by_text("Dein Passwort ist geändert. Du bist angemeldet.")).to_be_visible()
     assert page.evaluate("localStorage.getItem('fc.token')")
 
@@ -118,7 +118,7 @@ def test_forgotten_password_by_mail(make_page):
     expect(other.get_by_role("alert").filter(has_text="Anmeldung fehlgeschlagen")).to_be_visible()
     other.get_by_label("Passwort", exact=True).fill(NEW_PASSWORD)
     other.get_by_role("button", name="Anmelden").click()
-    expect(other).to_have_url(re.compile(r"/app/stacks$"))
+    expect(other).to_have_url(re.compile(r"/app/home$"))
 
 
 @needs_mail

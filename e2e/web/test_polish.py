@@ -191,10 +191,13 @@ def test_register_replaces_the_form_in_history(page: Page):
     page.get_by_label("E-Mail-Adresse").fill(unique_mail())
     page.get_by_label("Passwort").fill(PASSWORD)
     page.get_by_role("button", name="Registrieren").click()
-    expect(page).to_have_url(re.compile(r"/app/stacks$"))
-    expect(page.get_by_role("heading", level=1)).to_have_text("Deine Stapel")
+    # A new account starts with the onboarding; skipping it leads home.
+    expect(page).to_have_url(re.compile(r"/app/welcome$"))
+    page.get_by_role("button", name="Überspringen").click()
+    expect(page).to_have_url(re.compile(r"/app/home$"))
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Mara Beispiel")
     page.go_back()
-    # Back skips the sign-up form: the landing page it was opened from.
+    # Back skips the sign-up form and the onboarding: the landing page it was opened from.
     expect(page).to_have_url(re.compile(r"/$"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Lernen neu gedacht.")
 

@@ -11,7 +11,7 @@ from datetime import date, datetime, timedelta, timezone
 
 from playwright.sync_api import Page, expect
 
-from conftest import api, shot, sign_in_storage, signup_via_api
+from conftest import api, make_stack, shot, sign_in_storage, signup_via_api
 from test_mobile import PHONE, SMALL_TARGETS
 
 MONTHS_DE = ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September",
@@ -34,18 +34,6 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
 
-def make_stack(page: Page, token: str, name: str, colour: str, cards: int, scheduler: str = "fsrs") -> dict:
-    status, stack = api(page, "POST", "/stacks", {"name": name, "color": colour, "scheduler": scheduler}, token=token)
-    assert status == 201, stack
-    stack["cards"] = []
-    for i in range(cards):
-        status, card = api(page, "POST", f"/stacks/{stack['id']}/cards",
-                           {"question": f"{name} Frage {i + 1}", "answer": f"Antwort {i + 1}"}, token=token)
-        assert status == 201, card
-        stack["cards"].append(card)
-    return stack
-
-
 def rate(page: Page, token: str, stack: dict, card: dict, rating: str) -> None:
     status, body = api(page, "POST", f"/stacks/{stack['id']}/study/rate",
                        {"cardId": card["id"], "rating": rating, "reviewId": str(uuid.uuid4())}, token=token)
@@ -65,8 +53,8 @@ def learner(page: Page) -> dict:
     that true retention has weeks) in the first."""
     account = signup_via_api(page)
     token = account["token"]
-    bio = make_stack(page, token, "Biologie", "#059669", 4)
-    spanish = make_stack(page, token, "Spanisch", "#DC2626", 3, scheduler="ladder")
+    bio = make_stack(page, token, "Biologie", 4, colour="#059669", scheduler="fsrs")
+    spanish = make_stack(page, token, "Spanisch", 3, colour="#DC2626", scheduler="ladder")
     for card, rating in zip(bio["cards"][:3], ("good", "again", "easy")):
         rate(page, token, bio, card, rating)
     rate(page, token, spanish, spanish["cards"][0], "easy")
@@ -124,7 +112,7 @@ def expect_figures(page: Page, stats: dict, day=day_de, word=("Wiederholung", "W
 
 def test_empty_state(page: Page):
     account = signup_via_api(page)
-    stack = make_stack(page, account["token"], "Leer", "#7C3AED", 2)
+    stack = make_stack(page, account["token"], "Leer", 2, colour="#7C3AED", scheduler="fsrs")
     sign_in_storage(page, account)
     page.goto("/app/stacks")
     page.get_by_role("link", name="Statistik").click()

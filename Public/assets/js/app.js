@@ -5,16 +5,20 @@ import { session, setUnauthorizedHandler } from './api/client.js';
 import { currentPath, navigate, route, startRouter } from './router.js';
 import { registerAppHeader } from '../components/app-header/app-header.js';
 import { toast } from './ui.js';
+import { forgetSettings, loadSettings, restoreAppearance, signOut } from './account.js';
 
 await loadLanguage();
+restoreAppearance();
 registerAppHeader();
 const skipLink = document.querySelector('.skip-link');
 skipLink.textContent = t('skip');
 
 const header = document.querySelector('app-header');
 let firstRender = true;
+let routes = 0;
 
 setUnauthorizedHandler(() => {
+  forgetSettings();
   const here = currentPath();
   if (here.startsWith('/app/login')) return;
   sessionStorage.setItem('fc.flash', 'session.expired');
@@ -28,15 +32,23 @@ header.addEventListener('language-change', async (event) => {
   await route();
 });
 
-header.addEventListener('logout', () => {
-  session.clear();
+header.addEventListener('logout', async () => {
+  if (!(await signOut())) return; // a guest chose to stay
   navigate('/app/login');
   toast(t('auth.loggedOut'));
 });
 
 await startRouter({
-  beforeMount({ isPublic }) {
-    header.signedIn = !isPublic && Boolean(session.token());
+  beforeMount({ view, isPublic }) {
+    // A navigation before the first page finished (a header link clicked while it loaded) is not
+    // the first render any more: its heading takes the focus.
+    routes += 1;
+    if (routes > 1) firstRender = false;
+    const signedIn = !isPublic && Boolean(session.token());
+    header.view = view;
+    header.signedIn = signedIn;
+    // Theme and focus mode for the header and every screen; a server without settings is fine.
+    if (signedIn) loadSettings().catch(() => {});
   },
   afterMount({ root }) {
     const heading = root.querySelector('h1');

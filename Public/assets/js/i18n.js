@@ -5,6 +5,8 @@ const KEY = 'fc.lang';
 export const LANGUAGES = ['de', 'en'];
 let lang = 'de';
 let dict = {};
+/** Extra dictionaries loaded by the screens that need them (`loadStrings`), by name. */
+const extras = new Set();
 
 /** The language to use: the remembered choice, else the browser's first de/en preference. */
 export function detectLanguage() {
@@ -19,10 +21,27 @@ export function detectLanguage() {
 
 /** Loads the dictionary of `code` (only that one is downloaded) and makes it current. */
 export async function loadLanguage(code = detectLanguage()) {
-  lang = LANGUAGES.includes(code) ? code : 'de';
-  dict = (await import(`/assets/i18n/${lang}.js`)).default;
+  const next = LANGUAGES.includes(code) ? code : 'de';
+  const [main, ...more] = await Promise.all([
+    import(`/assets/i18n/${next}.js`),
+    ...[...extras].map((name) => import(`/assets/i18n/${name}.${next}.js`)),
+  ]);
+  lang = next;
+  dict = Object.assign({}, main.default, ...more.map((m) => m.default));
   document.documentElement.lang = lang;
   return lang;
+}
+
+/**
+ * Adds strings the first screen does not need (`more`: `/assets/i18n/more.de.js` with home,
+ * onboarding, settings, leaderboard, guest dialogs, the stack form's icons), so the first load
+ * stays small. Kept across language switches.
+ */
+export async function loadStrings(name) {
+  if (extras.has(name)) return;
+  const more = (await import(`/assets/i18n/${name}.${lang}.js`)).default;
+  extras.add(name);
+  Object.assign(dict, more);
 }
 
 /** Remembers a language choice. */

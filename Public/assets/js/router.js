@@ -4,7 +4,11 @@
 import { session } from './api/client.js';
 
 const ROUTES = [
-  { re: /^\/app\/?$/, redirect: () => (session.token() ? '/app/stacks' : '/app/login') },
+  { re: /^\/app\/?$/, redirect: () => (session.token() ? '/app/home' : '/app/login') },
+  { re: /^\/app\/home$/, view: 'home' },
+  { re: /^\/app\/welcome$/, view: 'welcome' },
+  { re: /^\/app\/settings$/, view: 'settings' },
+  { re: /^\/app\/leaderboard$/, view: 'leaderboard' },
   { re: /^\/app\/login$/, view: 'auth', public: true, props: { mode: 'login' } },
   { re: /^\/app\/register$/, view: 'auth', public: true, props: { mode: 'register' } },
   { re: /^\/app\/forgot$/, view: 'password-reset', public: true, props: { mode: 'forgot' } },
@@ -27,6 +31,9 @@ const ROUTES = [
   { re: /^\/app\/stacks\/([\w-]+)\/cards\/new$/, view: 'card-form', keys: ['stackId'] },
   { re: /^\/app\/stacks\/([\w-]+)\/cards\/([\w-]+)$/, view: 'card-form', keys: ['stackId', 'cardId'] },
 ];
+
+/** Where a signed-in learner starts. */
+export const HOME = '/app/home';
 
 let cleanup = null;
 let generation = 0;
@@ -88,7 +95,7 @@ export async function route() {
     return navigate(`/app/login?next=${encodeURIComponent(currentPath())}`, { replace: true });
   }
   if (match?.r.public && !match.r.signedInToo && session.token() && !query.has('next')) {
-    return navigate('/app/stacks', { replace: true });
+    return navigate(HOME, { replace: true });
   }
   const viewName = match ? match.r.view : 'not-found';
   const params = {};
@@ -106,7 +113,10 @@ export async function route() {
   const root = document.getElementById('main');
   hooks.beforeMount({ view: viewName, isPublic: Boolean(match?.r.public) });
   root.replaceChildren();
-  const result = await module.mount(root, { params, query, props: match?.r.props || {}, navigate });
+  // `current()`: whether this page is still the one shown (a slow page checks it after loading,
+  // so it never paints over the page the user went on to).
+  const current = () => token === generation;
+  const result = await module.mount(root, { params, query, props: match?.r.props || {}, navigate, current });
   if (token !== generation) { if (typeof result === 'function') result(); return; }
   cleanup = typeof result === 'function' ? result : null;
   hooks.afterMount({ view: viewName, root });

@@ -148,7 +148,32 @@ const PATHS = {
   up: 'm6 15 6-6 6 6',
   down: 'm6 9 6 6 6-6',
   bookmark: 'M7 3h10a1 1 0 0 1 1 1v17l-6-4-6 4V4a1 1 0 0 1 1-1Z',
+  home: 'M3 11.5 12 4l9 7.5M5.5 10v10h5v-6h3v6h5V10',
+  sliders: 'M4 7h9m4 0h3M4 17h3m4 0h9M15 5v4M9 15v4',
+  trophy: 'M8 4h8v6a4 4 0 0 1-8 0V4ZM8 6H5v1a3 3 0 0 0 3 3m8-4h3v1a3 3 0 0 1-3 3m-4 4v4m-4 3h8',
+  star: 'm12 3.5 2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9L12 3.5Z',
+  shield: 'M12 3 5 6v5c0 4.5 3 8 7 10 4-2 7-5.5 7-10V6l-7-3Zm-3 9 2 2 4-4',
+  // Stack icons (the API's `icon` keys; `globe` is above).
+  book: 'M5 4.5A1.5 1.5 0 0 1 6.5 3H19v15H6.5A1.5 1.5 0 0 0 5 19.5v-15Zm0 15A1.5 1.5 0 0 0 6.5 21H19v-3',
+  language: 'M4 4h10v8H8l-4 3V4Zm6 11v1h6l4 3v-9h-6',
+  science: 'M9 3h6m-5 0v6l-5.5 9.5A1.7 1.7 0 0 0 6 21h12a1.7 1.7 0 0 0 1.5-2.5L14 9V3M7 15h10',
+  math: 'M7 4v6M4 7h6m4 0h6M4.5 14.5l5 5m0-5-5 5M14 15h6m-6 4h6',
+  history: 'M3 21h18M4 10h16M12 3l8 5H4l8-5ZM6 10v8m4-8v8m4-8v8m4-8v8',
+  code: 'm8 8-4 4 4 4m8-8 4 4-4 4M14 5l-4 14',
+  music: 'M9 18V5l11-2v13M9 18a3 3 0 1 1-6 0 3 3 0 0 1 6 0Zm11-2a3 3 0 1 1-6 0 3 3 0 0 1 6 0Z',
+  art: 'M12 3a9 9 0 0 0 0 18c1 0 1.5-.7 1.5-1.5 0-1.1-1-1.4-1-2.4 0-.8.7-1.6 1.5-1.6H16a5 5 0 0 0 5-5C21 6.5 17 3 12 3ZM7.5 11h.01M10 7.5h.01m4.5 0h.01',
+  health: 'M12 20s-8-4.6-8-10.4A4.4 4.4 0 0 1 12 7a4.4 4.4 0 0 1 8 2.6C20 15.4 12 20 12 20Z',
+  law: 'M12 4v17m-5 0h10M5 7h14M5 7l-3 6a3 3 0 0 0 6 0L5 7Zm14 0-3 6a3 3 0 0 0 6 0l-3-6Z',
+  business: 'M4 7h16a1 1 0 0 1 1 1v11a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V8a1 1 0 0 1 1-1Zm5 0V5a1 1 0 0 1 1-1h4a1 1 0 0 1 1 1v2M3 13h18',
 };
+
+/** The icons a stack can carry (the API's `icon` values), in the order the picker shows them. */
+export const STACK_ICONS = ['book', 'language', 'science', 'math', 'history', 'code', 'music', 'art', 'health', 'law', 'business', 'globe'];
+
+/** Adds icons that only some screens need (they register theirs before rendering). */
+export function defineIcons(paths) {
+  Object.assign(PATHS, paths);
+}
 
 /** An inline SVG icon (markup is ours, never user data). */
 export function icon(name) {
@@ -183,4 +208,34 @@ export function stackBreadcrumb(stack, stackUrl, current) {
         ${current ? html`<span class="crumb-sep hide-sm" aria-hidden="true">/</span>
         <span class="hide-sm" aria-current="page">${current}</span>` : ''}
       </nav>`;
+}
+
+const sheets = new Map();
+
+/** Adds a stylesheet the first screen does not need; resolves once it applies (or failed). */
+export function loadStylesheet(href) {
+  if (!sheets.has(href)) {
+    sheets.set(href, new Promise((resolve) => {
+      const link = document.createElement('link');
+      link.rel = 'stylesheet';
+      link.href = href;
+      link.addEventListener('load', resolve, { once: true });
+      link.addEventListener('error', resolve, { once: true });
+      document.head.append(link);
+    }));
+  }
+  return sheets.get(href);
+}
+
+/** A decorative progress ring (SVG attributes: the CSP forbids style attributes), 0 … 1. */
+export function ring(share, { size = 44, stroke = 5, className = '' } = {}) {
+  const r = (size - stroke) / 2;
+  const c = 2 * Math.PI * r;
+  const filled = Math.max(0, Math.min(1, Number(share) || 0)) * c;
+  const mid = size / 2;
+  return html`<svg class="ring ${className}" viewBox="0 0 ${size} ${size}" width="${size}" height="${size}" aria-hidden="true" focusable="false">
+    <circle class="ring-track" cx="${mid}" cy="${mid}" r="${r}" fill="none" stroke-width="${stroke}"/>
+    <circle class="ring-value" cx="${mid}" cy="${mid}" r="${r}" fill="none" stroke-width="${stroke}" stroke-linecap="round"
+      stroke-dasharray="${filled.toFixed(2)} ${c.toFixed(2)}" transform="rotate(-90 ${mid} ${mid})" ${filled > 0 ? '' : 'hidden'}/>
+  </svg>`;
 }

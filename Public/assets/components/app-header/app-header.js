@@ -1,13 +1,26 @@
-// <app-header>: logo, the signed-in user, language switch and logout.
-// Emits `language-change` (detail: code) and `logout`; the app shell acts on them.
+// <app-header>: logo, language switch, the signed-in user, "Konto sichern" for a guest, logout,
+// and the app's navigation (Start, Stapel, Rangliste, Einstellungen; the leaderboard is left out
+// in focus mode). Emits `language-change` (detail: code) and `logout`; the app shell acts on them.
 
 import { html, render } from '../../js/html.js';
 import { currentLanguage, rememberLanguage, t } from '../../js/i18n.js';
 import { session } from '../../js/api/client.js';
 import { icon } from '../../js/ui.js';
+import { focusMode, isGuest, saveSettings } from '../../js/account.js';
+
+const NAV = [
+  { href: '/app/home', key: 'nav.home', icon: 'home', match: /^\/app\/home$/ },
+  { href: '/app/stacks', key: 'nav.library', icon: 'cards', match: /^\/app\/(stacks|study|learn|feed|stats)/ },
+  { href: '/app/leaderboard', key: 'nav.leaderboard', icon: 'trophy', match: /^\/app\/leaderboard$/, gamified: true },
+  { href: '/app/settings', key: 'nav.settings', icon: 'sliders', match: /^\/app\/settings$/ },
+];
+
+/** Screens that stand alone, without the navigation (the onboarding). */
+const NO_NAV = new Set(['welcome']);
 
 class AppHeader extends HTMLElement {
   #signedIn = false;
+  #view = '';
 
   set signedIn(value) {
     if (value === this.#signedIn && this.firstChild) return;
@@ -17,24 +30,53 @@ class AppHeader extends HTMLElement {
 
   get signedIn() { return this.#signedIn; }
 
+  /** The view being shown: marks the current navigation entry. */
+  set view(name) {
+    const nav = !NO_NAV.has(name);
+    const changed = nav !== !NO_NAV.has(this.#view);
+    this.#view = name;
+    if (changed) this.render();
+    else this.markCurrent();
+  }
+
   connectedCallback() {
     if (!this.firstChild) this.render();
     this.addEventListener('click', (event) => {
       const button = event.target.closest('button[data-action]');
       if (!button) return;
-      if (button.dataset.action === 'lang') {
+      const action = button.dataset.action;
+      if (action === 'lang') {
         const next = currentLanguage() === 'de' ? 'en' : 'de';
         rememberLanguage(next);
+        // Reminders come in the learner's language too (a server without settings ignores it).
+        if (this.#signedIn) saveSettings({ language: next }).catch(() => {});
         this.dispatchEvent(new CustomEvent('language-change', { detail: next }));
-      } else if (button.dataset.action === 'logout') {
+      } else if (action === 'logout') {
         this.dispatchEvent(new CustomEvent('logout'));
+      } else if (action === 'upgrade') {
+        import('../../js/upgrade-dialog.js').then((m) => m.openUpgradeDialog()).catch(() => {});
       }
     });
+    // Focus mode hides the leaderboard link; an upgraded guest loses the call to action.
+    document.addEventListener('settings-change', () => this.render());
+    document.addEventListener('session-change', () => this.render());
+  }
+
+  markCurrent() {
+    const path = location.pathname;
+    for (const link of this.querySelectorAll('.app-nav a')) {
+      const entry = NAV.find((n) => n.href === link.getAttribute('href'));
+      if (entry?.match.test(path)) link.setAttribute('aria-current', 'page');
+      else link.removeAttribute('aria-current');
+    }
   }
 
   render() {
     const user = this.#signedIn ? session.user() : null;
-    const home = this.#signedIn ? '/app/stacks' : '/';
+    const guest = Boolean(user) && isGuest();
+    const home = this.#signedIn ? '/app/home' : '/';
+    const entries = NAV.filter((n) => !(n.gamified && focusMode()));
+    const showNav = Boolean(user) && !NO_NAV.has(this.#view);
     render(this, html`
       <div class="header-inner">
         <a class="brand" href="${home}">
@@ -45,16 +87,28 @@ class AppHeader extends HTMLElement {
           <button type="button" class="btn btn-ghost btn-sm" data-action="lang" lang="${currentLanguage() === 'de' ? 'en' : 'de'}" aria-label="${t('lang.switchLabel')}">
             ${icon('globe')}<span class="hide-sm">${t('lang.switch')}</span><span class="show-sm" aria-hidden="true">${currentLanguage() === 'de' ? 'EN' : 'DE'}</span>
           </button>
+          ${guest ? html`
+            <button type="button" class="btn btn-secondary btn-sm btn-upgrade" data-action="upgrade">
+              ${icon('shield')}<span>${t('guest.secure')}</span>
+            </button>` : ''}
           ${user ? html`
-            <span class="user-chip" title="${t('auth.userMenu', { name: user.name })}">
+            <span class="user-chip" title="${t(guest ? 'guest.userMenu' : 'auth.userMenu', { name: user.name })}">
               <span class="avatar" aria-hidden="true">${(user.name || '?').trim().slice(0, 1).toUpperCase()}</span>
               <span class="user-name hide-sm">${user.name}</span>
             </span>
-            <button type="button" class="btn btn-ghost btn-sm btn-logout" data-action="logout">
-              ${icon('logout')}<span>${t('auth.logout')}</span>
+            <button type="button" class="btn btn-ghost btn-sm btn-logout" data-action="logout" aria-label="${t('auth.logout')}">
+              ${icon('logout')}<span class="logout-label">${t('auth.logout')}</span>
             </button>` : ''}
         </div>
+        ${showNav ? html`
+          <nav class="app-nav" aria-label="${t('nav.label')}">
+            ${entries.map((n) => html`
+              <a href="${n.href}" class="app-nav-link ${n.gamified ? 'gamified' : ''}">${icon(n.icon)}<span>${t(n.key)}</span></a>`)}
+          </nav>` : ''}
       </div>`);
+    this.classList.toggle('has-nav', showNav);
+    this.classList.toggle('is-guest', guest);
+    this.markCurrent();
   }
 }
 

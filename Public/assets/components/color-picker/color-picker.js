@@ -3,6 +3,7 @@
 
 import { html, render } from '../../js/html.js';
 import { t } from '../../js/i18n.js';
+import { loadStylesheet } from '../../js/ui.js';
 
 /** Preset colours: the design system's emerald first, then distinct, readable hues. */
 export const PRESETS = ['#059669', '#2563EB', '#7C3AED', '#DB2777', '#DC2626', '#EA580C', '#D97706', '#0891B2', '#4B5563'];
@@ -50,7 +51,11 @@ class ColorPicker extends HTMLElement {
   }
 }
 
-/** Defines <color-picker> (once). */
+/**
+ * Defines <color-picker> (once); resolves when its stylesheet applies (it comes with the element,
+ * not with the app shell: only the stack form uses it).
+ */
 export function registerColorPicker() {
   if (!customElements.get('color-picker')) customElements.define('color-picker', ColorPicker);
+  return loadStylesheet('/assets/components/color-picker/color-picker.css');
 }

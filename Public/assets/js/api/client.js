@@ -16,6 +16,12 @@ export class ApiError extends Error {
   }
 }
 
+/** Whether an error carries `code`, however the server cases it (`not_a_guest`, `notAGuest`). */
+export function hasCode(error, code) {
+  const norm = (c) => String(c ?? '').replace(/_/g, '').toLowerCase();
+  return Boolean(error?.code) && norm(error.code) === norm(code);
+}
+
 let onUnauthorized = () => {};
 
 /** Installs what happens on a 401 (the app shell redirects to the login page). */
@@ -26,7 +32,7 @@ export function setUnauthorizedHandler(handler) {
 export const session = {
   /** The bearer token, or null when signed out. localStorage is readable by this origin only. */
   token: () => localStorage.getItem(TOKEN),
-  /** The signed-in user as stored at login ({id, name, mail, timeZone}). */
+  /** The signed-in user as stored at login ({id, name, mail, timeZone, isGuest}). */
   user() {
     try { return JSON.parse(localStorage.getItem(USER)) || null; } catch { return null; }
   },
@@ -34,14 +40,21 @@ export const session = {
     localStorage.setItem(TOKEN, auth.token);
     localStorage.setItem(USER, JSON.stringify(auth.user));
   },
+  /** Keeps a changed user (a new name or time zone) with the same token. */
+  saveUser(user) {
+    localStorage.setItem(USER, JSON.stringify(user));
+  },
   clear() {
     localStorage.removeItem(TOKEN);
     localStorage.removeItem(USER);
   },
 };
 
-/** Sends one request; resolves with the decoded JSON (or null for 204), rejects with ApiError. */
-export async function request(method, path, body, { auth = true, signal } = {}) {
+/**
+ * Sends one request; resolves with the decoded JSON (or null for 204), rejects with ApiError.
+ * `expire: false` keeps the session on a 401 (signing out with a token that is already refused).
+ */
+export async function request(method, path, body, { auth = true, signal, expire = true } = {}) {
   const headers = { Accept: 'application/json' };
   const isForm = body instanceof FormData; // multipart uploads: the browser sets the boundary
   if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
@@ -73,7 +86,7 @@ export async function request(method, path, body, { auth = true, signal } = {}) 
       data?.message ?? null,
       Number(response.headers.get('Retry-After')) || null,
     );
-    if (response.status === 401 && auth) {
+    if (response.status === 401 && auth && expire) {
       session.clear();
       onUnauthorized(error);
     }
@@ -91,6 +104,23 @@ export const api = {
     request('POST', '/auth/signup', { name, mail, password, timeZone }, { auth: false }),
   login: (mail, password) => request('POST', '/auth/login', { mail, password }, { auth: false }),
   me: () => request('GET', '/me'),
+  guest: (timeZone) => request('POST', '/auth/guest', { timeZone }, { auth: false }),
+  /** Turns a guest into a full account (a new AuthResponse); everything stays. */
+  upgrade: (name, mail, password) => request('POST', '/auth/upgrade', { name, mail, password }),
+  logout: () => request('POST', '/auth/logout', undefined, { expire: false }),
+  updateMe: (changes) => request('PATCH', '/me', changes),
+  changePassword: (currentPassword, newPassword) =>
+    request('POST', '/me/password', { currentPassword, newPassword }),
+  deleteAccount: (password) => request('DELETE', '/me', { password: password ?? '' }),
+  settings: (opts) => request('GET', '/me/settings', undefined, opts),
+  updateSettings: (changes) => request('PATCH', '/me/settings', changes),
+  progress: (opts) => request('GET', '/me/progress', undefined, opts),
+  setRestDay: (date, on) => request(on ? 'PUT' : 'DELETE', `/me/rest-days/${enc(date)}`),
+  openMysteryBox: () => request('POST', '/me/mystery-box'),
+  leaderboard: (metric, opts) => request('GET', `/leaderboards/daily?metric=${enc(metric)}`, undefined, opts),
+  pushKey: () => request('GET', '/push/key', undefined, { auth: false }),
+  addPushSubscription: (subscription) => request('POST', '/me/push-subscriptions', subscription),
+  removePushSubscription: (endpoint) => request('DELETE', '/me/push-subscriptions', { endpoint }),
   passwordResetStatus: () => request('GET', '/auth/password-reset', undefined, { auth: false }),
   requestPasswordReset: (mail, language) =>
     request('POST', '/auth/password-reset', { mail, language }, { auth: false }),
@@ -99,7 +129,7 @@ export const api = {
 
   stacks: (opts) => request('GET', '/stacks', undefined, opts),
   stack: (id, opts) => request('GET', `/stacks/${enc(id)}`, undefined, opts),
-  /** `settings`: optional `desiredRetention`, `newCardsPerDay`, `reviewsPerDay` (FSRS stacks). */
+  /** `settings`: optional FSRS limits and retention, `description`, `icon`, `favorite`. */
   createStack: (name, color, scheduler, hintsEnabled, settings = {}) =>
     request('POST', '/stacks', { name, color, scheduler, hintsEnabled, ...settings }),
   updateStack: (id, changes) => request('PATCH', `/stacks/${enc(id)}`, changes),

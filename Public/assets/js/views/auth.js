@@ -1,17 +1,26 @@
-// Login and registration (/app/login, /app/register) with the original's validation texts.
+// Login and registration (/app/login, /app/register) with the original's validation texts, and
+// "Ohne Konto ausprobieren": a guest account. Signing in goes to the home screen (or `next`);
+// a new account (signed up or guest) starts with the onboarding.
 
 import { html, render } from '../html.js';
 import { t } from '../i18n.js';
-import { api, session } from '../api/client.js';
-import { fieldError, setBusy } from '../ui.js';
+import { api } from '../api/client.js';
+import { replaceSession } from '../account.js';
+import { HOME } from '../router.js';
+import { fieldError, icon, setBusy } from '../ui.js';
 
 const MAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Only same-app paths are accepted as a return target (no open redirect). */
 function safeNext(query) {
   const next = query.get('next') || '';
-  return next.startsWith('/app/') && !next.startsWith('//') ? next : '/app/stacks';
+  return next.startsWith('/app/') && !next.startsWith('//') ? next : HOME;
 }
+
+/** The onboarding, which then goes on to `next` when the form had one. */
+const welcomeUrl = (query) => (query.has('next') ? `/app/welcome?next=${encodeURIComponent(safeNext(query))}` : '/app/welcome');
+
+const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 export async function mount(root, { props, query, navigate }) {
   const register = props.mode === 'register';
@@ -46,6 +55,11 @@ export async function mount(root, { props, query, navigate }) {
           </div>
           <button class="btn btn-primary btn-block" type="submit">${t(register ? 'auth.register' : 'auth.login')}</button>
         </form>
+        <div class="auth-or" aria-hidden="true"><span>${t('guest.or')}</span></div>
+        <button class="btn btn-secondary btn-block" type="button" id="guest-start" aria-describedby="guest-help">
+          ${icon('sparkles')}<span>${t('guest.start')}</span>
+        </button>
+        <p class="help auth-guest-help" id="guest-help">${t('guest.startHelp')}</p>
         ${register ? '' : html`<p class="auth-switch"><a href="/app/forgot">${t('reset.forgotLink')}</a></p>`}
         <p class="auth-switch">
           ${t(register ? 'auth.toLogin' : 'auth.toRegister')}
@@ -83,11 +97,10 @@ export async function mount(root, { props, query, navigate }) {
     try {
       const mail = fields.mail.value.trim();
       const auth = register
-        ? await api.signup(fields.name.value.trim(), mail, fields.password.value,
-          Intl.DateTimeFormat().resolvedOptions().timeZone)
+        ? await api.signup(fields.name.value.trim(), mail, fields.password.value, timeZone())
         : await api.login(mail, fields.password.value);
-      session.save(auth);
-      navigate(safeNext(query), { replace: true });
+      replaceSession(auth);
+      navigate(register ? welcomeUrl(query) : safeNext(query), { replace: true });
     } catch (error) {
       setBusy(button, false);
       let key = register ? 'auth.registerInvalid' : 'auth.loginFailed';
@@ -98,6 +111,22 @@ export async function mount(root, { props, query, navigate }) {
         : t(key);
       formError.hidden = false;
       formError.focus?.();
+    }
+  });
+
+  const guestButton = root.querySelector('#guest-start');
+  guestButton.addEventListener('click', async () => {
+    formError.hidden = true;
+    setBusy(guestButton, true);
+    try {
+      replaceSession(await api.guest(timeZone()));
+      navigate(welcomeUrl(query), { replace: true });
+    } catch (error) {
+      setBusy(guestButton, false);
+      formError.textContent = error.status === 429
+        ? t('error.rateLimited', { count: error.retryAfter || 30 })
+        : error.status === 0 ? t('error.network') : t('guest.startFailed');
+      formError.hidden = false;
     }
   });
 

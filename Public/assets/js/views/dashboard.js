@@ -1,14 +1,64 @@
-// "Deine Stapel": every stack with its card count and the cards due today.
+// The library "Deine Stapel" (/app/stacks): every stack with its icon, description, card count,
+// the cards due today, a progress ring (share of cards in review state), when it was last
+// studied, and a favourite star. From two stacks on, a search (name and description) and the
+// pills Alle / Zuletzt gelernt / Favoriten filter the list; both are kept in the URL
+// (`?q=…&filter=recent|favorites`, replacing the entry), so Back returns to the same view.
 
 import { html, render } from '../html.js';
-import { DUE_COUNT_LIMIT, dueCountValue, t } from '../i18n.js';
+import { DUE_COUNT_LIMIT, dueCountValue, locale, t } from '../i18n.js';
 import { api } from '../api/client.js';
-import { errorView, icon, loadingView } from '../ui.js';
+import { STACK_ICONS, announce, errorView, icon, loadingView, ring, toast } from '../ui.js';
 
 /** The badge text: the first four letters of the name, as in the original. */
 export const badgeText = (name) => Array.from(name.trim()).slice(0, 4).join('').toUpperCase();
 
-export async function mount(root) {
+const FILTERS = ['all', 'recent', 'favorites'];
+
+/** The badge of a stack: its icon when it has one, else the first letters of its name. */
+export const stackBadge = (stack, className = '') => html`
+  <span class="badge ${className}" aria-hidden="true">${STACK_ICONS.includes(stack.icon)
+    ? html`<span class="badge-icon">${icon(stack.icon)}</span>` : badgeText(stack.name)}</span>`;
+
+/**
+ * "vor 5 Minuten", "gestern", "vor 2 Tagen", "vor 3 Monaten" in the current language: the
+ * largest unit reached; days are calendar days ("gestern" as a word, under a minute "gerade eben").
+ */
+export function timeAgo(iso, now = new Date()) {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  const format = new Intl.RelativeTimeFormat(locale(), { numeric: 'always' });
+  const word = new Intl.RelativeTimeFormat(locale(), { numeric: 'auto' }); // "gestern", "yesterday"
+  const seconds = Math.max(0, (now - date) / 1000);
+  if (seconds < 60) return t('lib.justNow');
+  if (seconds < 3600) return format.format(-Math.floor(seconds / 60), 'minute');
+  const startOfDay = (d) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+  const days = Math.round((startOfDay(now) - startOfDay(date)) / 86_400_000);
+  if (days === 0) return format.format(-Math.floor(seconds / 3600), 'hour');
+  if (days === 1) return word.format(-1, 'day');
+  if (days < 30) return format.format(-days, 'day');
+  if (days < 365) return format.format(-Math.floor(days / 30), 'month');
+  return format.format(-Math.floor(days / 365), 'year');
+}
+
+/** The stacks a filter and search show, in the order shown. */
+export function visibleStacks(stacks, filter, q) {
+  const needle = q.trim().toLocaleLowerCase();
+  let list = stacks.filter((s) => !needle
+    || s.name.toLocaleLowerCase().includes(needle)
+    || (s.description || '').toLocaleLowerCase().includes(needle));
+  if (filter === 'favorites') list = list.filter((s) => s.favorite);
+  if (filter === 'recent') {
+    list = list.filter((s) => s.lastStudiedAt)
+      .sort((a, b) => new Date(b.lastStudiedAt) - new Date(a.lastStudiedAt));
+  }
+  return list;
+}
+
+export async function mount(root, { query }) {
+  let q = query.get('q') || '';
+  let filter = FILTERS.includes(query.get('filter')) ? query.get('filter') : 'all';
+  let stacks = [];
+
   render(root, html`
     <section class="page">
       <header class="page-header">
@@ -22,17 +72,52 @@ export async function mount(root) {
           <a class="btn btn-primary" href="/app/stacks/new">${icon('plus')}<span>${t('dash.create')}</span></a>
         </div>
       </header>
-      <div id="stacks" aria-live="polite"></div>
+      <div class="toolbar library-toolbar" role="search" id="library-toolbar" hidden>
+        <label class="search">
+          <span class="visually-hidden">${t('lib.search')}</span>
+          ${icon('search')}
+          <input type="search" id="library-search" placeholder="${t('lib.searchPlaceholder')}" value="${q}" autocomplete="off">
+        </label>
+        <fieldset class="filter-toggle" id="library-filter">
+          <legend class="visually-hidden">${t('lib.filter')}</legend>
+          ${FILTERS.map((f) => html`
+            <label class="filter-option">
+              <input type="radio" name="library-filter" value="${f}" ${f === filter ? 'checked' : ''}>
+              <span>${f === 'favorites' ? icon('star') : ''}${t(`lib.filter.${f}`)}</span>
+            </label>`)}
+        </fieldset>
+      </div>
+      <div id="stacks"></div>
+      <p class="visually-hidden" role="status" id="library-status"></p>
     </section>`);
   const host = root.querySelector('#stacks');
   const summary = root.querySelector('#dash-summary');
+  const toolbar = root.querySelector('#library-toolbar');
+  const search = root.querySelector('#library-search');
+  const status = root.querySelector('#library-status');
   const controller = new AbortController();
+  let timer = null;
+
+  function keepInUrl() {
+    const url = new URL(location.href);
+    q ? url.searchParams.set('q', q) : url.searchParams.delete('q');
+    filter !== 'all' ? url.searchParams.set('filter', filter) : url.searchParams.delete('filter');
+    history.replaceState(history.state, '', url.pathname + url.search);
+  }
+
+  /** Shows the stacks of the filter and search; `say`: the number found is announced. */
+  function show(say = false) {
+    if (!stacks.length) { render(host, empty()); return; }
+    const list = visibleStacks(stacks, filter, q);
+    render(host, list.length ? grid(list) : noneShown(filter, q));
+    if (say) announce(status, t('lib.found', { count: list.length }));
+  }
 
   async function load() {
     render(host, html`${loadingView(t('dash.loading'))}${skeleton()}`);
     host.setAttribute('aria-busy', 'true');
     try {
-      const stacks = await api.stacks({ signal: controller.signal });
+      stacks = await api.stacks({ signal: controller.signal });
       host.removeAttribute('aria-busy');
       const due = stacks.reduce((sum, s) => sum + s.dueCount, 0);
       const cards = stacks.reduce((sum, s) => sum + s.cardCount, 0);
@@ -41,7 +126,9 @@ export async function mount(root) {
       summary.textContent = cards ? (due ? t('dash.summary', { count: shown }) : t('dash.summaryNone')) : '';
       // One session over every stack, once there is more than one stack with cards.
       root.querySelector('#study-all').hidden = stacks.filter((s) => s.cardCount > 0).length < 2;
-      render(host, stacks.length ? grid(stacks) : empty());
+      // Searching and filtering pay off from two stacks on (a filter already chosen stays).
+      toolbar.hidden = stacks.length < 2 && !q && filter === 'all';
+      show();
     } catch (error) {
       if (error.name === 'AbortError' || error.status === 401) return;
       host.removeAttribute('aria-busy');
@@ -49,29 +136,73 @@ export async function mount(root) {
       host.querySelector('[data-retry]').addEventListener('click', load);
     }
   }
+
+  search.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => { q = search.value.trim(); keepInUrl(); show(true); }, 150);
+  });
+  root.querySelector('#library-filter').addEventListener('change', (event) => {
+    filter = event.target.value;
+    keepInUrl();
+    show(true);
+  });
+
+  // The favourite star: saved at once, focus stays on the star of the same stack.
+  host.addEventListener('click', async (event) => {
+    const star = event.target.closest('button[data-favorite]');
+    if (!star) return;
+    const stack = stacks.find((s) => s.id === star.dataset.favorite);
+    if (!stack) return;
+    const on = !stack.favorite;
+    star.disabled = true;
+    try {
+      const saved = await api.updateStack(stack.id, { favorite: on });
+      Object.assign(stack, { favorite: saved?.favorite ?? on });
+      show();
+      const again = host.querySelector(`button[data-favorite="${CSS.escape(stack.id)}"]`);
+      (again || search).focus();
+      announce(status, t(stack.favorite ? 'lib.favoriteAdded' : 'lib.favoriteRemoved', { name: stack.name }));
+    } catch (error) {
+      star.disabled = false;
+      if (error.status === 401) return;
+      toast(t('lib.favoriteError'), 'error');
+    }
+  });
+
   await load();
-  return () => controller.abort();
+  return () => { controller.abort(); clearTimeout(timer); };
 }
 
 const skeleton = () => html`<ul class="stack-grid skeleton" aria-hidden="true">${[1, 2, 3, 4].map(() => html`<li class="stack-card"><span class="badge"></span><span class="line"></span></li>`)}</ul>`;
 
+const percent = (share) => new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 0 })
+  .format(Math.max(0, Math.min(1, Number(share) || 0)));
+
 const grid = (stacks) => html`
   <ul class="stack-grid" role="list">
     ${stacks.map((s) => html`
-      <li>
+      <li class="stack-item">
         <a class="stack-card" href="/app/stacks/${s.id}" data-color="${s.color}">
-          <span class="badge" aria-hidden="true">${badgeText(s.name)}</span>
+          ${stackBadge(s)}
           <span class="stack-card-body">
             <span class="stack-card-name">${s.name}</span>
+            ${s.description ? html`<span class="stack-card-description">${s.description}</span>` : ''}
             <span class="stack-card-meta">
               <span>${t('dash.cards', { count: s.cardCount })}</span>
               ${s.dueCount > 0
                 ? html`<span class="pill pill-due">${t('dash.due', { count: dueCountValue(s.dueCount) })}</span>`
                 : s.cardCount > 0 ? html`<span class="pill pill-done">${icon('check')}${t('dash.noneDue')}</span>` : ''}
             </span>
+            <span class="stack-card-meta stack-card-progress">
+              ${s.cardCount > 0 && typeof s.reviewShare === 'number' ? html`
+                <span class="stack-ring">${ring(s.reviewShare, { size: 20, stroke: 3 })}<span>${t('lib.share', { percent: percent(s.reviewShare) })}</span></span>` : ''}
+              ${s.lastStudiedAt ? html`<span class="last-studied">${t('lib.lastStudied', { when: timeAgo(s.lastStudiedAt) })}</span>` : ''}
+            </span>
           </span>
-          <span class="chevron" aria-hidden="true">${icon('chevron')}</span>
         </a>
+        ${typeof s.favorite === 'boolean' ? html`
+          <button type="button" class="btn btn-ghost btn-icon fav-toggle ${s.favorite ? 'is-favorite' : ''}" data-favorite="${s.id}"
+            aria-pressed="${s.favorite ? 'true' : 'false'}" aria-label="${t('lib.favoriteLabel', { name: s.name })}">${icon('star')}</button>` : ''}
       </li>`)}
   </ul>`;
 
@@ -81,3 +212,14 @@ const empty = () => html`
     <span class="empty-title">${t('dash.empty')}</span>
     <span class="muted">${t('dash.emptyText')}</span>
   </a>`;
+
+/** The empty state of a filter or a search without hits. */
+function noneShown(filter, q) {
+  const key = q ? 'search' : filter;
+  return html`
+    <div class="state state-empty library-empty">
+      <span class="empty-icon" aria-hidden="true">${icon(key === 'favorites' ? 'star' : key === 'recent' ? 'clock' : 'search')}</span>
+      <p class="empty-title">${q ? t('lib.noResults', { q }) : t(`lib.empty.${filter}`)}</p>
+      <p class="muted">${t(q ? 'lib.noResultsText' : `lib.emptyText.${filter}`)}</p>
+    </div>`;
+}

@@ -4,7 +4,9 @@
 
 import { html, render } from '../html.js';
 import { currentLanguage, t } from '../i18n.js';
-import { api, session } from '../api/client.js';
+import { api } from '../api/client.js';
+import { replaceSession } from '../account.js';
+import { HOME } from '../router.js';
 import { fieldError, loadingView, setBusy, toast } from '../ui.js';
 
 const MAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -133,8 +135,8 @@ function mountReset(root, query, navigate) {
     setBusy(button, true);
     try {
       const auth = await api.confirmPasswordReset(token, password.value);
-      session.save(auth);
-      await navigate('/app/stacks', { replace: true });
+      replaceSession(auth);
+      await navigate(HOME, { replace: true });
       toast(t('reset.done'));
     } catch (error) {
       setBusy(button, false);

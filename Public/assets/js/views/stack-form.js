@@ -1,19 +1,22 @@
-// Create a stack (/app/stacks/new) or change one (/app/stacks/{id}/edit): name, colour, learning
-// method with its settings and whether hints are shown. The daily limits and the target retention
+// Create a stack (/app/stacks/new) or change one (/app/stacks/{id}/edit): name, description, icon,
+// colour, learning method with its settings and whether hints are shown. The daily limits and the target retention
 // are FSRS settings (the server applies them to FSRS stacks only), so they show for FSRS alone; a
 // ladder stack ("Klassisch") gets a sentence on what it does instead. Switching the method of a
 // stack with cards asks first: the server recomputes every card's schedule from its history.
 
 import { html, readableOn, render } from '../html.js';
-import { t } from '../i18n.js';
+import { loadStrings, t } from '../i18n.js';
 import { api } from '../api/client.js';
 import { leaveTo } from '../router.js';
 import { registerColorPicker } from '../../components/color-picker/color-picker.js';
 import {
-  backButton, confirmDialog, errorText, errorView, fieldError, loadingView, setBusy, stackBreadcrumb,
-  stacksBreadcrumb, toast,
+  STACK_ICONS, backButton, confirmDialog, errorText, errorView, fieldError, icon, loadStylesheet, loadingView,
+  setBusy, stackBreadcrumb, stacksBreadcrumb, toast,
 } from '../ui.js';
 import { badgeText } from './dashboard.js';
+
+/** The API's limit of a stack's description. */
+const DESCRIPTION_MAX = 500;
 
 /** A new stack's settings (the server's defaults). */
 const DEFAULTS = { desiredRetention: 0.9, newCardsPerDay: 20, reviewsPerDay: 200 };
@@ -38,8 +41,12 @@ function readWhole(input) {
   return ok ? n : null;
 }
 
+/** A new stack's name suggested by the link that opened the form (`?name=`, the home screen's topics). */
+const suggestedName = () => (new URLSearchParams(location.search).get('name') ?? '').trim().slice(0, 200);
+
 export async function mount(root, { params, navigate }) {
-  registerColorPicker();
+  // The colour picker's, description's and icon picker's styles and labels.
+  await Promise.all([registerColorPicker(), loadStrings('more').catch(() => {}), loadStylesheet('/assets/css/more.css')]);
   const editing = Boolean(params.stackId);
   let stack = null;
   if (editing) {
@@ -69,8 +76,26 @@ export async function mount(root, { params, navigate }) {
           <div class="field">
             <label for="stack-name">${t('stack.name')}</label>
             <input id="stack-name" name="name" type="text" maxlength="200" required autocomplete="off"
-              placeholder="${t('stack.namePlaceholder')}" value="${stack?.name ?? ''}">
+              placeholder="${t('stack.namePlaceholder')}" value="${stack?.name ?? suggestedName()}">
           </div>
+          <div class="field">
+            <label for="stack-description">${t('stack.description')}</label>
+            <textarea id="stack-description" name="description" rows="2" maxlength="${DESCRIPTION_MAX}"
+              placeholder="${t('stack.descriptionPlaceholder')}" aria-describedby="stack-description-help"
+              data-describedby="stack-description-help">${stack?.description ?? ''}</textarea>
+            <p class="help" id="stack-description-help">${t('stack.descriptionHelp')}</p>
+          </div>
+          <fieldset class="icon-picker">
+            <legend>${t('stack.icon')}</legend>
+            <div class="icon-row">
+              ${[null, ...STACK_ICONS].map((key) => html`
+                <label class="icon-option" title="${t(`stack.iconName.${key ?? 'none'}`)}">
+                  <input type="radio" name="icon" value="${key ?? ''}" ${(stack?.icon ?? null) === key ? 'checked' : ''}>
+                  <span class="icon-face" aria-hidden="true">${key ? icon(key) : html`<span class="icon-none">Aa</span>`}</span>
+                  <span class="visually-hidden">${t(`stack.iconName.${key ?? 'none'}`)}</span>
+                </label>`)}
+            </div>
+          </fieldset>
           <color-picker name="color" value="${stack?.color ?? '#059669'}" label="${t('stack.color')}"></color-picker>
           <fieldset class="choice-group">
             <legend>${t('stack.scheduler')}</legend>
@@ -136,9 +161,13 @@ export async function mount(root, { params, navigate }) {
   const hints = form.elements.hintsEnabled;
   const preview = root.querySelector('#preview');
   const formError = root.querySelector('#form-error');
+  const description = form.elements.description;
+  const chosenIcon = () => form.elements.icon.value || null;
   const updatePreview = () => {
     const n = name.value.trim() || t('stack.namePlaceholder').replace(/^(z\. B\.|e\.g\.)\s*/, '');
-    root.querySelector('#preview-badge').textContent = badgeText(n);
+    const badge = root.querySelector('#preview-badge');
+    if (chosenIcon()) render(badge, html`<span class="badge-icon">${icon(chosenIcon())}</span>`);
+    else badge.textContent = badgeText(n);
     root.querySelector('#preview-name').textContent = n;
     preview.dataset.color = picker.value;
     preview.style.setProperty('--c', picker.value);
@@ -146,6 +175,7 @@ export async function mount(root, { params, navigate }) {
   };
   name.addEventListener('input', updatePreview);
   form.addEventListener('color-change', updatePreview);
+  form.addEventListener('change', (event) => { if (event.target.name === 'icon') updatePreview(); });
   updatePreview();
 
   const fsrsSettings = root.querySelector('#fsrs-settings');
@@ -202,15 +232,19 @@ export async function mount(root, { params, navigate }) {
     const button = form.querySelector('button[type=submit]');
     setBusy(button, true);
     try {
+      const library = {};
+      const text = description.value.trim();
+      if (!editing ? text : text !== (stack.description ?? '')) library.description = text;
+      if (!editing ? chosenIcon() : chosenIcon() !== (stack.icon ?? null)) library.icon = chosenIcon();
       if (editing) {
-        const changes = { name: value, color: picker.value, ...chosen };
+        const changes = { name: value, color: picker.value, ...chosen, ...library };
         if (kind !== stack.scheduler) changes.scheduler = kind;
         if (hints.checked !== (stack.hintsEnabled !== false)) changes.hintsEnabled = hints.checked;
         await api.updateStack(params.stackId, changes);
         toast(t('stack.updated'));
         leaveTo(back);
       } else {
-        const created = await api.createStack(value, picker.value, kind, hints.checked, chosen);
+        const created = await api.createStack(value, picker.value, kind, hints.checked, { ...chosen, ...library });
         toast(t('stack.created', { name: created.name }));
         leaveTo('/app/stacks');
       }
