@@ -107,10 +107,15 @@ struct MotivationRoutesTests {
                 // 10:00 UTC is midnight at +14, before the 04:00 rollover: still the learner day 06-14.
                 #expect(moved.today == "2026-06-14")
 
-                // Deleting a card takes its reviews out of finished days; deleting the stack takes
-                // the rest. The achievement stays.
+                // Undoing, today, a review of an earlier day takes it out of that (cached) day.
+                _ = try await client.undoLastReview(of: cards[0].id, in: stack.id)
+                #expect(try await client.progress().level.totalXP == 165 - 15)
+
+                // Deleting a card takes its reviews out of finished days (06-12 is left without
+                // practice: its streak bonus goes too); deleting the stack takes the rest. The
+                // achievement stays.
                 try await client.deleteCard(cards[1].id, in: stack.id)
-                #expect(try await client.progress().level.totalXP == 165 - 25 - 15)
+                #expect(try await client.progress().level.totalXP == 65 + 25)
                 try await client.deleteStack(stack.id)
                 let empty = try await client.progress()
                 #expect(empty.level.totalXP == 25 && empty.calendar.isEmpty && empty.streak.longest == 0)

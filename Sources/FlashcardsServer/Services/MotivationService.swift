@@ -52,24 +52,30 @@ struct MotivationService {
         let reviewed_at: Date
         let rating: Int
         let scheduler: String
-        let kind: String
-        let undoes: UUID?
     }
 
-    /// The reviews of the learner from `start` on (before `end` when given), undone ones left out,
-    /// in review order.
+    private struct UndoneRow: Decodable { let undoes: UUID }
+
+    /// The reviews of the learner from `start` on (before `end` when given), in review order,
+    /// without the undone ones: an undo may be made on a later day than its review, so the undo
+    /// entries are read over the whole log (from the covering index; there are few).
     private func reviews(from start: Date?, before end: Date?) async throws -> [ActivityReview] {
+        let sql = context.store.bulk
+        let undone = Set(
+            try await sql.raw(
+                """
+                SELECT undoes FROM review_logs WHERE user_id = \(bind: userId) AND kind = 'undo' AND undoes IS NOT NULL
+                """
+            ).all(decoding: UndoneRow.self).map(\.undoes))
         var query: SQLQueryString = """
-            SELECT id, card_id, stack_id, reviewed_at, rating, scheduler, kind, undoes FROM review_logs
-            WHERE user_id = \(bind: userId) AND kind IN ('review', 'undo')
+            SELECT id, card_id, stack_id, reviewed_at, rating, scheduler FROM review_logs
+            WHERE user_id = \(bind: userId) AND kind = 'review'
             """
         if let start { query = query + " AND reviewed_at >= \(bind: start)" }
         if let end { query = query + " AND reviewed_at < \(bind: end)" }
         query = query + " ORDER BY reviewed_at, seq"
-        let rows = try await context.store.bulk.raw(query).all(decoding: ReviewRow.self)
-        let undone = Set(rows.compactMap { $0.kind == ReviewLogKind.undo.rawValue ? $0.undoes : nil })
-        return rows.compactMap { row in
-            guard row.kind == ReviewLogKind.review.rawValue, !undone.contains(row.id) else { return nil }
+        return try await sql.raw(query).all(decoding: ReviewRow.self).compactMap { row in
+            guard !undone.contains(row.id) else { return nil }
             let rating = StudyRating(
                 scheduler: SchedulerKind(rawValue: row.scheduler) ?? .ladder, storedValue: row.rating)
             return ActivityReview(card: row.card_id, stack: row.stack_id, at: row.reviewed_at, recall: rating.recall)
