@@ -1,0 +1,206 @@
+import Foundation
+
+/// Cards from delimited text (issue 19, first part): CSV and TSV files as spreadsheets, Anki's text
+/// export and Quizlet's "term TAB definition, one per line" write them. Pure functions: bytes to
+/// text (UTF-8 with or without a byte order mark, else Windows-1252), the separator, rows with
+/// RFC 4180 quoting (quoted fields may hold separators, doubled quotes and line breaks), whether the
+/// first row is a header, and which columns hold front, back, hint and tags.
+public enum DelimitedText {
+    /// How the bytes were read.
+    public enum Encoding: String, Sendable, Hashable {
+        case utf8, utf8WithBOM, windows1252
+    }
+
+    /// A row that cannot be read, with its line (1-based) for the error message.
+    public struct ParseError: Error, Sendable, Hashable {
+        public var line: Int
+        public var reason: Reason
+
+        public enum Reason: Sendable, Hashable {
+            /// A quoted field that never ends.
+            case unterminatedQuote
+            /// Text right after a closing quote (`"a"b`).
+            case textAfterQuote
+        }
+    }
+
+    /// Separators tried when none is given, in order of preference on a tie.
+    public static let separators: [Character] = ["\t", ";", ","]
+
+    // MARK: Bytes
+
+    /// The text of `bytes`: UTF-8 (a byte order mark is dropped), or Windows-1252 when the bytes are
+    /// not UTF-8 (what Excel on Windows saves as "CSV").
+    public static func decode(_ bytes: [UInt8]) -> (text: String, encoding: Encoding) {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]), let text = String(validating: bytes.dropFirst(3), as: UTF8.self) {
+            return (text, .utf8WithBOM)
+        }
+        if let text = String(validating: bytes, as: UTF8.self) { return (text, .utf8) }
+        var scalars = String.UnicodeScalarView()
+        for byte in bytes {
+            if (0x80...0x9F).contains(byte), let mapped = windows1252[Int(byte - 0x80)] {
+                scalars.append(mapped)
+            } else {
+                scalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return (String(scalars), .windows1252)
+    }
+
+    /// Windows-1252's characters at 0x80 … 0x9F (nil: undefined, read as the C1 control).
+    private static let windows1252: [Unicode.Scalar?] = [
+        "\u{20AC}", nil, "\u{201A}", "\u{0192}", "\u{201E}", "\u{2026}", "\u{2020}", "\u{2021}",
+        "\u{02C6}", "\u{2030}", "\u{0160}", "\u{2039}", "\u{0152}", nil, "\u{017D}", nil,
+        nil, "\u{2018}", "\u{2019}", "\u{201C}", "\u{201D}", "\u{2022}", "\u{2013}", "\u{2014}",
+        "\u{02DC}", "\u{2122}", "\u{0161}", "\u{203A}", "\u{0153}", nil, "\u{017E}", "\u{0178}",
+    ]
+
+    // MARK: Rows
+
+    /// The rows of `text` split at `separator`; fields in double quotes may hold the separator,
+    /// line breaks and doubled quotes. Line ends may be LF, CRLF or CR; empty lines are skipped.
+    public static func rows(_ text: String, separator: Character) throws(ParseError) -> [[String]] {
+        var rows: [[String]] = []
+        var row: [String] = []
+        var field = ""
+        var quoted = false
+        var wasQuoted = false
+        var afterQuote = false
+        var line = 1
+        var rowLine = 1
+        var iterator = text.makeIterator()
+        var pending: Character?
+        func endField() {
+            row.append(wasQuoted ? field : field.trimmingCharacters(in: .whitespaces))
+            field = ""
+            wasQuoted = false
+            afterQuote = false
+        }
+        func endRow() {
+            endField()
+            if !(row.count == 1 && row[0].isEmpty) { rows.append(row) }
+            row = []
+        }
+        while let character = pending ?? iterator.next() {
+            pending = nil
+            if quoted {
+                if character == "\"" {
+                    let next = iterator.next()
+                    if next == "\"" {
+                        field.append("\"")
+                    } else {
+                        quoted = false
+                        afterQuote = true
+                        pending = next
+                    }
+                } else {
+                    if character.isNewline { line += 1 }
+                    // Line breaks inside a field are kept as \n whatever the file used.
+                    field.append(character == "\r\n" || character == "\r" ? "\n" : character)
+                }
+                continue
+            }
+            if character == separator {
+                endField()
+            } else if character.isNewline {
+                endRow()
+                line += 1
+                rowLine = line
+            } else if character == "\"" && field.allSatisfy({ $0 == " " }) && !afterQuote {
+                quoted = true
+                wasQuoted = true
+                field = ""
+            } else if afterQuote {
+                if character == " " { continue }
+                throw ParseError(line: line, reason: .textAfterQuote)
+            } else {
+                field.append(character)
+            }
+        }
+        if quoted { throw ParseError(line: rowLine, reason: .unterminatedQuote) }
+        endRow()
+        return rows
+    }
+
+    /// The separator that splits the first lines most consistently into two or more fields: the
+    /// one whose field count is the same on most of the first 20 rows (ties: tab, semicolon,
+    /// comma). Comma when nothing splits.
+    public static func detectSeparator(_ text: String) -> Character {
+        let sample = String(text.prefix(20_000))
+        var best: (separator: Character, score: Int) = (",", 0)
+        for separator in separators {
+            guard let rows = try? rows(sample, separator: separator).prefix(20), !rows.isEmpty else { continue }
+            let counts = rows.map(\.count).filter { $0 >= 2 }
+            guard let common = Dictionary(grouping: counts, by: { $0 }).max(by: { $0.value.count < $1.value.count })
+            else { continue }
+            if common.value.count > best.score { best = (separator, common.value.count) }
+        }
+        return best.separator
+    }
+
+    // MARK: Columns
+
+    /// Which columns hold what (indexes into a row).
+    public struct Mapping: Sendable, Hashable {
+        public var front: Int
+        public var back: Int
+        public var hint: Int?
+        public var tags: Int?
+
+        public init(front: Int = 0, back: Int = 1, hint: Int? = nil, tags: Int? = nil) {
+            self.front = front
+            self.back = back
+            self.hint = hint
+            self.tags = tags
+        }
+    }
+
+    /// Header names per role, lowercased (German and English, and what Quizlet and Anki write).
+    static let headerNames: [(role: String, names: Set<String>)] = [
+        ("front", ["front", "question", "term", "vorderseite", "frage", "begriff", "word", "wort"]),
+        ("back", ["back", "answer", "definition", "rückseite", "antwort", "bedeutung", "meaning"]),
+        ("hint", ["hint", "hinweis", "tipp", "clue"]),
+        ("tags", ["tags", "tag", "schlagwörter", "schlagworte"]),
+    ]
+
+    /// The mapping a header names, or nil when the row is no header (it names neither a front nor
+    /// a back column).
+    public static func mapping(header: [String]) -> Mapping? {
+        var found: [String: Int] = [:]
+        for (index, cell) in header.enumerated() {
+            let name = cell.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+            for (role, names) in headerNames where found[role] == nil && names.contains(name) {
+                found[role] = index
+            }
+        }
+        guard let front = found["front"], let back = found["back"] else { return nil }
+        return Mapping(front: front, back: back, hint: found["hint"], tags: found["tags"])
+    }
+
+    /// A table read from delimited text: its separator, whether the first row was a header, the
+    /// column mapping (from the header, else front, back, then hint and tags by position) and the
+    /// data rows.
+    public struct Table: Sendable, Hashable {
+        public var encoding: Encoding
+        public var separator: Character
+        public var header: [String]?
+        public var mapping: Mapping
+        public var rows: [[String]]
+    }
+
+    /// Reads `bytes` with the separator given or detected.
+    public static func table(_ bytes: [UInt8], separator given: Character? = nil) throws(ParseError) -> Table {
+        let (text, encoding) = decode(bytes)
+        let separator = given ?? detectSeparator(text)
+        var rows = try rows(text, separator: separator)
+        var header: [String]?
+        var mapping = Mapping(
+            hint: (rows.map(\.count).max() ?? 0) > 2 ? 2 : nil, tags: (rows.map(\.count).max() ?? 0) > 3 ? 3 : nil)
+        if let first = rows.first, let named = self.mapping(header: first) {
+            header = first
+            mapping = named
+            rows.removeFirst()
+        }
+        return Table(encoding: encoding, separator: separator, header: header, mapping: mapping, rows: rows)
+    }
+}
