@@ -71,4 +71,20 @@ struct DelimitedTextTests {
     func detection(text: String, expected: Character) {
         #expect(DelimitedText.detectSeparator(text) == expected)
     }
+
+    @Test("written text quotes what needs it and reads back unchanged, with each separator")
+    func roundTrip() throws {
+        let rows = [
+            ["Frage", "Antwort"], ["Was ist \"ATP\"?", "Energieträger,\nin Zellen"], [" Leerzeichen ", "a;b\tc"],
+            ["", "nur Rückseite"],
+        ]
+        for separator: Character in ["\t", ";", ","] {
+            let text = DelimitedText.text(rows, separator: separator)
+            #expect(try DelimitedText.rows(text, separator: separator) == rows)
+        }
+        #expect(DelimitedText.text([["a", "b c"], ["x\"y", "z"]]) == "a,b c\r\n\"x\"\"y\",z\r\n")
+        let excel = DelimitedText.text([["Frage", "Antwort"], ["Hund", "dog"]], separator: ";", byteOrderMark: true)
+        let table = try DelimitedText.table(Array(excel.utf8))
+        #expect(table.encoding == .utf8WithBOM && table.separator == ";" && table.rows == [["Hund", "dog"]])
+    }
 }

@@ -138,6 +138,27 @@ public enum DelimitedText {
         return best.separator
     }
 
+    // MARK: Writing
+
+    /// `rows` as delimited text that this reader and spreadsheets read back unchanged: a field is
+    /// quoted when it holds the separator, a quote, a line break or spaces at either end (quotes
+    /// doubled); rows end in CRLF (RFC 4180). `byteOrderMark` puts U+FEFF first, which Excel needs
+    /// to read UTF-8.
+    public static func text(_ rows: [[String]], separator: Character = ",", byteOrderMark: Bool = false) -> String {
+        var text = byteOrderMark ? "\u{FEFF}" : ""
+        for row in rows {
+            text += row.map { field in
+                let needsQuotes =
+                    field.contains(separator) || field.contains("\"") || field.contains(where: \.isNewline)
+                    || field.first?.isWhitespace == true || field.last?.isWhitespace == true
+                guard needsQuotes else { return field }
+                return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            }.joined(separator: String(separator))
+            text += "\r\n"
+        }
+        return text
+    }
+
     // MARK: Columns
 
     /// Which columns hold what (indexes into a row).
