@@ -31,7 +31,7 @@ extension StudyRating {
 /// What one local day of practice added up to: the counts the challenges look at and the XP the
 /// day earned (cards, completed challenges and stacks; the streak bonus, achievements and boxes are
 /// added over all days by the caller).
-public struct DayFigures: Sendable, Hashable, Codable {
+public struct DayFigures: Sendable, Hashable {
     /// Reviews made (repeats included).
     public var reviews: Int
     /// Distinct cards studied.

@@ -23,6 +23,8 @@ struct SettingsService {
 
     func update(_ change: UpdateSettingsRequest) async throws -> SettingsDTO {
         let settings = try await LearnerSettingsModel.find(for: user.id!, on: context.db)
+        // Read for a new theme only, and then reused for the answer.
+        var unlocked: [String]?
         if let language = change.language {
             guard Self.languages.contains(language) else {
                 throw AppError.validation("Die Sprache muss de oder en sein.")
@@ -74,14 +76,14 @@ struct SettingsService {
         case .keep: break
         case .clear: settings.theme = nil
         case .set(let theme):
-            let unlocked = try await MotivationService(context: context, user: user).unlockedThemes()
-            guard unlocked.contains(theme) else {
+            unlocked = try await MotivationService(context: context, user: user).unlockedThemes()
+            guard unlocked!.contains(theme) else {
                 throw AppError.validation("Dieses Farbschema ist noch nicht freigeschaltet.")
             }
             settings.theme = theme
         }
         try await Self.save(settings, on: context.db)
-        return try await dto(settings)
+        return try await dto(settings, unlockedThemes: unlocked)
     }
 
     /// The interests as stored: trimmed, without duplicates, each 1 … 40 characters, at most 12.
@@ -113,12 +115,18 @@ struct SettingsService {
         }
     }
 
-    private func dto(_ settings: LearnerSettingsModel) async throws -> SettingsDTO {
-        SettingsDTO(
+    private func dto(_ settings: LearnerSettingsModel, unlockedThemes known: [String]? = nil) async throws
+        -> SettingsDTO
+    {
+        var unlockedThemes = known
+        if unlockedThemes == nil {
+            unlockedThemes = try await MotivationService(context: context, user: user).unlockedThemes()
+        }
+        return SettingsDTO(
             language: settings.language, dailyGoal: settings.dailyGoal, focusMode: settings.focusMode,
             remindersEnabled: settings.remindersEnabled, reminderTime: settings.reminderTime,
             leaderboardOptIn: settings.leaderboardOptIn, theme: settings.theme,
-            unlockedThemes: try await MotivationService(context: context, user: user).unlockedThemes(),
+            unlockedThemes: unlockedThemes ?? [],
             onboarding: OnboardingDTO(
                 done: settings.onboardingDone, purpose: settings.purpose, minutesPerDay: settings.minutesPerDay,
                 interests: settings.interestList))

@@ -133,10 +133,11 @@ struct StackService {
 
     /// Deletes a stack with its cards and their reviews (database cascades).
     func delete(_ stack: StackModel) async throws {
-        // Its reviews leave the progress of their days: the cache is rebuilt (marked first, so a
-        // failed delete costs a rebuild at most, never a stale figure).
-        try await MotivationService.logChanged(
-            userId: userId, from: Date(timeIntervalSince1970: 0), on: context.store.sql)
+        // Its reviews leave the progress of their days: the cache is rebuilt from its first review
+        // on (marked first, so a failed delete costs a rebuild at most, never a stale figure).
+        if let first = try await cardFigures(for: [stack])[stack.id!]?.firstStudiedAt {
+            try await MotivationService.logChanged(userId: userId, from: first, on: context.store.sql)
+        }
         try await stack.delete(on: context.db)
     }
 
