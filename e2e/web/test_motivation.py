@@ -945,10 +945,14 @@ def test_phone_layout(make_page):
         shot(page, name)
     # Four navigation entries share the row under the header.
     page.goto("/app/home")
-    links = nav(page).get_by_role("link")
-    expect(links).to_have_count(4)
-    boxes = [link.bounding_box() for link in links.all()]
-    assert len({round(b["y"]) for b in boxes}) == 1 and all(b["x"] + b["width"] <= 375.5 for b in boxes)
+    expect(nav(page).get_by_role("link")).to_have_count(4)
+    # Measured in one pass inside the page: the header re-renders when the settings arrive, and a
+    # link measured across that re-render has no box.
+    page.wait_for_function("""() => {
+        const boxes = [...document.querySelectorAll('.app-nav a')].map((a) => a.getBoundingClientRect());
+        return boxes.length === 4 && new Set(boxes.map((b) => Math.round(b.y))).size === 1
+            && boxes.every((b) => b.width > 0 && b.right <= 375.5);
+    }""", timeout=5000)
     ring = page.locator(".goal-ring").bounding_box()
     assert ring["x"] >= 0 and ring["x"] + ring["width"] <= 375
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
