@@ -42,10 +42,13 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // zlib from the system (Vapor's HTTP compression already needs its headers).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         // The Vapor application as a library.
         .target(
             name: "FlashcardsServer",
             dependencies: [
+                "CZlib",
                 "FlashcardsCore",
                 "FlashcardsAPI",
                 "FlashcardsGeneration",
@@ -120,12 +123,14 @@ let package = Package(
                 "FlashcardsServer",
                 "FlashcardsClient",
                 "FlashcardsAPI",
+                "FlashcardsCLI",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
-            ]
+            ],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "FlashcardsBenchmarksTests",

@@ -300,8 +300,17 @@ extension Endpoint {
         /// `DELETE /api/v1/me/push-subscriptions`.
         public static let removePushSubscription = Endpoint(.delete, .v1, "me/push-subscriptions")
 
+        // Import and export (`docs/import.md`)
+        /// `POST /api/v1/imports/preview`: what a file would import, nothing written.
+        public static let previewImport = Endpoint(.post, .v1, "imports/preview")
+        /// `POST /api/v1/imports`: queues an import job.
+        public static let startImport = Endpoint(.post, .v1, "imports")
+        /// `GET /api/v1/stacks/{stackId}/export?format=csv|tsv`.
+        public static let exportStack = Endpoint(.get, .v1, "stacks/:stackId/export")
+
         public static let all: [Endpoint] = [
             health, openAPIDocument,
+            previewImport, startImport, exportStack,
             guest, upgradeGuest, logout, settings, updateSettings, progress, addRestDay, removeRestDay,
             openMysteryBox, dailyLeaderboard, pushKey, addPushSubscription, removePushSubscription,
             signup, login, me, updateMe, deleteMe, changePassword,

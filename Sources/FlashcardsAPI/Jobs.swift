@@ -5,13 +5,14 @@ import Foundation
 public struct JobDTO: Codable, Sendable, Hashable {
     /// Stable id.
     @LowercaseUUID public var id: UUID
-    /// `generation`, `hint` or `optimize`.
+    /// `generation`, `hint`, `optimize` or `import`.
     public var kind: String
     /// `queued`, `running`, `succeeded`, `failed` or `cancelled`.
     public var status: String
     /// What the job is doing now.
     public var progress: JobProgressDTO
-    /// The job's output when it succeeded (shape depends on `kind`), as JSON text.
+    /// The job's output when it succeeded (shape depends on `kind`), as JSON text; for a failed
+    /// import, where it failed (`ImportProblemDTO`).
     public var result: String?
     /// Why it failed, for the user (German).
     public var error: String?

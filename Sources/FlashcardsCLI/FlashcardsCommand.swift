@@ -8,6 +8,7 @@ public struct FlashcardsCommand: AsyncParsableCommand {
         abstract: "Smart Flashcards: spaced-repetition server and tools.",
         subcommands: [
             ServeCommand.self, MigrateCommand.self, FSRSCommand.self, GenerateCommand.self,
+            LoginCommand.self, LogoutCommand.self, StacksCommand.self, ImportCommand.self, ExportCommand.self,
         ],
         defaultSubcommand: ServeCommand.self
     )

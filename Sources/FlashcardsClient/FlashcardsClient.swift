@@ -27,6 +27,9 @@ public struct FlashcardsClient: Sendable {
         self.compat = CompatClient(transport: Transport(baseURL: baseURL, session: session, token: box, bearer: false))
     }
 
+    /// The server this client talks to.
+    public var baseURL: URL { transport.baseURL }
+
     /// The token sent with each call; store it in the Keychain to stay signed in.
     public var token: String? {
         get { transport.token.value }

@@ -19,6 +19,10 @@ public enum FlashcardsError: Error, Sendable, Equatable {
     case transport(String)
     /// The server answered with something this client does not understand.
     case decoding(String)
+    /// An import was refused because of its file: where and why (nothing was imported).
+    case importRefused(ImportProblemDTO)
+    /// A background job failed (`code` and German `message` from the job).
+    case jobFailed(code: String?, message: String?)
 
     /// The server's error body, if it sent one.
     public var response: ErrorResponse? {
@@ -26,12 +30,18 @@ public enum FlashcardsError: Error, Sendable, Equatable {
         case .unauthorized(let body), .notFound(let body), .invalid(let body), .tooLarge(let body): body
         case .rateLimited(_, let body): body
         case .http(_, let body): body
-        case .transport, .decoding: nil
+        case .transport, .decoding, .importRefused, .jobFailed: nil
         }
     }
 
-    /// The stable error code (`stack_not_found`, `wrong_password`, …), if any.
-    public var code: String? { response?.code }
+    /// The stable error code (`stack_not_found`, `wrong_password`, `back_empty`, …), if any.
+    public var code: String? {
+        switch self {
+        case .importRefused(let problem): problem.code
+        case .jobFailed(let code, _): code
+        default: response?.code
+        }
+    }
 
     /// Classifies a non-success response.
     static func from(status: Int, body: Data, retryAfter: String?) -> FlashcardsError {

@@ -17,6 +17,31 @@ struct Transport: Sendable {
     enum Body {
         case none
         case json(any Encodable & Sendable)
+        /// multipart/form-data: one file part and text fields.
+        case multipart(file: Data, fileField: String, fileName: String, fields: [String: String])
+    }
+
+    /// `body` as multipart/form-data with a random boundary.
+    static func multipartBody(file: Data, fileField: String, fileName: String, fields: [String: String])
+        -> (contentType: String, body: Data)
+    {
+        let boundary = "flashcards-\(UUID().uuidString)"
+        var body = Data()
+        func quoted(_ text: String) -> String {
+            text.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "")
+                .replacingOccurrences(of: "\n", with: "")
+        }
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(quoted(name))\"\r\n\r\n".utf8))
+            body.append(Data("\(value)\r\n".utf8))
+        }
+        body.append(
+            Data(
+                ("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(quoted(fileField))\"; "
+                    + "filename=\"\(quoted(fileName))\"\r\nContent-Type: application/octet-stream\r\n\r\n").utf8))
+        body.append(file)
+        body.append(Data("\r\n--\(boundary)--\r\n".utf8))
+        return ("multipart/form-data; boundary=\(boundary)", body)
     }
 
     /// Sends a request and returns the raw body of a 2xx response.
@@ -31,13 +56,20 @@ struct Transport: Sendable {
         if let token = token.value {
             request.setValue(bearer ? "Bearer \(token)" : token, forHTTPHeaderField: "Authorization")
         }
-        if case .json(let value) = body {
+        switch body {
+        case .none: break
+        case .json(let value):
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             do {
                 request.httpBody = try FlashcardsJSON.makeEncoder().encode(value)
             } catch {
                 throw FlashcardsError.decoding("Could not encode the request: \(error)")
             }
+        case .multipart(let file, let fileField, let fileName, let fields):
+            let (contentType, data) = Self.multipartBody(
+                file: file, fileField: fileField, fileName: fileName, fields: fields)
+            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+            request.httpBody = data
         }
         let (data, response) = try await perform(request)
         guard let http = response as? HTTPURLResponse else { throw FlashcardsError.transport("Not an HTTP response") }

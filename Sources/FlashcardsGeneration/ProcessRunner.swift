@@ -179,8 +179,9 @@ private final class RunState: @unchecked Sendable {
 
 /// A private temporary directory, always removed afterwards. Files inside get generated names;
 /// the user's file name is never used as a path.
-enum TemporaryWorkspace {
-    static func with<T: Sendable>(_ body: (URL) async throws -> T) async throws -> T {
+public enum TemporaryWorkspace {
+    /// Runs `body` with a new private directory and removes it afterwards.
+    public static func with<T: Sendable>(_ body: (URL) async throws -> T) async throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "flashcards-gen-\(UUID().uuidString.lowercased())", isDirectory: true)
         try FileManager.default.createDirectory(

@@ -48,6 +48,7 @@ public func configure(
 
     app.jobs.register(GenerationJobHandler(llm: configuration.llm))
     app.jobs.register(OptimizeJobHandler())
+    app.jobs.register(ImportJobHandler())
     app.jobs.register(
         HintJobHandler(
             maker: configuration.llm.map { ModelHintMaker(client: ChatCompletionClient(configuration: $0)) }
@@ -88,6 +89,7 @@ func routes(_ app: Application) throws {
     try v1.register(collection: JobRoutes())
     try v1.register(collection: GenerationRoutes())
     try v1.register(collection: MotivationRoutes())
+    try v1.register(collection: ImportRoutes())
     try app.register(collection: CreateFromFileRoute())
     try app.register(collection: WebRoutes())
 }

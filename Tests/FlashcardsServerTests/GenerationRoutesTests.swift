@@ -25,7 +25,9 @@ func generationFixture(_ name: String) throws -> Data {
 }
 
 /// A multipart body with a file part and optional text fields.
-func multipart(file: Data?, fileField: String = "file", fields: [String: String] = [:]) -> (HTTPHeaders, ByteBuffer) {
+func multipart(
+    file: Data?, fileField: String = "file", fileName: String = "../../etc/passwd", fields: [String: String] = [:]
+) -> (HTTPHeaders, ByteBuffer) {
     let boundary = "----flashcards-test-boundary"
     var body = ByteBuffer()
     for (name, value) in fields {
@@ -33,7 +35,7 @@ func multipart(file: Data?, fileField: String = "file", fields: [String: String]
     }
     if let file {
         body.writeString(
-            "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(fileField)\"; filename=\"../../etc/passwd\"\r\n"
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(fileField)\"; filename=\"\(fileName)\"\r\n"
                 + "Content-Type: application/octet-stream\r\n\r\n")
         body.writeBytes(file)
         body.writeString("\r\n")

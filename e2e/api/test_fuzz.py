@@ -205,6 +205,10 @@ class Target:
             if isinstance(case.body.get("stackId"), str):
                 # The compatibility bodies name the stack by a plain string.
                 case.body["stackId"] = real("body stackId", case.body["stackId"], self.stack_id)
+            options = case.body.get("options")
+            if isinstance(options, dict) and isinstance(options.get("stackId"), str):
+                # An import's options (a multipart part holding JSON) name the stack to fill.
+                options["stackId"] = real("options stackId", options["stackId"], self.stack_id)
             if "cardId" in case.body:
                 case.body["cardId"] = real("body cardId", case.body["cardId"], self.card_id)
             if "jobId" in case.body:

@@ -206,6 +206,9 @@ def test_document_conventions():
         ("GET", PUSH_KEY),
         ("POST", PUSH_SUBSCRIPTIONS),
         ("DELETE", PUSH_SUBSCRIPTIONS),
+        ("POST", V1 + "/imports/preview"),
+        ("POST", V1 + "/imports"),
+        ("GET", STACK + "/export"),
     }
     missing = expected - set(operations(document))
     assert not missing, f"routes missing from the document: {sorted(missing)}"

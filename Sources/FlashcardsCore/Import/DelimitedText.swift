@@ -8,7 +8,9 @@ import Foundation
 public enum DelimitedText {
     /// How the bytes were read.
     public enum Encoding: String, Sendable, Hashable {
-        case utf8, utf8WithBOM, windows1252
+        case utf8 = "utf-8"
+        case utf8WithBOM = "utf-8-bom"
+        case windows1252 = "windows-1252"
     }
 
     /// A row that cannot be read, with its line (1-based) for the error message.
@@ -60,66 +62,113 @@ public enum DelimitedText {
     /// The rows of `text` split at `separator`; fields in double quotes may hold the separator,
     /// line breaks and doubled quotes. Line ends may be LF, CRLF or CR; empty lines are skipped.
     public static func rows(_ text: String, separator: Character) throws(ParseError) -> [[String]] {
+        try numberedRows(text, separator: separator).rows
+    }
+
+    /// ``rows(_:separator:)`` with the line (1-based) each row starts on, for error messages.
+    public static func numberedRows(_ text: String, separator: Character) throws(ParseError)
+        -> (rows: [[String]], lines: [Int])
+    {
+        try numberedRows(utf8: Array(text.utf8), separator: Array(String(separator).utf8))
+    }
+
+    /// The scanner: works on UTF-8 bytes (quotes, separators and line ends are ASCII, or a whole
+    /// UTF-8 sequence for a custom separator, so no byte of another character matches them).
+    static func numberedRows(utf8 bytes: [UInt8], separator: [UInt8]) throws(ParseError)
+        -> (rows: [[String]], lines: [Int])
+    {
+        let quote: UInt8 = 0x22
+        let lf: UInt8 = 0x0A
+        let cr: UInt8 = 0x0D
+        let space: UInt8 = 0x20
+        let tab: UInt8 = 0x09
+        let first = separator[0]
+        let trimsTabs = separator != [tab]
         var rows: [[String]] = []
+        var lines: [Int] = []
         var row: [String] = []
-        var field = ""
-        var quoted = false
-        var wasQuoted = false
-        var afterQuote = false
         var line = 1
         var rowLine = 1
-        var iterator = text.makeIterator()
-        var pending: Character?
-        func endField() {
-            row.append(wasQuoted ? field : field.trimmingCharacters(in: .whitespaces))
-            field = ""
-            wasQuoted = false
-            afterQuote = false
+        var index = 0
+        let count = bytes.count
+        var field: [UInt8] = []
+
+        func isSeparator(at position: Int) -> Bool {
+            guard bytes[position] == first else { return false }
+            if separator.count == 1 { return true }
+            guard position + separator.count <= count else { return false }
+            for offset in 1..<separator.count where bytes[position + offset] != separator[offset] { return false }
+            return true
         }
+        func isBlank(_ byte: UInt8) -> Bool { byte == space || (trimsTabs && byte == tab) }
         func endRow() {
-            endField()
-            if !(row.count == 1 && row[0].isEmpty) { rows.append(row) }
+            if !(row.count == 1 && row[0].isEmpty) {
+                rows.append(row)
+                lines.append(rowLine)
+            }
             row = []
         }
-        while let character = pending ?? iterator.next() {
-            pending = nil
-            if quoted {
-                if character == "\"" {
-                    let next = iterator.next()
-                    if next == "\"" {
-                        field.append("\"")
-                    } else {
-                        quoted = false
-                        afterQuote = true
-                        pending = next
+
+        while true {
+            // One field: blanks, then a quoted or a plain field.
+            var start = index
+            while start < count, isBlank(bytes[start]) { start += 1 }
+            if start < count, bytes[start] == quote {
+                field.removeAll(keepingCapacity: true)
+                index = start + 1
+                var closed = false
+                while index < count {
+                    let byte = bytes[index]
+                    if byte == quote {
+                        if index + 1 < count, bytes[index + 1] == quote {
+                            field.append(quote)
+                            index += 2
+                            continue
+                        }
+                        index += 1
+                        closed = true
+                        break
                     }
-                } else {
-                    if character.isNewline { line += 1 }
                     // Line breaks inside a field are kept as \n whatever the file used.
-                    field.append(character == "\r\n" || character == "\r" ? "\n" : character)
+                    if byte == cr {
+                        field.append(lf)
+                        line += 1
+                        index += (index + 1 < count && bytes[index + 1] == lf) ? 2 : 1
+                        continue
+                    }
+                    if byte == lf { line += 1 }
+                    field.append(byte)
+                    index += 1
                 }
+                if !closed { throw ParseError(line: rowLine, reason: .unterminatedQuote) }
+                while index < count, isBlank(bytes[index]) { index += 1 }
+                if index < count, !isSeparator(at: index), bytes[index] != lf, bytes[index] != cr {
+                    throw ParseError(line: line, reason: .textAfterQuote)
+                }
+                row.append(String(decoding: field, as: UTF8.self))
+            } else {
+                index = start
+                while index < count, bytes[index] != lf, bytes[index] != cr, !isSeparator(at: index) { index += 1 }
+                var end = index
+                while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+                row.append(String(decoding: bytes[start..<end], as: UTF8.self))
+            }
+            // What ends the field: a separator, a line end, or the end of the text.
+            if index >= count {
+                endRow()
+                break
+            }
+            if isSeparator(at: index) {
+                index += separator.count
                 continue
             }
-            if character == separator {
-                endField()
-            } else if character.isNewline {
-                endRow()
-                line += 1
-                rowLine = line
-            } else if character == "\"" && field.allSatisfy({ $0 == " " }) && !afterQuote {
-                quoted = true
-                wasQuoted = true
-                field = ""
-            } else if afterQuote {
-                if character == " " { continue }
-                throw ParseError(line: line, reason: .textAfterQuote)
-            } else {
-                field.append(character)
-            }
+            index += (bytes[index] == cr && index + 1 < count && bytes[index + 1] == lf) ? 2 : 1
+            line += 1
+            endRow()
+            rowLine = line
+            if index >= count { break }
         }
-        if quoted { throw ParseError(line: rowLine, reason: .unterminatedQuote) }
-        endRow()
-        return rows
+        return (rows, lines)
     }
 
     /// The separator that splits the first lines most consistently into two or more fields: the
@@ -162,7 +211,7 @@ public enum DelimitedText {
     // MARK: Columns
 
     /// Which columns hold what (indexes into a row).
-    public struct Mapping: Sendable, Hashable {
+    public struct Mapping: Codable, Sendable, Hashable {
         public var front: Int
         public var back: Int
         public var hint: Int?
@@ -173,6 +222,19 @@ public enum DelimitedText {
             self.back = back
             self.hint = hint
             self.tags = tags
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case front, back, hint, tags
+        }
+
+        /// Writes every field, `null` for an unused role (the API's way).
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(front, forKey: .front)
+            try container.encode(back, forKey: .back)
+            try container.encode(hint, forKey: .hint)
+            try container.encode(tags, forKey: .tags)
         }
     }
 
@@ -207,21 +269,32 @@ public enum DelimitedText {
         public var header: [String]?
         public var mapping: Mapping
         public var rows: [[String]]
+        /// The line (1-based) each of `rows` starts on.
+        public var lines: [Int]
+        /// The most fields any row has (the header included).
+        public var columns: Int
     }
 
-    /// Reads `bytes` with the separator given or detected.
-    public static func table(_ bytes: [UInt8], separator given: Character? = nil) throws(ParseError) -> Table {
+    /// Reads `bytes` with the separator given or detected. `header` says whether the first row is
+    /// a header; nil decides by its names (``mapping(header:)``).
+    public static func table(_ bytes: [UInt8], separator given: Character? = nil, header hasHeader: Bool? = nil)
+        throws(ParseError) -> Table
+    {
         let (text, encoding) = decode(bytes)
         let separator = given ?? detectSeparator(text)
-        var rows = try rows(text, separator: separator)
+        var (rows, lines) = try numberedRows(utf8: Array(text.utf8), separator: Array(String(separator).utf8))
+        let columns = rows.lazy.map(\.count).max() ?? 0
         var header: [String]?
-        var mapping = Mapping(
-            hint: (rows.map(\.count).max() ?? 0) > 2 ? 2 : nil, tags: (rows.map(\.count).max() ?? 0) > 3 ? 3 : nil)
-        if let first = rows.first, let named = self.mapping(header: first) {
+        var mapping = Mapping(hint: columns > 2 ? 2 : nil, tags: columns > 3 ? 3 : nil)
+        let named = rows.first.flatMap { self.mapping(header: $0) }
+        if let first = rows.first, hasHeader ?? (named != nil) {
             header = first
-            mapping = named
+            if let named { mapping = named }
             rows.removeFirst()
+            lines.removeFirst()
         }
-        return Table(encoding: encoding, separator: separator, header: header, mapping: mapping, rows: rows)
+        return Table(
+            encoding: encoding, separator: separator, header: header, mapping: mapping, rows: rows, lines: lines,
+            columns: columns)
     }
 }

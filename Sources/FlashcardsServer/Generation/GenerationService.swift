@@ -24,44 +24,9 @@ struct GenerationService {
     static func readUpload(_ req: Request, fileField: String = "file", instructionsFields: [String]) async throws
         -> Upload
     {
-        guard let boundary = req.headers.contentType?.parameters["boundary"],
-            req.headers.contentType?.type == "multipart"
-        else {
-            throw AppError.validation("Bitte lade eine Datei als multipart/form-data im Feld '\(fileField)' hoch.")
-        }
-        // Multipart framing adds a little to the file; the file itself is checked exactly below.
-        let collected = try await req.collectBody(limit: maximumUpload + 256 * 1_024)
-        // A form without any part (no file chosen) is not valid multipart to the parser; say what is missing.
-        let parts = (try? parseMultipart(collected, boundary: boundary)) ?? []
-        if parts.isEmpty, String(buffer: collected).contains("name=\"\(fileField)\"") {
-            throw AppError.validation("Der Upload ist kein gültiges multipart/form-data.")
-        }
-        func field(_ name: String) -> MultipartPart? { parts.first { $0.name == name } }
-        guard let file = field(fileField), file.body.readableBytes > 0 else {
-            throw AppError.validation("Bitte wähle eine Datei aus, bevor du fortfährst.")
-        }
-        guard file.body.readableBytes <= maximumUpload else { throw AppError.uploadTooLarge }
-        let instructions =
-            instructionsFields.lazy.compactMap { field($0) }.first
-            .map { String(buffer: $0.body) } ?? ""
-        return Upload(data: Data(file.body.readableBytesView), customInstructions: instructions)
-    }
-
-    /// Splits a multipart body into its parts.
-    private static func parseMultipart(_ buffer: ByteBuffer, boundary: String) throws -> [MultipartPart] {
-        let parser = MultipartParser(boundary: boundary)
-        var parts: [MultipartPart] = []
-        var headers = HTTPHeaders()
-        var body = ByteBuffer()
-        parser.onHeader = { name, value in headers.add(name: name, value: value) }
-        parser.onBody = { chunk in body.writeBuffer(&chunk) }
-        parser.onPartComplete = {
-            parts.append(MultipartPart(headers: headers, body: body))
-            headers = HTTPHeaders()
-            body = ByteBuffer()
-        }
-        try parser.execute(buffer)
-        return parts
+        let form = try await MultipartForm.read(req, fileField: fileField, maximumFile: maximumUpload)
+        let instructions = instructionsFields.lazy.compactMap { form.text($0) }.first ?? ""
+        return Upload(data: form.file, customInstructions: instructions)
     }
 
     /// Checks the upload's type by its content and queues the generation job.

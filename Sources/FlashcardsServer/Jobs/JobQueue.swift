@@ -22,11 +22,14 @@ struct JobFailure: Error, Sendable {
     let code: String
     /// Whether the user's input is at fault (a 4xx where a route waits for the job).
     let userError: Bool
+    /// Where and why, as JSON for programs (stored as the failed job's `result`).
+    let detail: String?
 
-    init(_ message: String, code: String = "job_failed", userError: Bool = true) {
+    init(_ message: String, code: String = "job_failed", userError: Bool = true, detail: String? = nil) {
         self.message = message
         self.code = code
         self.userError = userError
+        self.detail = detail
     }
 }
 

@@ -147,7 +147,7 @@ final class JobWorker: @unchecked Sendable {
             }
         } catch let failure as JobFailure {
             await finish(
-                claimed.id, status: .failed, error: failure.message,
+                claimed.id, status: .failed, result: failure.detail, error: failure.message,
                 errorCode: (failure.userError ? "user:" : "") + failure.code)
         } catch {
             logger.error("job \(claimed.id) (\(claimed.kind)) failed: \(String(reflecting: error))")

@@ -28,5 +28,6 @@ enum Migrations {
         UpdateReviewLogCoverStats(),
         UpdateCardDraftAddSource(),
         CreateMotivation(),
+        UpdateCardAddTags(),
     ]
 }

@@ -42,6 +42,8 @@ final class CardModel: Model, @unchecked Sendable {
     @OptionalField(key: "last_reviewed_at") var lastReviewedAt: Date?
     /// Bookmarked by the learner (the feed's swipe left).
     @Field(key: "bookmarked") var bookmarked: Bool
+    /// Tags, space-separated (from imports; exports write them back).
+    @OptionalField(key: "tags") var tags: String?
 
     init() {}
 

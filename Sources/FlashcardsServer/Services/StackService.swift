@@ -37,16 +37,27 @@ struct StackService {
         name: String, color: String, lenientColor: Bool = false, hintsEnabled: Bool? = nil,
         settings change: StackSettings.Change = .init(), library: LibraryChange = .init()
     ) async throws -> StackModel {
-        // The settings are validated before anything is written.
-        let settings = try Self.validated(StackSettings(), applying: change)
+        let stack = try Self.newStack(
+            uniqueId: context.uuid(), userId: userId, name: name, color: color, lenientColor: lenientColor,
+            hintsEnabled: hintsEnabled, settings: change, library: library, now: context.now)
+        try await stack.create(on: context.db)
+        return stack
+    }
+
+    /// A new stack, every value validated, not yet saved (an import saves it in its transaction).
+    static func newStack(
+        uniqueId: UUID, userId: UUID, name: String, color: String, lenientColor: Bool = false,
+        hintsEnabled: Bool? = nil, settings change: StackSettings.Change = .init(), library: LibraryChange = .init(),
+        now: Date
+    ) throws -> StackModel {
+        let settings = try validated(StackSettings(), applying: change)
         let stack = StackModel(
-            uniqueId: context.uuid(), userId: userId,
+            uniqueId: uniqueId, userId: userId,
             name: try Validate.text(name, field: "Der Name", max: TextLimits.stackName),
-            color: try Validate.color(color, lenient: lenientColor), now: context.now)
+            color: try Validate.color(color, lenient: lenientColor), now: now)
         try library.apply(to: stack)
         if let hintsEnabled { stack.hintsEnabled = hintsEnabled }
         stack.settings = settings
-        try await stack.create(on: context.db)
         return stack
     }
 

@@ -3,8 +3,6 @@ import Foundation
 
 /// Input rules shared by both APIs. Messages are German, the product's first language.
 enum Validate {
-    /// A required text: trimmed, not empty, at most `max` characters, no NUL characters
-    /// (PostgreSQL cannot store them).
     /// A typed answer (Write mode) checked against the card's: at most as long as an answer may be.
     static func answerCheck(_ typed: String, against expected: String, ignoringDiacritics: Bool?) throws
         -> AnswerCheck.Result
@@ -15,22 +13,24 @@ enum Validate {
         return AnswerCheck.check(typed, against: expected, ignoringDiacritics: ignoringDiacritics ?? false)
     }
 
+    /// A required text: trimmed, not empty, at most `max` characters, no NUL characters
+    /// (PostgreSQL cannot store them).
     static func text(_ value: String, field: String, max: Int) throws -> String {
-        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw AppError.validation("\(field) darf nicht leer sein.") }
-        return try optionalText(trimmed, field: field, max: max)
+        try checked(value, field: field, max: max, required: true)
     }
 
     /// An optional text: as ``text(_:field:max:)`` but empty is allowed.
     static func optionalText(_ value: String, field: String, max: Int) throws -> String {
-        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.count <= max else {
-            throw AppError.validation("\(field) darf höchstens \(max) Zeichen lang sein.")
+        try checked(value, field: field, max: max, required: false)
+    }
+
+    private static func checked(_ value: String, field: String, max: Int, required: Bool) throws -> String {
+        switch TextCheck.checked(value, max: max, required: required) {
+        case .success(let text): return text
+        case .failure(.empty): throw AppError.validation("\(field) darf nicht leer sein.")
+        case .failure(.tooLong): throw AppError.validation("\(field) darf höchstens \(max) Zeichen lang sein.")
+        case .failure(.invalidCharacters): throw AppError.validation("\(field) enthält ungültige Zeichen.")
         }
-        guard !trimmed.unicodeScalars.contains("\u{0}") else {
-            throw AppError.validation("\(field) enthält ungültige Zeichen.")
-        }
-        return trimmed
     }
 
     /// A hint: nil or empty means none.

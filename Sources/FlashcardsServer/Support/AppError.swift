@@ -30,7 +30,8 @@ public enum AppError: Error, Equatable, Sendable {
     /// A client-made id already belongs to something else.
     case conflict(String)
     /// An upload over the limit.
-    case uploadTooLarge
+    /// An upload over its limit (in MB).
+    case uploadTooLarge(megabytes: Int)
     /// An upload of a type we do not take; the message says which we take.
     case unsupportedMediaType(String)
     /// A needed service (a tool, the language model) is unavailable; the message says which.
@@ -79,8 +80,9 @@ public enum AppError: Error, Equatable, Sendable {
         case .conflict(let message): ErrorResponse(message: message, code: "conflict")
         case .notFound(let message, let code), .refused(let message, let code):
             ErrorResponse(message: message, code: code)
-        case .uploadTooLarge:
-            ErrorResponse(message: "Die Datei ist zu groß. Erlaubt sind höchstens 10 MB.", code: "payload_too_large")
+        case .uploadTooLarge(let megabytes):
+            ErrorResponse(
+                message: "Die Datei ist zu groß. Erlaubt sind höchstens \(megabytes) MB.", code: "payload_too_large")
         case .unsupportedMediaType(let message): ErrorResponse(message: message, code: "unsupported_media_type")
         case .unavailable(let message, let code): ErrorResponse(message: message, code: code)
         }
@@ -229,7 +231,9 @@ extension Request {
     /// (413) and never held in memory. The rest of an oversized body is still read (and dropped)
     /// before the answer: a handler that stops reading leaves the body in the connection, so the
     /// client can neither finish sending nor use the connection for its next request.
-    func collectBody(limit: Int, tooLarge: any Error = AppError.uploadTooLarge) async throws -> ByteBuffer {
+    func collectBody(limit: Int, tooLarge: any Error = AppError.uploadTooLarge(megabytes: 10)) async throws
+        -> ByteBuffer
+    {
         var collected = ByteBuffer()
         var oversized = false
         for try await chunk in body {

@@ -1,0 +1,2 @@
+// zlib (inflate, deflate, crc32) for the zip files of Anki packages and backups.
+#include <zlib.h>

@@ -1,0 +1,177 @@
+import Foundation
+
+// Import and export (`docs/import.md`). A file is sent as multipart/form-data: the file in `file`,
+// these options as JSON text in `options`. The preview reads it and writes nothing; the import
+// queues a job (`kind` `import`) whose result is an `ImportResultDTO`, or, when the file breaks a
+// rule, a failure whose `result` is the `ImportProblemDTO` saying where.
+
+/// Which columns of a CSV/TSV file hold what (0-based): `front`, `back`, optional `hint` and `tags`.
+public typealias ImportColumnsDTO = DelimitedText.Mapping
+
+/// How to read and where to put an imported file; every field may be left out.
+public struct ImportOptionsDTO: Codable, Sendable, Hashable {
+    /// Add the cards to this stack of the caller's; else a new stack is made.
+    public var stackId: UUID?
+    /// The new stack's name; the file's name (or the Anki deck's) when absent.
+    public var stackName: String?
+    /// CSV/TSV: the separator, one character (`"\t"` for tab); detected when absent.
+    public var separator: String?
+    /// CSV/TSV: whether the first row names the columns; detected when absent.
+    public var hasHeader: Bool?
+    /// CSV/TSV: the columns; from the header, else front, back, hint, tags in that order.
+    public var columns: ImportColumnsDTO?
+
+    /// Creates the options.
+    public init(
+        stackId: UUID? = nil, stackName: String? = nil, separator: String? = nil, hasHeader: Bool? = nil,
+        columns: ImportColumnsDTO? = nil
+    ) {
+        self.stackId = stackId
+        self.stackName = stackName
+        self.separator = separator
+        self.hasHeader = hasHeader
+        self.columns = columns
+    }
+}
+
+/// Where and why a file cannot be imported.
+public struct ImportProblemDTO: Codable, Sendable, Hashable {
+    /// Stable: `front_empty`, `back_too_long`, `missing_column`, `unterminated_quote`, `no_cards`, …
+    public var code: String
+    /// The line of a CSV/TSV file (1-based).
+    public var line: Int?
+    /// The Anki note id.
+    public var note: Int64?
+    /// The card field concerned: `front`, `back`, `hint` or `tags`.
+    public var field: String?
+    /// German, e.g. "Zeile 12: Die Rückseite ist leer."
+    public var message: String
+
+    /// Creates the problem.
+    public init(code: String, line: Int? = nil, note: Int64? = nil, field: String? = nil, message: String) {
+        self.code = code
+        self.line = line
+        self.note = note
+        self.field = field
+        self.message = message
+    }
+}
+
+/// `POST /api/v1/imports/preview`: what the file holds and how it was read.
+public struct ImportPreviewDTO: Codable, Sendable, Hashable {
+    /// `csv` (CSV and TSV).
+    public var format: String
+    /// `utf-8`, `utf-8-bom` or `windows-1252`.
+    public var encoding: String?
+    /// The separator used (`"\t"` for tab).
+    public var separator: String?
+    /// Whether the first row was read as a header.
+    public var hasHeader: Bool
+    /// The header row, when there is one.
+    public var header: [String]?
+    /// The columns used.
+    public var columns: ImportColumnsDTO?
+    /// The most fields a row has.
+    public var columnCount: Int
+    /// The first rows as read (at most 20).
+    public var rows: [[String]]
+    /// Cards the file would make.
+    public var cards: Int
+    /// Rows that break a rule; an import of this file would be refused while there are any.
+    public var rejected: Int
+    /// The first problems (at most 20).
+    public var problems: [ImportProblemDTO]
+    /// A name for a new stack (from the file's name).
+    public var suggestedStackName: String
+
+    /// Creates the preview.
+    public init(
+        format: String, encoding: String?, separator: String?, hasHeader: Bool, header: [String]?,
+        columns: ImportColumnsDTO?, columnCount: Int, rows: [[String]], cards: Int, rejected: Int,
+        problems: [ImportProblemDTO], suggestedStackName: String
+    ) {
+        self.format = format
+        self.encoding = encoding
+        self.separator = separator
+        self.hasHeader = hasHeader
+        self.header = header
+        self.columns = columns
+        self.columnCount = columnCount
+        self.rows = rows
+        self.cards = cards
+        self.rejected = rejected
+        self.problems = problems
+        self.suggestedStackName = suggestedStackName
+    }
+}
+
+/// A stack an import filled.
+public struct ImportedStackDTO: Codable, Sendable, Hashable {
+    @LowercaseUUID public var id: UUID
+    public var name: String
+    /// Cards added to it.
+    public var cards: Int
+    /// Whether the import made it (or added to an existing one).
+    public var created: Bool
+
+    /// Creates the entry.
+    public init(id: UUID, name: String, cards: Int, created: Bool) {
+        self.id = id
+        self.name = name
+        self.cards = cards
+        self.created = created
+    }
+}
+
+/// The result of an import job (the job's `result`).
+public struct ImportResultDTO: Codable, Sendable, Hashable {
+    public var stacks: [ImportedStackDTO]
+    public var cardsCreated: Int
+
+    /// Creates the result.
+    public init(stacks: [ImportedStackDTO], cardsCreated: Int) {
+        self.stacks = stacks
+        self.cardsCreated = cardsCreated
+    }
+}
+
+/// `GET /api/v1/stacks/{id}/export?format=…`.
+public enum ExportFormat: String, Codable, Sendable, Hashable, CaseIterable {
+    /// Comma-separated, UTF-8 with a byte order mark (what Excel needs), a header row.
+    case csv
+    /// Tab-separated, UTF-8, no header row (Quizlet and Anki take the rows as they are).
+    case tsv
+}
+
+// Absent values are sent as explicit `null`s, as everywhere in `/api/v1` (see `CardDTO`).
+
+extension ImportProblemDTO {
+    /// Writes every field, `null` for absent ones.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(code, forKey: .code)
+        try container.encode(line, forKey: .line)
+        try container.encode(note, forKey: .note)
+        try container.encode(field, forKey: .field)
+        try container.encode(message, forKey: .message)
+    }
+}
+
+extension ImportPreviewDTO {
+    /// Writes every field, `null` for absent ones.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(format, forKey: .format)
+        try container.encode(encoding, forKey: .encoding)
+        try container.encode(separator, forKey: .separator)
+        try container.encode(hasHeader, forKey: .hasHeader)
+        try container.encode(header, forKey: .header)
+        try container.encode(columns, forKey: .columns)
+        try container.encode(columnCount, forKey: .columnCount)
+        try container.encode(rows, forKey: .rows)
+        try container.encode(cards, forKey: .cards)
+        try container.encode(rejected, forKey: .rejected)
+        try container.encode(problems, forKey: .problems)
+        try container.encode(suggestedStackName, forKey: .suggestedStackName)
+    }
+}

@@ -1,0 +1,330 @@
+import Foundation
+
+/// Anki's notes as our cards: note fields are HTML, card sides come from the note type's templates
+/// (or, for cloze note types, from the cloze deletions). Pure functions; the package reader
+/// (server) hands in what it read from the collection.
+public enum AnkiNotes {
+    /// A note type: its kind, field names in order, and card templates by ordinal.
+    public struct NoteType: Sendable, Hashable {
+        public enum Kind: Sendable, Hashable {
+            case normal, cloze
+        }
+
+        public var name: String
+        public var kind: Kind
+        public var fields: [String]
+        /// Question and answer formats, by the card's ordinal (`cards.ord`).
+        public var templates: [Int: (question: String, answer: String)]
+
+        public init(name: String, kind: Kind, fields: [String], templates: [Int: (question: String, answer: String)]) {
+            self.name = name
+            self.kind = kind
+            self.fields = fields
+            self.templates = templates
+        }
+
+        public static func == (lhs: NoteType, rhs: NoteType) -> Bool {
+            lhs.name == rhs.name && lhs.kind == rhs.kind && lhs.fields == rhs.fields
+                && lhs.templates.mapValues { [$0.question, $0.answer] }
+                    == rhs.templates.mapValues {
+                        [$0.question, $0.answer]
+                    }
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(fields)
+        }
+    }
+
+    /// The sides of one card of a note, as text, and the media files its HTML names.
+    public struct Sides: Sendable, Hashable {
+        public var question: String
+        public var answer: String
+        public var media: Set<String>
+    }
+
+    /// The card with ordinal `ord` of a note with `fields` (raw HTML, in the note type's order).
+    public static func sides(of type: NoteType, fields: [String], ord: Int, tags: [String], deck: String) -> Sides {
+        var named: [String: String] = [:]
+        for (index, name) in type.fields.enumerated() { named[name] = index < fields.count ? fields[index] : "" }
+        named["Tags"] = tags.joined(separator: " ")
+        named["Deck"] = deck
+        named["Subdeck"] = deck.components(separatedBy: "::").last ?? deck
+        named["Type"] = type.name
+        switch type.kind {
+        case .cloze:
+            let text = fields.first ?? ""
+            let extra = type.fields.count > 1 && fields.count > 1 ? fields[1] : ""
+            let cloze = Cloze.card(text, number: ord + 1)
+            let question = html(cloze.question)
+            var answer = cloze.answers.map { html($0).text }.joined(separator: ", ")
+            let extraText = html(extra)
+            if !extraText.text.isEmpty { answer += "\n\n" + extraText.text }
+            return Sides(
+                question: question.text, answer: answer,
+                media: question.media.union(extraText.media).union(cloze.answers.flatMap { html($0).media }))
+        case .normal:
+            let template = type.templates[ord] ?? type.templates.values.first ?? ("", "")
+            let front = Template.render(template.question, fields: named, frontSide: "")
+            let back = Template.render(template.answer, fields: named, frontSide: front)
+            let question = html(front)
+            // The back usually repeats the front first ({{FrontSide}}<hr id=answer>…): keep what follows.
+            var answerHTML = back
+            if let marker = back.range(of: "<hr id=answer>", options: [.caseInsensitive])
+                ?? back.range(of: "<hr id=\"answer\">", options: [.caseInsensitive])
+            {
+                answerHTML = String(back[marker.upperBound...])
+            } else if back.hasPrefix(front) {
+                answerHTML = String(back.dropFirst(front.count))
+            }
+            let answer = html(answerHTML)
+            return Sides(question: question.text, answer: answer.text, media: question.media.union(answer.media))
+        }
+    }
+
+    // MARK: HTML
+
+    /// Visible text of an HTML field: tags removed (scripts and styles with their content), line
+    /// breaks for `<br>`, `<div>`, `<p>` and `<li>`, entities decoded, `[sound:…]` removed. The
+    /// media it names (`<img src>`, `[sound:…]`) are returned beside it.
+    public static func html(_ html: String) -> (text: String, media: Set<String>) {
+        var text = ""
+        var media = Set<String>()
+        var index = html.startIndex
+        while index < html.endIndex {
+            let character = html[index]
+            if character == "<", let close = html[index...].firstIndex(of: ">") {
+                let tag = html[html.index(after: index)..<close]
+                let name = tag.prefix { $0.isLetter || $0.isNumber || $0 == "/" }.lowercased()
+                if name == "script" || name == "style",
+                    let end = html.range(of: "</\(name)", options: .caseInsensitive, range: close..<html.endIndex)
+                {
+                    index = html[end.upperBound...].firstIndex(of: ">").map { html.index(after: $0) } ?? html.endIndex
+                    continue
+                }
+                if ["br", "br/", "/div", "/p", "/li", "/tr", "/h1", "/h2", "/h3", "hr"].contains(name) {
+                    text.append("\n")
+                }
+                if name == "img", let source = attribute("src", in: String(tag)) { media.insert(source) }
+                index = html.index(after: close)
+            } else if character == "&", let semicolon = html[index...].prefix(12).firstIndex(of: ";"),
+                let decoded = entity(String(html[html.index(after: index)..<semicolon]))
+            {
+                text.append(decoded)
+                index = html.index(after: semicolon)
+            } else if character == "[", html[index...].hasPrefix("[sound:"),
+                let close = html[index...].firstIndex(of: "]")
+            {
+                media.insert(String(html[html.index(index, offsetBy: 7)..<close]))
+                index = html.index(after: close)
+            } else {
+                text.append(character)
+                index = html.index(after: index)
+            }
+        }
+        // Spaces and tabs collapse; line breaks stay (at most one empty line in a row).
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\u{00A0}" }).joined(separator: " ")
+        }
+        var kept: [String] = []
+        for line in lines where !(line.isEmpty && (kept.last?.isEmpty ?? true)) { kept.append(line) }
+        while kept.last?.isEmpty == true { kept.removeLast() }
+        return (kept.joined(separator: "\n"), media)
+    }
+
+    private static func attribute(_ name: String, in tag: String) -> String? {
+        guard let range = tag.range(of: name + "=", options: .caseInsensitive) else { return nil }
+        var rest = tag[range.upperBound...]
+        if let quote = rest.first, quote == "\"" || quote == "'" {
+            rest = rest.dropFirst()
+            return rest.firstIndex(of: quote).map { String(rest[..<$0]) }
+        }
+        return String(rest.prefix { !$0.isWhitespace && $0 != "/" })
+    }
+
+    private static let entities: [String: String] = [
+        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " ", "ndash": "–", "mdash": "—",
+        "hellip": "…", "laquo": "«", "raquo": "»", "bdquo": "„", "ldquo": "“", "rdquo": "”", "lsquo": "‘",
+        "rsquo": "’", "shy": "", "auml": "ä", "ouml": "ö", "uuml": "ü", "Auml": "Ä", "Ouml": "Ö", "Uuml": "Ü",
+        "szlig": "ß", "euro": "€", "middot": "·", "times": "×", "deg": "°", "micro": "µ",
+    ]
+
+    private static func entity(_ name: String) -> String? {
+        if name.hasPrefix("#x") || name.hasPrefix("#X") {
+            return UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String($0) }
+        }
+        if name.hasPrefix("#") { return UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init).map { String($0) } }
+        return entities[name]
+    }
+
+    // MARK: Templates
+
+    /// Anki's card templates: `{{Field}}`, `{{filter:Field}}` (the field's text for `text:`,
+    /// nothing for `type:`), `{{#Field}}…{{/Field}}` and `{{^Field}}…{{/Field}}` sections,
+    /// `{{FrontSide}}`.
+    public enum Template {
+        public static func render(_ format: String, fields: [String: String], frontSide: String) -> String {
+            var output = ""
+            var rest = Substring(format)
+            while let open = rest.range(of: "{{") {
+                output += rest[..<open.lowerBound]
+                guard let close = rest.range(of: "}}", range: open.upperBound..<rest.endIndex) else {
+                    rest = rest[open.lowerBound...]
+                    break
+                }
+                let tag = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+                rest = rest[close.upperBound...]
+                if let first = tag.first, first == "#" || first == "^" {
+                    let name = String(tag.dropFirst()).trimmingCharacters(in: .whitespaces)
+                    let end = "{{/\(name)}}"
+                    let body: Substring
+                    if let endRange = rest.range(of: end) {
+                        body = rest[..<endRange.lowerBound]
+                        rest = rest[endRange.upperBound...]
+                    } else {
+                        body = rest
+                        rest = ""
+                    }
+                    let filled = !html(fields[name] ?? "").text.isEmpty
+                    if filled == (first == "#") { output += render(String(body), fields: fields, frontSide: frontSide) }
+                } else if tag == "FrontSide" {
+                    output += frontSide
+                } else if tag.hasPrefix("/") || tag.hasPrefix("!") {
+                    continue
+                } else {
+                    let parts = tag.split(separator: ":")
+                    let name = String(parts.last ?? "").trimmingCharacters(in: .whitespaces)
+                    let filters = parts.dropLast().map { $0.trimmingCharacters(in: .whitespaces) }
+                    if filters.contains("type") { continue }
+                    if filters.contains("cloze") { continue }
+                    output += fields[name] ?? ""
+                }
+            }
+            output += rest
+            return output
+        }
+    }
+
+    // MARK: Cloze
+
+    /// Cloze deletions: `{{c1::text}}` and `{{c1::text::hint}}`.
+    public enum Cloze {
+        /// The card of deletion `number`: the question with its deletions as `[…]` (or `[hint]`)
+        /// and the other deletions as their text, and the deleted texts.
+        public static func card(_ text: String, number: Int) -> (question: String, answers: [String]) {
+            var question = ""
+            var answers: [String] = []
+            var rest = Substring(text)
+            while let open = rest.range(of: "{{c") {
+                question += rest[..<open.lowerBound]
+                let afterC = rest[open.upperBound...]
+                let digits = afterC.prefix { $0.isNumber }
+                guard let value = Int(digits), afterC.dropFirst(digits.count).hasPrefix("::"),
+                    let close = closingBraces(in: afterC.dropFirst(digits.count + 2))
+                else {
+                    question += "{{c"
+                    rest = afterC
+                    continue
+                }
+                let inner = afterC.dropFirst(digits.count + 2)[..<close.lowerBound]
+                let pieces = inner.components(separatedBy: "::")
+                let content = pieces[0]
+                if value == number {
+                    answers.append(content)
+                    question += pieces.count > 1 ? "[\(pieces[1])]" : "[…]"
+                } else {
+                    question += content
+                }
+                rest = afterC[close.upperBound...]
+            }
+            question += rest
+            return (question, answers)
+        }
+
+        /// The deletion numbers a text holds.
+        public static func numbers(in text: String) -> Set<Int> {
+            var numbers = Set<Int>()
+            var rest = Substring(text)
+            while let open = rest.range(of: "{{c") {
+                rest = rest[open.upperBound...]
+                if let value = Int(rest.prefix { $0.isNumber }) { numbers.insert(value) }
+            }
+            return numbers
+        }
+
+        /// The `}}` that closes a deletion, skipping nested `{{…}}` (MathJax, inner templates).
+        private static func closingBraces(in text: Substring) -> Range<Substring.Index>? {
+            var depth = 0
+            var index = text.startIndex
+            while index < text.endIndex {
+                if text[index...].hasPrefix("{{") {
+                    depth += 1
+                    index = text.index(index, offsetBy: 2)
+                } else if text[index...].hasPrefix("}}") {
+                    if depth == 0 { return index..<text.index(index, offsetBy: 2) }
+                    depth -= 1
+                    index = text.index(index, offsetBy: 2)
+                } else {
+                    index = text.index(after: index)
+                }
+            }
+            return nil
+        }
+    }
+
+    // MARK: Protocol buffers
+
+    /// The fields of a protocol buffer message: field number → values (varints as `UInt64`,
+    /// length-delimited as bytes). Enough to read Anki's `config` blobs and media map.
+    public static func protobufFields(_ bytes: [UInt8]) -> [Int: [ProtobufValue]]? {
+        var fields: [Int: [ProtobufValue]] = [:]
+        var index = 0
+        func varint() -> UInt64? {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while index < bytes.count, shift < 64 {
+                let byte = bytes[index]
+                index += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte & 0x80 == 0 { return value }
+                shift += 7
+            }
+            return nil
+        }
+        while index < bytes.count {
+            guard let key = varint() else { return nil }
+            let field = Int(key >> 3)
+            switch key & 7 {
+            case 0:
+                guard let value = varint() else { return nil }
+                fields[field, default: []].append(.varint(value))
+            case 1:
+                guard index + 8 <= bytes.count else { return nil }
+                index += 8
+            case 2:
+                guard let length = varint(), length <= UInt64(bytes.count - index) else { return nil }
+                fields[field, default: []].append(.bytes(Array(bytes[index..<(index + Int(length))])))
+                index += Int(length)
+            case 5:
+                guard index + 4 <= bytes.count else { return nil }
+                index += 4
+            default: return nil
+            }
+        }
+        return fields
+    }
+
+    public enum ProtobufValue: Sendable, Hashable {
+        case varint(UInt64)
+        case bytes([UInt8])
+
+        public var int: Int? {
+            if case .varint(let value) = self { return Int(truncatingIfNeeded: value) } else { return nil }
+        }
+        public var string: String? {
+            if case .bytes(let bytes) = self { return String(decoding: bytes, as: UTF8.self) } else { return nil }
+        }
+        public var data: [UInt8]? { if case .bytes(let bytes) = self { return bytes } else { return nil } }
+    }
+}

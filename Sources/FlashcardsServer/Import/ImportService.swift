@@ -1,0 +1,119 @@
+import FlashcardsAPI
+import FlashcardsCore
+import Fluent
+import Foundation
+import Vapor
+
+/// Imports for both the preview and the job: reading an upload, its options and its format.
+/// Nothing here writes; `ImportJobHandler` does, in one transaction.
+enum ImportService {
+    /// The largest file an import takes: 100 MB (an Anki collection with years of reviews).
+    static let maximumUpload = 100 * 1_024 * 1_024
+
+    /// The colours new stacks take in turn (the web app's presets).
+    static let stackColors = ["#2563EB", "#059669", "#7C3AED", "#DB2777", "#EA580C", "#0891B2"]
+
+    /// What an uploaded file is.
+    enum Format: String, Codable, Sendable {
+        case delimited = "csv"
+    }
+
+    /// An upload with its options, read from the multipart form (`file`, `options`).
+    struct Upload {
+        let data: Data
+        let fileName: String?
+        let options: ImportOptionsDTO
+        let format: Format
+    }
+
+    /// Reads and checks the form: the options must decode, the separator be one character, and
+    /// the file be one that can be imported (415 otherwise).
+    static func readUpload(_ req: Request) async throws -> Upload {
+        let form = try await MultipartForm.read(req, maximumFile: maximumUpload)
+        var options = ImportOptionsDTO()
+        if let text = form.text("options"), !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            options = try Request.decodeJSON(ImportOptionsDTO.self, from: ByteBuffer(string: text))
+        }
+        _ = try separator(of: options)
+        if let name = options.stackName {
+            options.stackName = try Validate.text(name, field: "Der Name des Stapels", max: TextLimits.stackName)
+        }
+        return Upload(data: form.file, fileName: form.fileName, options: options, format: try format(of: form.file))
+    }
+
+    /// The separator the options name, if any (one character; `\t` for tab).
+    static func separator(of options: ImportOptionsDTO) throws -> Character? {
+        guard let text = options.separator, !text.isEmpty else { return nil }
+        let separator = text == "\\t" ? "\t" : text
+        guard separator.count == 1, let character = separator.first, character != "\"", !character.isNewline else {
+            throw AppError.validation("Das Trennzeichen muss genau ein Zeichen sein (kein Anführungszeichen).")
+        }
+        return character
+    }
+
+    /// The format by the file's content: text that is no binary file reads as CSV/TSV.
+    static func format(of data: Data) throws -> Format {
+        let head = data.prefix(8_192)
+        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
+            throw AppError.unsupportedMediaType(
+                "Anki-Pakete (.apkg) können noch nicht importiert werden. Exportiere den Stapel in Anki als Text (.txt)."
+            )
+        }
+        // Text has no NUL bytes (UTF-16 files aside, which spreadsheets do not write by default).
+        guard !head.contains(0) else {
+            throw AppError.unsupportedMediaType(
+                "Diese Datei kann nicht importiert werden. Erlaubt sind CSV- und TSV-Dateien (auch aus Quizlet und Anki)."
+            )
+        }
+        return .delimited
+    }
+
+    /// A stack name from a file name: without its extension and path, at most the longest name.
+    static func stackName(fromFile name: String?) -> String {
+        let base = (name ?? "").split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        let stem = base.contains(".") ? String(base[..<base.lastIndex(of: ".")!]) : base
+        let cleaned = stem.replacingOccurrences(of: "_", with: " ").trimmingCharacters(in: .whitespacesAndNewlines)
+        return cleaned.isEmpty ? "Import" : String(cleaned.prefix(TextLimits.stackName))
+    }
+
+    /// The table of a CSV/TSV upload, read as the options say.
+    static func table(_ data: Data, options: ImportOptionsDTO) throws(ImportProblem) -> DelimitedText.Table {
+        do {
+            return try DelimitedText.table(
+                Array(data), separator: try? separator(of: options), header: options.hasHeader)
+        } catch {
+            throw ImportProblem(error)
+        }
+    }
+
+    /// What the upload would import; parsing runs off the event loop.
+    static func preview(_ upload: Upload, on pool: NIOThreadPool) async throws -> ImportPreviewDTO {
+        let name = upload.options.stackName ?? stackName(fromFile: upload.fileName)
+        return try await pool.runIfActive {
+            let table: DelimitedText.Table
+            do throws(ImportProblem) {
+                table = try self.table(upload.data, options: upload.options)
+            } catch {
+                return ImportPreviewDTO(
+                    format: upload.format.rawValue, encoding: nil, separator: nil, hasHeader: false, header: nil,
+                    columns: nil, columnCount: 0, rows: [], cards: 0, rejected: 1, problems: [error.dto],
+                    suggestedStackName: name)
+            }
+            let mapping = upload.options.columns ?? table.mapping
+            let reading = CardImport.read(table, mapping: mapping)
+            return ImportPreviewDTO(
+                format: upload.format.rawValue, encoding: table.encoding.rawValue, separator: String(table.separator),
+                hasHeader: table.header != nil, header: table.header,
+                columns: mapping,
+                columnCount: table.columns, rows: Array(table.rows.prefix(20)), cards: reading.cards.count,
+                rejected: reading.rejected, problems: reading.problems.map(\.dto), suggestedStackName: name)
+        }
+    }
+}
+
+extension ImportProblem {
+    /// The wire form.
+    var dto: ImportProblemDTO {
+        ImportProblemDTO(code: code, line: line, note: note, field: field?.rawValue, message: germanMessage)
+    }
+}
