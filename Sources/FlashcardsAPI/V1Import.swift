@@ -57,9 +57,25 @@ public struct ImportProblemDTO: Codable, Sendable, Hashable {
     }
 }
 
+/// A deck of an Anki package: it becomes a stack of this name.
+public struct ImportDeckDTO: Codable, Sendable, Hashable {
+    /// The deck's full name, subdecks as `Biologie::Zellen`.
+    public var name: String
+    public var cards: Int
+    /// Answers in its review history.
+    public var reviews: Int
+
+    /// Creates the entry.
+    public init(name: String, cards: Int, reviews: Int) {
+        self.name = name
+        self.cards = cards
+        self.reviews = reviews
+    }
+}
+
 /// `POST /api/v1/imports/preview`: what the file holds and how it was read.
 public struct ImportPreviewDTO: Codable, Sendable, Hashable {
-    /// `csv` (CSV and TSV).
+    /// `csv` (CSV and TSV) or `apkg` (an Anki package).
     public var format: String
     /// `utf-8`, `utf-8-bom` or `windows-1252`.
     public var encoding: String?
@@ -83,13 +99,26 @@ public struct ImportPreviewDTO: Codable, Sendable, Hashable {
     public var problems: [ImportProblemDTO]
     /// A name for a new stack (from the file's name).
     public var suggestedStackName: String
+    /// Anki: the decks with cards (each becomes a stack unless `stackId` or `stackName` is given).
+    public var decks: [ImportDeckDTO]?
+    /// Anki: notes in the package.
+    public var notes: Int?
+    /// Anki: answers in the review history that come along.
+    public var reviews: Int?
+    /// Anki: media files in the package (not imported until cards can show them).
+    public var media: Int?
 
     /// Creates the preview.
     public init(
         format: String, encoding: String?, separator: String?, hasHeader: Bool, header: [String]?,
         columns: ImportColumnsDTO?, columnCount: Int, rows: [[String]], cards: Int, rejected: Int,
-        problems: [ImportProblemDTO], suggestedStackName: String
+        problems: [ImportProblemDTO], suggestedStackName: String, decks: [ImportDeckDTO]? = nil, notes: Int? = nil,
+        reviews: Int? = nil, media: Int? = nil
     ) {
+        self.decks = decks
+        self.notes = notes
+        self.reviews = reviews
+        self.media = media
         self.format = format
         self.encoding = encoding
         self.separator = separator
@@ -127,11 +156,17 @@ public struct ImportedStackDTO: Codable, Sendable, Hashable {
 public struct ImportResultDTO: Codable, Sendable, Hashable {
     public var stacks: [ImportedStackDTO]
     public var cardsCreated: Int
+    /// Answers of the review history imported (Anki).
+    public var reviewsImported: Int
+    /// Media files left out (Anki; until cards can show them).
+    public var mediaSkipped: Int
 
     /// Creates the result.
-    public init(stacks: [ImportedStackDTO], cardsCreated: Int) {
+    public init(stacks: [ImportedStackDTO], cardsCreated: Int, reviewsImported: Int = 0, mediaSkipped: Int = 0) {
         self.stacks = stacks
         self.cardsCreated = cardsCreated
+        self.reviewsImported = reviewsImported
+        self.mediaSkipped = mediaSkipped
     }
 }
 
@@ -141,6 +176,9 @@ public enum ExportFormat: String, Codable, Sendable, Hashable, CaseIterable {
     case csv
     /// Tab-separated, UTF-8, no header row (Quizlet and Anki take the rows as they are).
     case tsv
+    /// An Anki package (legacy `collection.anki21`): notes, cards with their scheduling state, and
+    /// the review history.
+    case apkg
 }
 
 // Absent values are sent as explicit `null`s, as everywhere in `/api/v1` (see `CardDTO`).
@@ -173,5 +211,9 @@ extension ImportPreviewDTO {
         try container.encode(rejected, forKey: .rejected)
         try container.encode(problems, forKey: .problems)
         try container.encode(suggestedStackName, forKey: .suggestedStackName)
+        try container.encode(decks, forKey: .decks)
+        try container.encode(notes, forKey: .notes)
+        try container.encode(reviews, forKey: .reviews)
+        try container.encode(media, forKey: .media)
     }
 }

@@ -232,6 +232,10 @@ struct ServerBenchCommand: AsyncParsableCommand {
         server.arguments = ["serve"]
         server.environment = environment
         server.standardOutput = FileHandle.nullDevice
+        if let log = ProcessInfo.processInfo.environment["FLASHCARDS_BENCH_SERVER_LOG"] {
+            FileManager.default.createFile(atPath: log, contents: nil)
+            server.standardOutput = FileHandle(forWritingAtPath: log)
+        }
         try server.run()
         defer {
             if server.isRunning {

@@ -234,7 +234,7 @@ func findStack(_ reference: String, in client: FlashcardsClient) async throws ->
 struct ImportCommand: ClientCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import a CSV/TSV file (Quizlet, Anki text, spreadsheets) into a stack.",
+        abstract: "Import a CSV/TSV file (Quizlet, spreadsheets) or an Anki package (.apkg) with its review history.",
         discussion: "All or nothing: a file with a bad line imports nothing and names the line.")
 
     @OptionGroup var server: ServerOption
@@ -270,9 +270,19 @@ struct ImportCommand: ClientCommand {
         if preview.rejected > preview.problems.count {
             output.line("… and \(preview.rejected - preview.problems.count) more lines with problems.")
         }
-        let target =
+        var target =
             options.stackId != nil
             ? "into \"\(stack ?? "")\"" : "as a new stack \"\(options.stackName ?? preview.suggestedStackName)\""
+        if let decks = preview.decks, stack == nil {
+            // An Anki package without --stack: one stack per deck.
+            target = "as \(decks.count) new stacks (one per deck: \(decks.map(\.name).joined(separator: ", ")))"
+        }
+        if let reviews = preview.reviews, reviews > 0 {
+            output.line("The review history (\(reviews) answers) comes along.")
+        }
+        if let media = preview.media, media > 0 {
+            output.line("\(media) media files are left out (not supported yet).")
+        }
         if dryRun || preview.rejected > 0 {
             output.line("\(preview.cards) cards would be imported \(target); nothing was imported.")
             if preview.rejected > 0 {
@@ -290,11 +300,12 @@ struct ImportCommand: ClientCommand {
 /// `flashcards export`
 struct ExportCommand: ClientCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export", abstract: "Export a stack as CSV (spreadsheets) or TSV (Quizlet, Anki).")
+        commandName: "export",
+        abstract: "Export a stack as CSV (spreadsheets), TSV (Quizlet) or an Anki package (apkg, with the history).")
 
     @OptionGroup var server: ServerOption
     @Argument(help: "The stack: name or id.") var stack: String
-    @Option(help: "csv or tsv.") var format: String = "csv"
+    @Option(help: "csv, tsv or apkg.") var format: String = "csv"
     @Option(name: .shortAndLong, help: "Write to this file (default: the stack's name and the format's extension).")
     var output: String?
 

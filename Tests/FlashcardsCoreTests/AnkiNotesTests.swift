@@ -42,9 +42,18 @@ struct AnkiNotesTests {
         let second = AnkiNotes.sides(
             of: reversed, fields: ["Photosynthese", "Licht zu Energie"], ord: 1, tags: [], deck: "B")
         #expect(second.question == "Licht zu Energie" && second.answer == "Photosynthese")
+        var hints: [String] = []
         let typing = AnkiNotes.Template.render(
-            "{{Front}}{{type:Back}}", fields: ["Front": "F", "Back": "B"], frontSide: "")
-        #expect(typing == "F")
+            "{{Front}}{{type:Back}}{{#Hint}}<br>{{hint:Hint}}{{/Hint}}",
+            fields: ["Front": "F", "Back": "B", "Hint": "H"],
+            frontSide: "", hints: &hints)
+        #expect(typing == "F<br>" && hints == ["H"])
+        let hinted = AnkiNotes.NoteType(
+            name: "Smart Flashcards", kind: .normal, fields: ["Front", "Back", "Hint"],
+            templates: [0: ("{{Front}}{{#Hint}}<br><br>{{hint:Hint}}{{/Hint}}", "{{Front}}<hr id=answer>{{Back}}")])
+        let sides = AnkiNotes.sides(
+            of: hinted, fields: ["Frage", "Antwort", "Tipp &amp; Trick"], ord: 0, tags: [], deck: "D")
+        #expect(sides.question == "Frage" && sides.answer == "Antwort" && sides.hint == "Tipp & Trick")
     }
 
     @Test("cloze cards blank their own deletion, show the others, and answer with the deleted text")

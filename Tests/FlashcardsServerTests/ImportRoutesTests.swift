@@ -9,7 +9,7 @@ import VaporTesting
 @testable import FlashcardsServer
 
 /// Sends a file to `/api/v1/imports/preview` or `/api/v1/imports`.
-private func send(
+func send(
     _ app: Application, token: String, path: String, file: Data, name: String = "Vokabeln_Englisch.txt",
     options: ImportOptionsDTO? = nil, check: (TestingHTTPResponse) async throws -> Void
 ) async throws {
@@ -22,7 +22,7 @@ private func send(
 }
 
 /// Starts an import and waits for its job.
-private func importFile(
+func importFile(
     _ app: Application, token: String, file: Data, name: String = "Vokabeln_Englisch.txt",
     options: ImportOptionsDTO? = nil
 ) async throws -> JobModel {
@@ -36,7 +36,7 @@ private func importFile(
     return try await waitForJob(app, try #require(jobId))
 }
 
-private func cardRows(_ app: Application) async throws -> [CardModel] {
+func cardRows(_ app: Application) async throws -> [CardModel] {
     try await CardModel.query(on: app.db).sort(\.$id).all()
 }
 

@@ -27,6 +27,14 @@ struct ZipArchiveTests {
         #expect(throws: ZipArchive.Failure.tooLarge("collection.anki2")) {
             try bomb.contents(of: "collection.anki2", limit: 1 << 20)
         }
+        // A header that understates the size: inflating stops at the declared size.
+        var understated = ZipArchive.make([("c", zeros)])
+        for offset in [22, understated.count - 22 - 47 + 24] {  // local and central "uncompressed size"
+            understated.replaceSubrange(offset..<(offset + 4), with: [0x00, 0x10, 0, 0])
+        }
+        #expect(throws: ZipArchive.Failure.corrupt("c")) {
+            try ZipArchive(understated).contents(of: "c", limit: 1 << 30)
+        }
         for name in ["../../evil.txt", "/etc/passwd", "a/../../b", "C:\\x", "a\\b"] {
             #expect(throws: ZipArchive.Failure.unsafeName(name)) {
                 try ZipArchive(ZipArchive.make([(name, Data("x".utf8))]))

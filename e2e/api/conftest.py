@@ -326,6 +326,11 @@ class SpecChecker:
         media_pointer = f"{pointer}/content/{content_type.replace('/', '~1')}"
         if content_type == "text/event-stream":
             return self.check_event_stream(media_pointer, content[content_type], response.text, what)
+        if content_type == "application/octet-stream":
+            # A binary body (an Anki package): returned as bytes; its content is checked by the story.
+            schema = content[content_type].get("schema", {})
+            assert schema.get("type") == "string", f"{what}: a binary body is documented as a string"
+            return response.content
         if not (content_type == "application/json" or content_type.endswith("+json")):
             # A text body (a CSV export): its schema describes the text; returned as decoded by its charset.
             assert response.encoding, f"{what}: a text body needs a charset in its Content-Type"

@@ -4,22 +4,35 @@
 Every answer goes through the checker of conftest.py (status documented, body valid against
 Public/openapi.json); the job results, JSON text inside the `Job`, are checked against
 `ImportResult` and `ImportProblem` here.
+
+CSV/TSV files and Anki packages (`.apkg`: the fixtures of Tests/FlashcardsServerTests/Fixtures/anki,
+whose README says exactly what each holds). The `.apkg` export is read back by the real Anki:
+e2e/anki_check.py run with the Python in ANKI_PYTHON (scripts/test-api makes that venv with
+scripts/anki-venv.sh); without it that test fails, it never skips.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
+import os
+import sqlite3
+import subprocess
+import tempfile
 import time
 import uuid
 import zipfile
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from urllib.parse import unquote
 
 import pytest
 import requests
 
-from conftest import Api
+from conftest import ROOT, Api
 
 V1 = "/api/v1"
 PREVIEW = V1 + "/imports/preview"
@@ -29,6 +42,8 @@ STACK = STACKS + "/{stackId}"
 CARDS = STACK + "/cards"
 EXPORT = STACK + "/export"
 JOB = V1 + "/jobs/{jobId}"
+NEXT = STACK + "/study/next"
+RATE = STACK + "/study/rate"
 FINISHED = ("succeeded", "failed", "cancelled")
 MB = 1024 * 1024
 CSV_HEADER = "Vorderseite,Rückseite,Hinweis,Schlagwörter"
@@ -128,7 +143,8 @@ def stack_ids(api: Api, token: str) -> list[str]:
     return [stack["id"] for stack in stacks]
 
 
-def export(api: Api, token: str, stack_id: str, format: str | None) -> tuple[requests.Response, str]:
+def export(api: Api, token: str, stack_id: str, format: str | None) -> tuple[requests.Response, str | bytes]:
+    """The export as the checker returns it: text for CSV/TSV, bytes for an Anki package."""
     params = {"format": format} if format else None
     response, text = api.call("GET", EXPORT, path={"stackId": stack_id}, token=token, params=params, expect=200)
     return response, text
@@ -244,6 +260,10 @@ def test_import_story_quizlet_export_and_round_trip(api: Api):
         "rejected": 0,
         "problems": [],
         "suggestedStackName": "Englisch Vokabeln",
+        "decks": None,
+        "notes": None,
+        "reviews": None,
+        "media": None,
     }, preview
     assert stack_ids(api, token) == [], "a preview writes nothing"
 
@@ -337,6 +357,8 @@ def test_import_story_quizlet_export_and_round_trip(api: Api):
     assert into == {
         "stacks": [{"id": target["id"], "name": "Ziel", "cards": 5, "created": False}],
         "cardsCreated": 5,
+        "reviewsImported": 0,
+        "mediaSkipped": 0,
     }, into
     assert [card_row(c) for c in all_cards(api, token, target["id"])] == [card_row(c) for c in cards]
     assert export(api, token, target["id"], "tsv")[0].content == raw_tsv
@@ -492,20 +514,27 @@ def test_import_refuses_bad_requests(api: Api):
     assert response.content == b""
 
 
-def test_import_refuses_zip_and_binary_files_with_415(api: Api):
-    """The type comes from the content: a zip (an Anki package) is refused whatever its name, and so
-    is any binary file; nothing is queued."""
+def test_import_refuses_zips_without_a_collection_and_binary_files_with_415(api: Api):
+    """The type comes from the content, never the name: a zip without an Anki collection, something that
+    starts like a zip but is none, and any other binary file are refused at once; nothing is queued."""
     token = api.signup("Anki Andersen")["token"]
-    package = io.BytesIO()
-    with zipfile.ZipFile(package, "w") as archive:
-        archive.writestr("collection.anki2", b"SQLite format 3\x00" + bytes(64))
+    no_collection = io.BytesIO()
+    with zipfile.ZipFile(no_collection, "w") as archive:
+        archive.writestr("readme.txt", "Kein Anki-Paket, nur Text.")
         archive.writestr("media", b"{}")
     for template in (PREVIEW, IMPORTS):
-        for name in ("Spanisch.apkg", "Spanisch.csv"):
-            _, body = send(api, template, token, package.getvalue(), name=name, expect=415)
-            assert body["code"] == "unsupported_media_type" and "Anki" in body["message"], body
+        for name in ("Spanisch.apkg", "Spanisch.csv", "Spanisch.zip"):
+            _, body = send(api, template, token, no_collection.getvalue(), name=name, expect=415)
+            assert body["code"] == "unsupported_media_type", body
+            assert body["message"] == (
+                "Die Zip-Datei ist kein Anki-Paket: Es fehlt die Sammlung (collection.anki2, .anki21 oder .anki21b)."
+            ), body
+        _, body = send(api, template, token, b"PK\x03\x04" + b"\x00kaputt" * 20, name="kaputt.apkg", expect=415)
+        assert body["code"] == "unsupported_media_type" and "Anki-Paket" in body["message"], body
         _, body = send(api, template, token, b"%PDF-1.4\n\x00\x00binary\n", name="karten.csv", expect=415)
         assert body["code"] == "unsupported_media_type" and "CSV" in body["message"], body
+    _, body = send(api, IMPORTS, token, fixture("not-anki.zip"), name="not-anki.zip", expect=415)
+    assert "kein Anki-Paket" in body["message"], body
     time.sleep(0.3)
     assert stack_ids(api, token) == []
 
@@ -535,8 +564,9 @@ def test_import_into_a_foreign_stack_is_404(api: Api):
 
 
 def test_export_file_name_header(api: Api):
-    """The download's file name: the stack's name, ASCII with `_` for anything else (quotes, slashes,
-    semicolons included) in `filename`, the exact name in RFC 5987 form in `filename*`."""
+    """The download's file name, for every format: the stack's name, ASCII with `_` for anything else
+    (quotes, slashes, semicolons included) in `filename`, the exact name in RFC 5987 form in `filename*`.
+    The stacks are empty: every format exports one, the Anki package too."""
     token = api.signup("Franz Dateiname")["token"]
     for name, ascii_name in (
         ("Über Zellen", "_ber Zellen"),
@@ -544,7 +574,7 @@ def test_export_file_name_header(api: Api):
         ("日本語 単語", "___ __"),
     ):
         _, stack = api.call("POST", STACKS, token=token, json_body={"name": name, "color": "#000000"}, expect=201)
-        for format in ("csv", "tsv"):
+        for format in ("csv", "tsv", "apkg"):
             response, _ = export(api, token, stack["id"], format)
             disposition = response.headers["Content-Disposition"]
             assert disposition.isascii(), disposition
@@ -561,6 +591,577 @@ def test_succeeded_import_job_reports_its_progress_as_done(api: Api):
     result = import_result(api, job)
     assert job["progress"]["stage"] == "done", job["progress"]
     assert job["progress"]["cardsCreated"] == result["cardsCreated"] == 5, job["progress"]
+
+
+# --- Anki packages ------------------------------------------------------------------------------------
+
+ANKI_FIXTURES = ROOT / "Tests" / "FlashcardsServerTests" / "Fixtures" / "anki"
+ANKI_CHECK = ROOT / "e2e" / "anki_check.py"
+
+
+def fixture(name: str) -> bytes:
+    """A file of Tests/FlashcardsServerTests/Fixtures/anki (its README says exactly what each holds)."""
+    return (ANKI_FIXTURES / name).read_bytes()
+
+
+@dataclass(frozen=True)
+class AnkiCard:
+    """A card of modern.apkg as the import makes it."""
+
+    answer: str
+    deck: str
+    #: The state its review history replays to (Anki's: learning, relearning, review; the suspended
+    #: review card xss is a review card here).
+    state: str
+    tags: tuple[str, ...]
+    #: Its answers in Anki's review log: (revlog id = answer time in ms, ease 1-4).
+    reviews: tuple[tuple[int, int], ...]
+
+
+#: The 7 cards of modern.apkg by question (fixture README, b.), in the order the preview shows them
+#: (decks by name, then notes and templates in order). HTML is rendered as text, cloze deletions as […].
+MODERN = {
+    "Was ist die Mitochondrie?": AnkiCard(
+        "Das Kraftwerk der Zelle.\nSie erzeugt ATP & Wärme.",
+        "Biologie",
+        "learning",
+        ("biologie", "zelle::organell"),
+        ((1709287506000, 3),),
+    ),
+    "Photosynthese": AnkiCard(
+        "Umwandlung von Licht in chemische Energie",
+        "Biologie",
+        "review",
+        ("biologie", "pflanzen"),
+        ((1709287515000, 3), (1709288411000, 3)),
+    ),
+    "Umwandlung von Licht in chemische Energie": AnkiCard(
+        "Photosynthese", "Biologie", "new", ("biologie", "pflanzen"), ()
+    ),
+    "Zellkern & DNA": AnkiCard(
+        "Enthält die Erbinformation (Größe: 5 µm).",
+        "Biologie::Zellen",
+        "relearning",
+        ("bild", "zelle"),
+        (
+            (1709287522000, 3),
+            (1709288477000, 3),
+            (1709373605000, 3),
+            (1709719212000, 1),
+            (1709719868000, 1),
+            (1709720527000, 2),
+        ),
+    ),
+    "Ist das harmlos?": AnkiCard(
+        "Nein, <script> ist gefährlich.",
+        "Biologie::Zellen",
+        "review",
+        ("sicherheit",),
+        ((1709287528000, 3), (1709288404000, 3), (1709373611000, 3)),
+    ),
+    "Die […] umgibt die Zelle.": AnkiCard(
+        "Zellmembran\n\nSiehe auch: Zellwand",
+        "Biologie::Zellen",
+        "review",
+        ("cloze", "zelle"),
+        ((1709287538000, 3), (1709288469000, 3), (1709373623000, 2), (1709546404000, 4)),
+    ),
+    "Die Zellmembran umgibt die [Hülle?].": AnkiCard(
+        "Zelle\n\nSiehe auch: Zellwand",
+        "Biologie::Zellen",
+        "review",
+        ("cloze", "zelle"),
+        ((1709288482000, 4), (1709719219000, 3)),
+    ),
+}
+MODERN_DECKS = [
+    {"name": "Biologie", "cards": 3, "reviews": 3},
+    {"name": "Biologie::Zellen", "cards": 4, "reviews": 15},
+]
+#: Anki's card type and queue for each state: new 0/0, learning 1/1, review 2/2, relearning 3/1.
+ANKI_TYPE_QUEUE = {"new": (0, 0), "learning": (1, 1), "review": (2, 2), "relearning": (3, 1)}
+
+
+def iso_ms(milliseconds: int) -> str:
+    """A time in ms since 1970 as the API writes dates."""
+    moment = datetime.fromtimestamp(milliseconds / 1000, timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{milliseconds % 1000:03d}Z"
+
+
+def parse_api_date(text: str) -> datetime:
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+
+
+def anki_html(text: str | None) -> str:
+    """A card's text as an exported field: `&`, `<`, `>` escaped, line breaks as `<br>`."""
+    return (text or "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\n", "<br>")
+
+
+def check_modern_cards(cards: list[dict], questions: set[str] | None = None) -> None:
+    """The cards of modern.apkg (or those of `questions`) as imported: text, state and history."""
+    assert sorted(card["question"] for card in cards) == sorted(questions or MODERN), cards
+    for card in cards:
+        expected = MODERN[card["question"]]
+        what = f"{card['question']!r}: {card}"
+        assert card["answer"] == expected.answer, what
+        assert card["state"] == expected.state, what
+        assert card["reviewCount"] == len(expected.reviews), what
+        if expected.reviews:
+            assert card["lastReviewedAt"] == iso_ms(expected.reviews[-1][0]), what
+            assert card["stability"] is not None and card["difficulty"] is not None, what
+        else:
+            assert card["lastReviewedAt"] is None and card["stability"] is None, what
+
+
+SCHEMA_11 = """
+CREATE TABLE col (id integer primary key, crt integer not null, mod integer not null, scm integer not null,
+  ver integer not null, dty integer not null, usn integer not null, ls integer not null, conf text not null,
+  models text not null, decks text not null, dconf text not null, tags text not null);
+CREATE TABLE notes (id integer primary key, guid text not null, mid integer not null, mod integer not null,
+  usn integer not null, tags text not null, flds text not null, sfld integer not null, csum integer not null,
+  flags integer not null, data text not null);
+CREATE TABLE cards (id integer primary key, nid integer not null, did integer not null, ord integer not null,
+  mod integer not null, usn integer not null, type integer not null, queue integer not null, due integer not null,
+  ivl integer not null, factor integer not null, reps integer not null, lapses integer not null,
+  left integer not null, odue integer not null, odid integer not null, flags integer not null, data text not null);
+CREATE TABLE revlog (id integer primary key, cid integer not null, usn integer not null, ease integer not null,
+  ivl integer not null, lastIvl integer not null, factor integer not null, time integer not null,
+  type integer not null);
+CREATE TABLE graves (usn integer not null, oid integer not null, type integer not null);
+"""
+
+
+def schema11_package(notes: list[tuple[int, int, list[str], str]]) -> bytes:
+    """A legacy package made here, as genanki writes one (`collection.anki2`, schema 11, deflated): the
+    note type Basic (id 1: Front, Back), the deck "Eigenbau" (id 2) and one new card per note of
+    (id, note type id, fields, tags); the card's id is its note's."""
+    models = {
+        "1": {
+            "id": 1,
+            "name": "Basic",
+            "type": 0,
+            "flds": [{"name": "Front", "ord": 0}, {"name": "Back", "ord": 1}],
+            "tmpls": [{"name": "Card 1", "ord": 0, "qfmt": "{{Front}}", "afmt": "{{FrontSide}}<hr id=answer>{{Back}}"}],
+        }
+    }
+    decks = {"1": {"id": 1, "name": "Default"}, "2": {"id": 2, "name": "Eigenbau"}}
+    with tempfile.TemporaryDirectory(prefix="flashcards-apkg-") as directory:
+        path = os.path.join(directory, "collection.anki2")
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            db.executescript(SCHEMA_11)
+            db.execute(
+                "INSERT INTO col VALUES (1, 1709265600, 0, 0, 11, 0, 0, 0, '{}', ?, ?, '{}', '{}')",
+                (json.dumps(models), json.dumps(decks)),
+            )
+            for position, (note_id, type_id, fields, tags) in enumerate(notes):
+                db.execute(
+                    "INSERT INTO notes VALUES (?, ?, ?, 0, -1, ?, ?, ?, 0, 0, '')",
+                    (note_id, f"guid{note_id}", type_id, f" {tags} ", "\x1f".join(fields), fields[0]),
+                )
+                db.execute(
+                    "INSERT INTO cards VALUES (?, ?, 2, 0, 0, -1, 0, 0, ?, 0, 0, 0, 0, 0, 0, 0, 0, '')",
+                    (note_id, note_id, position + 1),
+                )
+            db.commit()
+        with open(path, "rb") as file:
+            collection = file.read()
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as package:
+        package.writestr("collection.anki2", collection)
+        package.writestr("media", "{}")
+    return archive.getvalue()
+
+
+def zip_of(*entries: tuple[str, bytes]) -> bytes:
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as package:
+        for name, content in entries:
+            package.writestr(name, content)
+    return archive.getvalue()
+
+
+def anki_check(package: bytes, directory) -> dict:
+    """Anki's own import of `package` (e2e/anki_check.py with the Python of ANKI_PYTHON): its JSON."""
+    python = os.environ.get("ANKI_PYTHON", "").strip()
+    if not python:
+        reason = os.environ.get("ANKI_VENV_ERROR") or (
+            "ANKI_PYTHON is not set: run the tests with scripts/test-api, or set ANKI_PYTHON to the last line "
+            "that scripts/anki-venv.sh prints"
+        )
+        pytest.fail(f"no Anki to read the export with: {reason}", pytrace=False)
+    path = directory / "export.apkg"
+    path.write_bytes(package)
+    # TZ=UTC: the checker dates a review card's due day from the new collection's creation at 04:00 local time.
+    run = subprocess.run(
+        [python, str(ANKI_CHECK), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "TZ": "UTC"},
+    )
+    assert run.returncode == 0, (
+        f"Anki did not import the export (exit {run.returncode}):\n{run.stdout[-4000:]}\n{run.stderr[-4000:]}"
+    )
+    return json.loads(run.stdout)
+
+
+def test_anki_import_story_modern_package(api: Api):
+    """modern.apkg (the current format: zstd, schema 18): the preview lists its decks, notes, review
+    history and media and writes nothing; the import makes a stack per deck with every card, its
+    history replayed into its schedule; the cards study like any other."""
+    token = api.signup("Anke Anki")["token"]
+    package = fixture("modern.apkg")
+
+    _, preview = send(api, PREVIEW, token, package, name="Biologie_Kurs.apkg", expect=200)
+    assert preview == {
+        "format": "apkg",
+        "encoding": None,
+        "separator": None,
+        "hasHeader": False,
+        "header": None,
+        "columns": None,
+        "columnCount": 2,
+        "rows": [[question, card.answer] for question, card in MODERN.items()],
+        "cards": 7,
+        "rejected": 0,
+        "problems": [],
+        "suggestedStackName": "Biologie Kurs",
+        "decks": MODERN_DECKS,
+        "notes": 5,
+        "reviews": 18,
+        "media": 2,
+    }, preview
+    # The name of the file makes no difference: the type comes from the content.
+    _, renamed = send(api, PREVIEW, token, package, name="karten.csv", expect=200)
+    assert renamed["format"] == "apkg" and renamed["decks"] == MODERN_DECKS, renamed
+    assert stack_ids(api, token) == [], "a preview writes nothing"
+
+    job = run_import(api, token, package, name="Biologie_Kurs.apkg")
+    result = import_result(api, job)
+    assert job["progress"]["stage"] == "done" and job["progress"]["cardsCreated"] == 7, job["progress"]
+    stacks = result.pop("stacks")
+    assert result == {"cardsCreated": 7, "reviewsImported": 18, "mediaSkipped": 2}, result
+    assert [(s["name"], s["cards"], s["created"]) for s in stacks] == [
+        ("Biologie", 3, True),
+        ("Biologie::Zellen", 4, True),
+    ], stacks
+    assert sorted(stack_ids(api, token)) == sorted(s["id"] for s in stacks)
+
+    for entry in stacks:
+        at = {"stackId": entry["id"]}
+        _, stack = api.call("GET", STACK, path=at, token=token, expect=200)
+        assert stack["name"] == entry["name"] and stack["scheduler"] == "fsrs", stack
+        assert stack["cardCount"] == entry["cards"], stack
+        cards = all_cards(api, token, entry["id"])
+        check_modern_cards(cards, {q for q, card in MODERN.items() if card.deck == entry["name"]})
+        # Studiable: every card is due (the history is from 2024, the new card due at once), and an
+        # answer continues the imported history.
+        _, study = api.call("GET", NEXT, path=at, token=token, params={"daysAhead": 1}, expect=200)
+        assert study["dueCount"] == len(cards), study
+        card = study["card"]
+        assert card is not None and card["id"] in {c["id"] for c in cards}, study
+        _, rated = api.call(
+            "POST", RATE, path=at, token=token, json_body={"cardId": card["id"], "rating": "good"}, expect=200
+        )
+        assert rated["card"]["id"] == card["id"], rated
+        assert rated["card"]["reviewCount"] == card["reviewCount"] + 1, (card, rated["card"])
+        assert parse_api_date(rated["card"]["lastReviewedAt"]) > datetime.now(timezone.utc) - timedelta(minutes=5)
+    send(api, PREVIEW, None, package, expect=401)
+    send(api, IMPORTS, None, package, expect=401)
+
+
+def test_anki_import_into_one_named_stack_or_the_callers_stack(api: Api):
+    """`stackName` puts every deck's cards into one new stack of that name; `stackId` into the caller's
+    stack, next to its cards; another user's stack is a 404 before anything is queued."""
+    token = api.signup("Nora Notiz")["token"]
+    stranger = api.signup("Fritz Fremd")["token"]
+    package = fixture("modern.apkg")
+
+    _, preview = send(api, PREVIEW, token, package, options={"stackName": " Alles Bio "}, expect=200)
+    assert preview["suggestedStackName"] == "Alles Bio" and preview["decks"] == MODERN_DECKS, preview
+    named = import_result(api, run_import(api, token, package, options={"stackName": " Alles Bio "}))
+    assert [(s["name"], s["cards"], s["created"]) for s in named["stacks"]] == [("Alles Bio", 7, True)], named
+    assert (named["cardsCreated"], named["reviewsImported"], named["mediaSkipped"]) == (7, 18, 2), named
+    named_id = named["stacks"][0]["id"]
+    check_modern_cards(all_cards(api, token, named_id))
+
+    _, target = api.call(
+        "POST", STACKS, token=token, json_body={"name": "Meine Karten", "color": "#0891B2"}, expect=201
+    )
+    at = {"stackId": target["id"]}
+    api.call("POST", CARDS, path=at, token=token, json_body={"question": "Schon da", "answer": "Ja"}, expect=201)
+    into = import_result(api, run_import(api, token, package, options={"stackId": target["id"]}))
+    assert into == {
+        "stacks": [{"id": target["id"], "name": "Meine Karten", "cards": 7, "created": False}],
+        "cardsCreated": 7,
+        "reviewsImported": 18,
+        "mediaSkipped": 2,
+    }, into
+    cards = all_cards(api, token, target["id"])
+    assert cards[0]["question"] == "Schon da" and len(cards) == 8, cards
+    check_modern_cards(cards[1:])
+    _, stack = api.call("GET", STACK, path=at, token=token, expect=200)
+    assert stack["name"] == "Meine Karten" and stack["cardCount"] == 8, stack
+    assert sorted(stack_ids(api, token)) == sorted([named_id, target["id"]]), "no stack per deck"
+
+    # Another user's stack (and a missing one) is nobody's: 404, nothing queued, nothing written.
+    for stack_id in (target["id"], str(uuid.uuid4())):
+        _, body = send(api, IMPORTS, stranger, package, name="x.apkg", options={"stackId": stack_id}, expect=404)
+        assert body["code"] == "stack_not_found", body
+    time.sleep(0.3)
+    assert stack_ids(api, stranger) == []
+    assert len(all_cards(api, token, target["id"])) == 8, "the owner's stack is untouched"
+
+
+def test_anki_import_refuses_unsafe_broken_and_oversized_packages(api: Api):
+    """A package with an entry name that could leave its folder is a 400 with the name; a zip without a
+    collection a 415 (both before any job). A collection that cannot be read, or would unpack to more than
+    512 MB: the preview names the problem (200), and the import job fails with it and writes nothing."""
+    token = api.signup("Rita Riskant")["token"]
+    _, target = api.call("POST", STACKS, token=token, json_body={"name": "Bestand", "color": "#059669"}, expect=201)
+    at = {"stackId": target["id"]}
+    api.call("POST", CARDS, path=at, token=token, json_body={"question": "F", "answer": "A"}, expect=201)
+    collection = zipfile.ZipFile(io.BytesIO(fixture("legacy-genanki.apkg"))).read("collection.anki2")
+    unsafe = [(fixture("traversal.apkg"), "../../evil.txt")] + [
+        (zip_of(("collection.anki2", collection), (name, b"harmlos"), ("media", b"{}")), name)
+        for name in ("/etc/passwd", "../x", "bilder/../../x.png", "C:\\evil.txt")
+    ]
+    for template in (PREVIEW, IMPORTS):
+        for content, name in unsafe:
+            _, body = send(api, template, token, content, name="paket.apkg", expect=400)
+            assert body["code"] == "validation_failed", (name, body)
+            assert body["message"] == f"Das Paket enthält einen unzulässigen Dateinamen: {name}", (name, body)
+        _, body = send(api, template, token, fixture("not-anki.zip"), name="not-anki.apkg", expect=415)
+        assert body["code"] == "unsupported_media_type" and "kein Anki-Paket" in body["message"], body
+
+    broken = "Die Sammlung im Anki-Paket ist beschädigt und kann nicht gelesen werden."
+    # A media map naming a file outside the media folder refuses the package, as Anki does.
+    evil_media = zip_of(("collection.anki2", collection), ("media", b'{"0": "../evil.png"}'), ("0", b"png"))
+    for name, content, code, message in (
+        ("corrupt-collection.apkg", fixture("corrupt-collection.apkg"), "corrupt_collection", broken),
+        ("corrupt-anki21b.apkg", fixture("corrupt-anki21b.apkg"), "corrupt_collection", broken),
+        (
+            "kein-sqlite.apkg",
+            zip_of(("collection.anki21", b"SQLite format 3\x00" + bytes(64))),
+            "corrupt_collection",
+            broken,
+        ),
+        (
+            "zip-bomb.apkg",
+            fixture("zip-bomb.apkg"),
+            "package_too_large",
+            "Das Paket entpackt sich zu mehr als 512 MB und wird nicht gelesen.",
+        ),
+        (
+            "zip-bomb-understated.apkg",
+            fixture("zip-bomb-understated.apkg"),
+            "not_a_package",
+            "Die Datei ist kein gültiges Anki-Paket (.apkg).",
+        ),
+        ("medien.apkg", evil_media, "unsafe_path", "Das Paket enthält einen unzulässigen Dateinamen: ../evil.png"),
+    ):
+        problem = {"code": code, "line": None, "note": None, "field": None, "message": message}
+        _, preview = send(api, PREVIEW, token, content, name=name, expect=200)
+        assert preview == {
+            "format": "apkg",
+            "encoding": None,
+            "separator": None,
+            "hasHeader": False,
+            "header": None,
+            "columns": None,
+            "columnCount": 0,
+            "rows": [],
+            "cards": 0,
+            "rejected": 1,
+            "problems": [problem],
+            "suggestedStackName": name.removesuffix(".apkg"),
+            "decks": None,
+            "notes": None,
+            "reviews": None,
+            "media": None,
+        }, (name, preview)
+        for options in (None, {"stackId": target["id"]}):
+            job = run_import(api, token, content, name=name, options=options)
+            assert import_problem(api, job) == problem, (name, job)
+            assert job["error"] == message and job["errorCode"] == code, job
+    assert stack_ids(api, token) == [target["id"]], "a failed import makes no stack"
+    assert [card["question"] for card in all_cards(api, token, target["id"])] == ["F"], "and adds no card"
+
+
+def test_anki_import_names_the_note_that_breaks_a_rule(api: Api):
+    """A legacy package (schema 11, made here) with a note whose back is empty and one whose note type is
+    missing: the preview names each by its Anki note id (a 64-bit number) instead of a line, the good note
+    still counts; the import fails with the first and writes nothing."""
+    token = api.signup("Nils Notiz")["token"]
+    package = schema11_package(
+        [
+            (1709300000001, 1, ["Frage eins", "Antwort <b>eins</b>"], "eigen test"),
+            (1709300000002, 1, ["Frage zwei", " &nbsp; "], ""),
+            (1709300000003, 4711, ["Frage drei", "Antwort drei"], ""),
+        ]
+    )
+    back_empty = {
+        "code": "back_empty",
+        "line": None,
+        "note": 1709300000002,
+        "field": "back",
+        "message": "Notiz 1709300000002: Die Rückseite ist leer.",
+    }
+    _, preview = send(api, PREVIEW, token, package, name="eigenbau.apkg", expect=200)
+    assert preview["format"] == "apkg" and preview["rows"] == [["Frage eins", "Antwort eins"]], preview
+    assert (preview["cards"], preview["rejected"], preview["notes"], preview["reviews"], preview["media"]) == (
+        1,
+        2,
+        3,
+        0,
+        0,
+    ), preview
+    assert preview["decks"] == [{"name": "Eigenbau", "cards": 1, "reviews": 0}], preview
+    assert preview["problems"][0] == back_empty, preview["problems"]
+    assert preview["problems"][1:] == [
+        {
+            "code": "unknown_note_type",
+            "line": None,
+            "note": 1709300000003,
+            "field": None,
+            "message": "Notiz 1709300000003: Der Notiztyp der Notiz fehlt im Paket.",
+        }
+    ], preview["problems"]
+
+    job = run_import(api, token, package, name="eigenbau.apkg")
+    assert import_problem(api, job) == back_empty, job
+    assert stack_ids(api, token) == []
+
+    # Without the two bad notes it imports, its tags kept (the CSV export shows them).
+    only_good = schema11_package([(1709300000001, 1, ["Frage eins", "Antwort <b>eins</b>"], "eigen test")])
+    good = import_result(api, run_import(api, token, only_good))
+    assert (good["cardsCreated"], good["reviewsImported"], good["mediaSkipped"]) == (1, 0, 0), good
+    assert [(s["name"], s["cards"]) for s in good["stacks"]] == [("Eigenbau", 1)], good
+    _, text = export(api, token, good["stacks"][0]["id"], "csv")
+    assert read_export(text.removeprefix("\ufeff"), ",")[1][::3] == ["Frage eins", "eigen test"], text
+
+
+def test_anki_export_is_read_by_the_real_anki(api: Api, tmp_path):
+    """A stack imported from modern.apkg, exported as an Anki package and imported by Anki itself
+    (e2e/anki_check.py, Anki's own importer with scheduling): every note with the note type "Smart
+    Flashcards", HTML-escaped fields and the tags; each card with the type and queue of its state and its
+    due time; the whole review history. The package reads back through our import too."""
+    token = api.signup("Anke Export")["token"]
+    imported = import_result(
+        api, run_import(api, token, fixture("modern.apkg"), options={"stackName": "Biologie komplett"})
+    )
+    stack_id = imported["stacks"][0]["id"]
+    cards = wait_for_hints(api, token, stack_id)  # the hint job has written every hint: the cards stay as they are
+    check_modern_cards(cards)
+    by_front = {anki_html(card["question"]): card for card in cards}
+
+    response, package = export(api, token, stack_id, "apkg")
+    assert response.headers["Content-Type"] == "application/octet-stream", response.headers
+    assert response.headers["Content-Disposition"] == (
+        "attachment; filename=\"Biologie komplett.apkg\"; filename*=UTF-8''Biologie%20komplett.apkg"
+    )
+    with zipfile.ZipFile(io.BytesIO(package)) as archive:
+        assert archive.namelist() == ["collection.anki21", "media"], archive.namelist()
+        assert archive.testzip() is None
+        assert archive.read("media") == b"{}"
+        (tmp_path / "collection.anki21").write_bytes(archive.read("collection.anki21"))
+    with contextlib.closing(sqlite3.connect(f"file:{tmp_path / 'collection.anki21'}?mode=ro", uri=True)) as db:
+        assert db.execute("SELECT ver FROM col").fetchone() == (11,), "schema 11"
+        assert db.execute("SELECT count(*) FROM notes").fetchone() == (7,)
+
+    anki = anki_check(package, tmp_path)
+    assert anki["import"]["ok"] is True, anki["import"]
+    assert anki["import"]["log"] == {
+        "new": 7,
+        "updated": 0,
+        "duplicate": 0,
+        "conflicting": 0,
+        "first_field_match": 0,
+        "missing_notetype": 0,
+        "missing_deck": 0,
+        "empty_first_field": 0,
+        "found_notes": 7,
+    }, anki["import"]
+    assert anki["package"]["collection"] == "collection.anki21" and anki["package"]["media"] == [], anki["package"]
+    assert [(deck["name"], deck["cards"]) for deck in anki["decks"]] == [("Biologie komplett", 7)], anki["decks"]
+    assert anki["notetypes"] == [
+        {"name": "Smart Flashcards", "kind": "normal", "fields": ["Front", "Back", "Hint"], "templates": ["Card 1"]}
+    ], anki["notetypes"]
+    assert anki["media"] == []
+
+    # The notes: one per card, fields HTML-escaped (line breaks as <br>), tags kept.
+    notes = {note["id"]: note for note in anki["notes"]}
+    assert len(notes) == 7 and sorted(by_front) == sorted(note["fields"]["Front"] for note in notes.values())
+    for note in notes.values():
+        card = by_front[note["fields"]["Front"]]
+        assert note["notetype"] == "Smart Flashcards" and note["decks"] == ["Biologie komplett"], note
+        assert note["fields"] == {
+            "Front": anki_html(card["question"]),
+            "Back": anki_html(card["answer"]),
+            "Hint": anki_html(card["hint"]),
+        }, note
+        assert sorted(note["tags"]) == sorted(MODERN[card["question"]].tags), note
+    fields = {note["fields"]["Front"]: note["fields"]["Back"] for note in notes.values()}
+    assert fields["Was ist die Mitochondrie?"] == "Das Kraftwerk der Zelle.<br>Sie erzeugt ATP &amp; Wärme."
+    assert fields["Zellkern &amp; DNA"] == "Enthält die Erbinformation (Größe: 5 µm)."
+    assert fields["Ist das harmlos?"] == "Nein, &lt;script&gt; ist gefährlich."
+
+    # The cards: Anki's type and queue of each state, the due time of learning cards to the second and
+    # the due day of review cards (Anki's day starts at 04:00).
+    assert len(anki["cards"]) == 7
+    for anki_card in anki["cards"]:
+        card = by_front[notes[anki_card["nid"]]["fields"]["Front"]]
+        what = f"{card['question']!r} ({card['state']}): {anki_card}"
+        assert (anki_card["type"], anki_card["queue"]) == ANKI_TYPE_QUEUE[card["state"]], what
+        assert anki_card["reps"] == card["reviewCount"], what
+        due = parse_api_date(card["dueAt"])
+        if card["state"] == "new":
+            assert anki_card["due_kind"] == "position", what
+        elif card["state"] == "review":
+            assert anki_card["due_kind"] == "day", what
+            assert anki_card["due_date"] == (due - timedelta(hours=4)).strftime("%Y-%m-%d"), what
+            assert anki_card["ivl"] >= 1, what
+        else:
+            assert anki_card["due_kind"] == "timestamp", what
+            assert anki_card["due_date"] == due.strftime("%Y-%m-%dT%H:%M:%SZ"), what
+    assert Counter(c["type_name"] for c in anki["cards"]) == {"new": 1, "learning": 1, "review": 4, "relearning": 1}
+
+    # The review history: all 18 answers, at their times, with their eases, on their cards.
+    revlog = anki["revlog"]
+    assert revlog["count"] == 18 and revlog["by_type"] == {"learn": 10, "relearn": 2, "review": 6}, revlog["by_type"]
+    card_fronts = {c["id"]: notes[c["nid"]]["fields"]["Front"] for c in anki["cards"]}
+    answers: dict[str, list[tuple[int, int]]] = {}
+    for row in revlog["rows"]:
+        answers.setdefault(by_front[card_fronts[row["cid"]]]["question"], []).append((row["id"], row["ease"]))
+    assert answers == {q: list(card.reviews) for q, card in MODERN.items() if card.reviews}, answers
+
+    # The package reads back through our own import: the same cards, states and history.
+    _, preview = send(api, PREVIEW, token, package, name="Biologie komplett.apkg", expect=200)
+    assert preview["decks"] == [{"name": "Biologie komplett", "cards": 7, "reviews": 18}], preview
+    assert (preview["notes"], preview["reviews"], preview["media"], preview["rejected"]) == (7, 18, 0, 0), preview
+    again = import_result(api, run_import(api, token, package, name="Biologie komplett.apkg"))
+    assert [(s["name"], s["cards"]) for s in again["stacks"]] == [("Biologie komplett", 7)], again
+    assert (again["reviewsImported"], again["mediaSkipped"]) == (18, 0), again
+
+    def essentials(card: dict) -> tuple:
+        return tuple(card[key] for key in ("question", "answer", "hint", "state", "reviewCount", "lastReviewedAt"))
+
+    assert sorted(map(essentials, all_cards(api, token, again["stacks"][0]["id"]))) == sorted(map(essentials, cards))
+
+
+def test_anki_export_of_more_than_1000_cards_made_at_once(api: Api, tmp_path):
+    """An import makes all its cards in the same instant; a stack of 1,001 such cards exports as a
+    package with 1,001 notes and cards, each with an id of its own."""
+    token = api.signup("Tausend Eins")["token"]
+    rows = "".join(f"Frage {n},Antwort {n}\n" for n in range(1, 1002)).encode()
+    result = import_result(api, run_import(api, token, rows, name="Tausendeins.csv"))
+    assert result["cardsCreated"] == 1001, result
+    _, package = export(api, token, result["stacks"][0]["id"], "apkg")
+    with zipfile.ZipFile(io.BytesIO(package)) as archive:
+        (tmp_path / "collection.anki21").write_bytes(archive.read("collection.anki21"))
+    with contextlib.closing(sqlite3.connect(f"file:{tmp_path / 'collection.anki21'}?mode=ro", uri=True)) as db:
+        assert db.execute("SELECT count(DISTINCT id) FROM notes").fetchone() == (1001,)
+        assert db.execute("SELECT count(DISTINCT id) FROM cards").fetchone() == (1001,)
 
 
 def test_import_takes_files_over_10_mb(api: Api):

@@ -123,6 +123,7 @@ export default {
   'dash.title': 'Deine Stapel',
   'dash.studyAll': 'Alle Stapel lernen',
   'dash.create': 'Erstellen',
+  'dash.import': 'Importieren',
   'dash.loading': 'Deine Stapel werden geladen...',
   'dash.empty': 'Erstelle deinen ersten Stapel',
   'dash.emptyText': 'Ein Stapel sammelt Karteikarten zu einem Thema, z. B. „Biologie“ oder „Vokabeln Spanisch“.',
@@ -213,6 +214,11 @@ export default {
   'detail.loadingCards': 'Karten werden geladen…',
   'detail.cardsError': 'Die Karten konnten nicht geladen werden.',
   'detail.stats': 'Statistik',
+  'detail.import': 'Karten importieren',
+  'detail.export': 'Exportieren',
+  'detail.exportCsv': 'CSV (Excel)',
+  'detail.exportTsv': 'TSV (Quizlet, Anki)',
+  'detail.exportError': 'Der Export ist fehlgeschlagen. Bitte versuche es erneut.',
 
   // Card form
   'card.createTitle': 'Neue Karteikarte anlegen',

@@ -16,6 +16,7 @@ const ROUTES = [
   { re: /^\/app\/reset$/, view: 'password-reset', public: true, signedInToo: true, props: { mode: 'reset' } },
   { re: /^\/app\/stacks$/, view: 'dashboard' },
   { re: /^\/app\/stacks\/new$/, view: 'stack-form' },
+  { re: /^\/app\/import$/, view: 'import' },
   { re: /^\/app\/stacks\/([\w-]+)$/, view: 'stack-detail', keys: ['stackId'] },
   { re: /^\/app\/stacks\/([\w-]+)\/edit$/, view: 'stack-form', keys: ['stackId'] },
   { re: /^\/app\/stacks\/([\w-]+)\/learn$/, view: 'learn', keys: ['stackId'] },

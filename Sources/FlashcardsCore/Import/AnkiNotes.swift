@@ -41,6 +41,8 @@ public enum AnkiNotes {
     public struct Sides: Sendable, Hashable {
         public var question: String
         public var answer: String
+        /// What the front's `{{hint:Field}}` shows on request: the card's hint.
+        public var hint: String? = nil
         public var media: Set<String>
     }
 
@@ -66,8 +68,10 @@ public enum AnkiNotes {
                 media: question.media.union(extraText.media).union(cloze.answers.flatMap { html($0).media }))
         case .normal:
             let template = type.templates[ord] ?? type.templates.values.first ?? ("", "")
-            let front = Template.render(template.question, fields: named, frontSide: "")
-            let back = Template.render(template.answer, fields: named, frontSide: front)
+            var hints: [String] = []
+            let front = Template.render(template.question, fields: named, frontSide: "", hints: &hints)
+            var ignored: [String] = []
+            let back = Template.render(template.answer, fields: named, frontSide: front, hints: &ignored)
             let question = html(front)
             // The back usually repeats the front first ({{FrontSide}}<hr id=answer>…): keep what follows.
             var answerHTML = back
@@ -79,7 +83,10 @@ public enum AnkiNotes {
                 answerHTML = String(back.dropFirst(front.count))
             }
             let answer = html(answerHTML)
-            return Sides(question: question.text, answer: answer.text, media: question.media.union(answer.media))
+            let hint = hints.map { html($0).text }.filter { !$0.isEmpty }.joined(separator: "\n")
+            return Sides(
+                question: question.text, answer: answer.text, hint: hint.isEmpty ? nil : hint,
+                media: question.media.union(answer.media))
         }
     }
 
@@ -161,10 +168,12 @@ public enum AnkiNotes {
     // MARK: Templates
 
     /// Anki's card templates: `{{Field}}`, `{{filter:Field}}` (the field's text for `text:`,
-    /// nothing for `type:`), `{{#Field}}…{{/Field}}` and `{{^Field}}…{{/Field}}` sections,
-    /// `{{FrontSide}}`.
+    /// nothing for `type:`; a `hint:` field goes to `hints`), `{{#Field}}…{{/Field}}` and
+    /// `{{^Field}}…{{/Field}}` sections, `{{FrontSide}}`.
     public enum Template {
-        public static func render(_ format: String, fields: [String: String], frontSide: String) -> String {
+        public static func render(
+            _ format: String, fields: [String: String], frontSide: String, hints: inout [String]
+        ) -> String {
             var output = ""
             var rest = Substring(format)
             while let open = rest.range(of: "{{") {
@@ -187,7 +196,9 @@ public enum AnkiNotes {
                         rest = ""
                     }
                     let filled = !html(fields[name] ?? "").text.isEmpty
-                    if filled == (first == "#") { output += render(String(body), fields: fields, frontSide: frontSide) }
+                    if filled == (first == "#") {
+                        output += render(String(body), fields: fields, frontSide: frontSide, hints: &hints)
+                    }
                 } else if tag == "FrontSide" {
                     output += frontSide
                 } else if tag.hasPrefix("/") || tag.hasPrefix("!") {
@@ -196,8 +207,11 @@ public enum AnkiNotes {
                     let parts = tag.split(separator: ":")
                     let name = String(parts.last ?? "").trimmingCharacters(in: .whitespaces)
                     let filters = parts.dropLast().map { $0.trimmingCharacters(in: .whitespaces) }
-                    if filters.contains("type") { continue }
-                    if filters.contains("cloze") { continue }
+                    if filters.contains("type") || filters.contains("cloze") { continue }
+                    if filters.contains("hint") {
+                        hints.append(fields[name] ?? "")
+                        continue
+                    }
                     output += fields[name] ?? ""
                 }
             }

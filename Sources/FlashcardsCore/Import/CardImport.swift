@@ -176,8 +176,9 @@ public struct ImportProblem: Error, Sendable, Hashable {
                 case .hint: "Der Hinweis"
                 case .tags: "Die Schlagwörter"
                 }
+            let plural = field == .tags
             switch problem {
-            case .empty: return "\(name) ist leer."
+            case .empty: return "\(name) \(plural ? "sind" : "ist") leer."
             case .tooLong:
                 let limit =
                     switch field {
@@ -186,8 +187,8 @@ public struct ImportProblem: Error, Sendable, Hashable {
                     case .hint: TextLimits.hint
                     case .tags: CardImport.maximumTagText
                     }
-                return "\(name) ist länger als \(limit) Zeichen."
-            case .invalidCharacters: return "\(name) enthält ungültige Zeichen."
+                return "\(name) \(plural ? "sind" : "ist") länger als \(limit) Zeichen."
+            case .invalidCharacters: return "\(name) \(plural ? "enthalten" : "enthält") ungültige Zeichen."
             }
         case .missingColumn: return "Die Zeile hat keine Spalte für Vorder- und Rückseite."
         case .badMapping: return "Die Spaltenzuordnung passt nicht zur Datei."

@@ -30,9 +30,10 @@ struct MultipartForm {
         if parts.isEmpty, String(buffer: collected).contains("name=\"\(fileField)\"") {
             throw AppError.validation("Der Upload ist kein gültiges multipart/form-data.")
         }
-        guard let file = parts.first(where: { $0.name == fileField }), file.body.readableBytes > 0 else {
+        guard let file = parts.first(where: { $0.name == fileField }) else {
             throw AppError.validation("Bitte wähle eine Datei aus, bevor du fortfährst.")
         }
+        guard file.body.readableBytes > 0 else { throw AppError.validation("Die Datei ist leer.") }
         guard file.body.readableBytes <= maximumFile else { throw tooLarge }
         return MultipartForm(file: Data(file.body.readableBytesView), fileName: file.filename, parts: parts)
     }

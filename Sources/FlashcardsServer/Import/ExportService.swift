@@ -1,6 +1,8 @@
 import FlashcardsAPI
 import FlashcardsCore
+import Fluent
 import Foundation
+import NIOPosix
 import SQLKit
 import Vapor
 
@@ -25,7 +27,7 @@ enum ExportService {
         let text: String
         switch format {
         case .csv: text = DelimitedText.text([csvHeader] + rows, separator: ",", byteOrderMark: true)
-        case .tsv: text = DelimitedText.text(rows, separator: "\t")
+        case .tsv, .apkg: text = DelimitedText.text(rows, separator: "\t")
         }
         let response = Response(status: .ok, body: .init(string: text))
         response.headers.contentType = HTTPMediaType(
@@ -33,6 +35,64 @@ enum ExportService {
         response.headers.replaceOrAdd(
             name: .contentDisposition, value: attachment(fileName: stack.name, extension: format.rawValue))
         return response
+    }
+
+    /// The stack as an Anki package: every card as a note with its scheduling state, and its counted
+    /// reviews (undone ones left out) as Anki's review log.
+    static func anki(
+        _ stack: StackModel, scheduler: CardScheduler, db: any Database, now: Date, threadPool: NIOThreadPool
+    ) async throws -> Response {
+        let cards = try await CardModel.query(on: db).filter(\.$stackId == stack.id!).sort(\.$id).all()
+        let logs = Dictionary(
+            grouping: try await ReviewLogModel.query(on: db).filter(\.$stackId == stack.id!).all(), by: \.cardId)
+        let exported = cards.map { card in
+            var schedule = CardSchedule.new(createdAt: card.createdAt)
+            var reviews: [AnkiPackageWriter.Review] = []
+            let durations = Dictionary(uniqueKeysWithValues: (logs[card.id!] ?? []).map { ($0.id!, $0.durationMs) })
+            for review in ReviewOrder.counted((logs[card.id!] ?? []).map(\.logged)) {
+                let before = schedule
+                scheduler.apply(review.rating, at: review.reviewedAt, to: &schedule, cardID: Int64(card.id!))
+                func interval(_ state: CardSchedule, from time: Date) -> Int {
+                    state.state == .review
+                        ? max(1, Int((state.due.timeIntervalSince(time) / 86_400).rounded()))
+                        : -max(1, Int(state.due.timeIntervalSince(time)))
+                }
+                let type =
+                    switch before.state {
+                    case .new, .learning: 0
+                    case .review: 1
+                    case .relearning: 2
+                    }
+                reviews.append(
+                    AnkiPackageWriter.Review(
+                        time: review.reviewedAt, ease: ankiEase(review.rating),
+                        durationMs: (durations[review.id] ?? nil) ?? 0,
+                        type: type, interval: interval(schedule, from: review.reviewedAt),
+                        lastInterval: before.lastReviewedAt.map { interval(before, from: $0) } ?? 0))
+            }
+            return AnkiPackageWriter.Card(
+                question: card.question, answer: card.answer, hint: card.hint,
+                tags: (card.tags ?? "").split(separator: " ").map(String.init), createdAt: card.createdAt,
+                schedule: card.schedule, reviews: reviews)
+        }
+        let data = try await AnkiPackageWriter.package(
+            deck: stack.name, cards: exported, now: now, threadPool: threadPool)
+        let response = Response(status: .ok, body: .init(data: data))
+        response.headers.contentType = HTTPMediaType(type: "application", subType: "octet-stream")
+        response.headers.replaceOrAdd(
+            name: .contentDisposition, value: attachment(fileName: stack.name, extension: "apkg"))
+        return response
+    }
+
+    /// Anki's ease of a rating: FSRS's four map one to one; the ladder's "Schwer" is a lapse (1),
+    /// "Mittel" good (3), "Einfach" easy (4).
+    static func ankiEase(_ rating: StudyRating) -> Int {
+        switch rating {
+        case .fsrs(let rating): rating.rawValue
+        case .ladder(.hard): 1
+        case .ladder(.medium): 3
+        case .ladder(.easy): 4
+        }
     }
 
     /// `attachment` with an ASCII file name and the real one in RFC 5987 form.

@@ -35,6 +35,7 @@ struct ImportJobHandler: JobHandler {
             throw JobFailure("Die Datei des Imports fehlt.", code: "import_file_missing")
         }
         try await job.report(JobProgressDTO(stage: "reading", message: "Datei wird gelesen …"))
+        if payload.format == .anki { return try await runAnki(data, payload: payload, job: job) }
         let cards: [CardImport.Card]
         do throws(ImportProblem) {
             let table = try ImportService.table(data, options: payload.options)
@@ -55,6 +56,53 @@ struct ImportJobHandler: JobHandler {
                 stage: "done", current: cards.count, total: cards.count, cardsCreated: cards.count,
                 message: "\(germanNumber(cards.count)) Karten importiert."))
         return try Self.json(result)
+    }
+
+    /// An Anki package: its decks become stacks (or go into the stack the options name), its cards
+    /// come with the schedule their review history gives, all in one transaction.
+    private func runAnki(_ data: Data, payload: Payload, job: JobContext) async throws -> String? {
+        let reading: AnkiImport
+        do {
+            reading = AnkiImport(try await ImportService.readAnki(data, application: job.application), problemLimit: 1)
+            if let problem = reading.problems.first { throw problem }
+        } catch let problem as ImportProblem {
+            throw JobFailure(problem.germanMessage, code: problem.code, detail: try Self.json(problem.dto))
+        }
+        let total = reading.cardCount
+        try await job.report(
+            JobProgressDTO(
+                stage: "saving", current: 0, total: total,
+                message:
+                    "\(germanNumber(total)) Karten und \(germanNumber(reading.reviews)) Wiederholungen werden gespeichert …"
+            ))
+        let environment = job.application.serverEnvironment
+        let userId = job.userId
+        let now = job.now()
+        let options = payload.options
+        var target: StackModel?
+        if let stackId = options.stackId {
+            guard
+                let existing = try await StackModel.query(on: job.db)
+                    .filter(\.$uniqueId == stackId).filter(\.$userId == userId).first()
+            else { throw JobFailure("Der Stapel wurde inzwischen gelöscht.", code: "stack_not_found") }
+            target = existing
+        }
+        let saved = try await AnkiImport.save(
+            reading.decks, target: target, name: options.stackName, userId: userId, uuid: environment.uuid, now: now,
+            on: job.db)
+        for entry in saved {
+            try await HintJobs.enqueueMissing(stackId: entry.stack.id!, userId: userId, db: job.db, now: now)
+        }
+        try await job.report(
+            JobProgressDTO(
+                stage: "done", current: total, total: total, cardsCreated: total,
+                message: "\(germanNumber(total)) Karten importiert."))
+        return try Self.json(
+            ImportResultDTO(
+                stacks: saved.map {
+                    ImportedStackDTO(id: $0.stack.uniqueId, name: $0.stack.name, cards: $0.cards, created: $0.created)
+                },
+                cardsCreated: total, reviewsImported: reading.reviews, mediaSkipped: reading.mediaCount))
     }
 
     /// Writes the cards (and a new stack) in one transaction, then queues their hints.
@@ -105,14 +153,18 @@ enum NewCardRows {
     static let columns = [
         "unique_id", "stack_id", "user_id", "question", "answer", "hint", "hint_source", "search_text", "due_at",
         "level", "review_count", "created_at", "updated_at", "queue", "state", "step", "stability", "difficulty",
-        "bookmarked", "tags",
+        "bookmarked", "tags", "first_reviewed_at", "last_reviewed_at",
     ]
 
-    /// One card's values in `columns` order.
-    private static func values(
-        _ card: CardImport.Card, stackId: Int, userId: UUID, uuid: UUID, schedule: CardSchedule, now: Date
+    /// `columns` with the id first, for cards whose ids were taken beforehand.
+    static let columnsWithId = ["id"] + columns
+
+    /// One card's values in `columns` order (with `id` first when given), with its schedule.
+    static func values(
+        _ card: CardImport.Card, id: Int? = nil, stackId: Int, userId: UUID, uuid: UUID, schedule: CardSchedule,
+        now: Date
     ) -> [StoredValue] {
-        [
+        (id.map { [StoredValue.int($0)] } ?? []) + [
             .uuid(uuid), .int(stackId), .uuid(userId), .text(card.question), .text(card.answer),
             card.hint.map(StoredValue.text) ?? .null, card.hint == nil ? .null : .text("user"),
             .text(CardModel.searchText(question: card.question, answer: card.answer, hint: card.hint)),
@@ -120,6 +172,8 @@ enum NewCardRows {
             .int(schedule.queue.rawValue), .text(schedule.state.rawValue), schedule.step.map(StoredValue.int) ?? .null,
             schedule.stability.map(StoredValue.double) ?? .null, schedule.difficulty.map(StoredValue.double) ?? .null,
             .bool(false), card.tags.isEmpty ? .null : .text(card.tags.joined(separator: " ")),
+            schedule.firstReviewedAt.map(StoredValue.date) ?? .null,
+            schedule.lastReviewedAt.map(StoredValue.date) ?? .null,
         ]
     }
 

@@ -16,6 +16,7 @@ enum ImportService {
     /// What an uploaded file is.
     enum Format: String, Codable, Sendable {
         case delimited = "csv"
+        case anki = "apkg"
     }
 
     /// An upload with its options, read from the multipart form (`file`, `options`).
@@ -38,7 +39,26 @@ enum ImportService {
         if let name = options.stackName {
             options.stackName = try Validate.text(name, field: "Der Name des Stapels", max: TextLimits.stackName)
         }
-        return Upload(data: form.file, fileName: form.fileName, options: options, format: try format(of: form.file))
+        let format = try format(of: form.file)
+        if format == .anki { try checkPackage(form.file) }
+        return Upload(data: form.file, fileName: form.fileName, options: options, format: format)
+    }
+
+    /// A zip that is no Anki package is refused at once (415), as is one with a name that could
+    /// leave its folder (400); reading the collection is left to the preview and the job.
+    private static func checkPackage(_ data: Data) throws {
+        let zip: ZipArchive
+        do {
+            zip = try ZipArchive(data)
+        } catch .unsafeName(let name) {
+            throw AppError.validation(AnkiPackage.problem(.unsafeName(name)).germanMessage)
+        } catch {
+            throw AppError.unsupportedMediaType(AnkiPackage.problem(error).germanMessage)
+        }
+        guard AnkiPackage.collectionNames.contains(where: { zip.entry($0) != nil }) else {
+            throw AppError.unsupportedMediaType(
+                "Die Zip-Datei ist kein Anki-Paket: Es fehlt die Sammlung (collection.anki2, .anki21 oder .anki21b).")
+        }
     }
 
     /// The separator the options name, if any (one character; `\t` for tab).
@@ -51,18 +71,14 @@ enum ImportService {
         return character
     }
 
-    /// The format by the file's content: text that is no binary file reads as CSV/TSV.
+    /// The format by the file's content: a zip is an Anki package, text that is no binary file
+    /// reads as CSV/TSV.
     static func format(of data: Data) throws -> Format {
-        let head = data.prefix(8_192)
-        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
-            throw AppError.unsupportedMediaType(
-                "Anki-Pakete (.apkg) können noch nicht importiert werden. Exportiere den Stapel in Anki als Text (.txt)."
-            )
-        }
+        if ZipArchive.looksLikeZip(data) { return .anki }
         // Text has no NUL bytes (UTF-16 files aside, which spreadsheets do not write by default).
-        guard !head.contains(0) else {
+        guard !data.prefix(8_192).contains(0) else {
             throw AppError.unsupportedMediaType(
-                "Diese Datei kann nicht importiert werden. Erlaubt sind CSV- und TSV-Dateien (auch aus Quizlet und Anki)."
+                "Diese Datei kann nicht importiert werden. Erlaubt sind CSV- und TSV-Dateien (auch aus Quizlet) und Anki-Pakete (.apkg)."
             )
         }
         return .delimited
@@ -87,9 +103,13 @@ enum ImportService {
     }
 
     /// What the upload would import; parsing runs off the event loop.
-    static func preview(_ upload: Upload, on pool: NIOThreadPool) async throws -> ImportPreviewDTO {
+    static func preview(_ upload: Upload, application: Application) async throws -> ImportPreviewDTO {
         let name = upload.options.stackName ?? stackName(fromFile: upload.fileName)
-        return try await pool.runIfActive {
+        switch upload.format {
+        case .anki: return try await ankiPreview(upload, name: name, application: application)
+        case .delimited: break
+        }
+        return try await application.threadPool.runIfActive {
             let table: DelimitedText.Table
             do throws(ImportProblem) {
                 table = try self.table(upload.data, options: upload.options)
@@ -103,11 +123,37 @@ enum ImportService {
             let reading = CardImport.read(table, mapping: mapping)
             return ImportPreviewDTO(
                 format: upload.format.rawValue, encoding: table.encoding.rawValue, separator: String(table.separator),
-                hasHeader: table.header != nil, header: table.header,
-                columns: mapping,
-                columnCount: table.columns, rows: Array(table.rows.prefix(20)), cards: reading.cards.count,
-                rejected: reading.rejected, problems: reading.problems.map(\.dto), suggestedStackName: name)
+                hasHeader: table.header != nil, header: table.header, columns: mapping, columnCount: table.columns,
+                rows: Array(table.rows.prefix(20)), cards: reading.cards.count, rejected: reading.rejected,
+                problems: reading.problems.map(\.dto), suggestedStackName: name)
         }
+    }
+
+    /// An Anki package's decks, cards, notes, history and media.
+    private static func ankiPreview(_ upload: Upload, name: String, application: Application) async throws
+        -> ImportPreviewDTO
+    {
+        let reading: AnkiImport
+        do {
+            reading = AnkiImport(try await readAnki(upload.data, application: application))
+        } catch let problem as ImportProblem {
+            return ImportPreviewDTO(
+                format: upload.format.rawValue, encoding: nil, separator: nil, hasHeader: false, header: nil,
+                columns: nil, columnCount: 0, rows: [], cards: 0, rejected: 1, problems: [problem.dto],
+                suggestedStackName: name)
+        }
+        let rows = reading.decks.lazy.flatMap(\.cards).prefix(20).map { [$0.card.question, $0.card.answer] }
+        return ImportPreviewDTO(
+            format: upload.format.rawValue, encoding: nil, separator: nil, hasHeader: false, header: nil, columns: nil,
+            columnCount: 2, rows: Array(rows), cards: reading.cardCount, rejected: reading.rejected,
+            problems: reading.problems.map(\.dto), suggestedStackName: name, decks: reading.deckDTOs,
+            notes: reading.notes, reviews: reading.reviews, media: reading.mediaCount)
+    }
+
+    /// Reads an Anki package with the application's thread pool.
+    static func readAnki(_ data: Data, application: Application) async throws -> AnkiPackage {
+        try await AnkiPackage.read(
+            data, threadPool: application.threadPool, eventLoop: application.eventLoopGroup.any())
     }
 }
 

@@ -89,20 +89,27 @@ struct ZipArchive {
 
     func entry(_ name: String) -> Entry? { entries.first { $0.name == name } }
 
-    /// The unpacked bytes of `entry`; more than `limit` bytes throw `tooLarge`, whatever the
-    /// entry's header claims.
+    /// The unpacked bytes of `entry`: a declared size over `limit` throws `tooLarge` before anything
+    /// is inflated, and data that inflates past its declared size throws `corrupt`.
     func contents(of entry: Entry, limit: Int) throws(Failure) -> Data {
         let local = entry.localHeaderOffset
         guard local + 30 <= bytes.count, Self.uint32(bytes, local) == 0x0403_4B50 else { throw .corrupt(entry.name) }
         let start = local + 30 + Int(Self.uint16(bytes, local + 26)) + Int(Self.uint16(bytes, local + 28))
         guard start + entry.compressedSize <= bytes.count else { throw .corrupt(entry.name) }
         let raw = bytes[start..<(start + entry.compressedSize)]
+        if entry.size > limit { throw .tooLarge(entry.name) }
         let output: Data
         switch entry.method {
         case 0:
             guard raw.count <= limit else { throw .tooLarge(entry.name) }
             output = Data(raw)
-        case 8: output = try Self.inflate(raw, limit: limit, name: entry.name)
+        case 8:
+            // Never more than the header declares: data that inflates past it is broken (or a bomb).
+            do {
+                output = try Self.inflate(raw, limit: entry.size, name: entry.name)
+            } catch .tooLarge {
+                throw .corrupt(entry.name)
+            }
         default: throw .unsupported
         }
         guard Self.crc32(output) == entry.crc else { throw .corrupt(entry.name) }

@@ -158,6 +158,21 @@ final class InlineSQLiteConnection: @unchecked Sendable {
 
     deinit { close() }
 
+    /// Defines collation `name` as a case-insensitive comparison (of ASCII letters): Anki's
+    /// collections declare their name columns `COLLATE unicase`, which SQLite must know to plan a read.
+    func defineCaseInsensitiveCollation(_ name: String) throws {
+        let status = sqlite_nio_sqlite3_create_collation_v2(
+            handle, name, SQLITE_UTF8, nil,
+            { _, leftCount, left, rightCount, right in
+                let a = UnsafeRawBufferPointer(start: left, count: Int(leftCount))
+                let b = UnsafeRawBufferPointer(start: right, count: Int(rightCount))
+                func lower(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte + 32 : byte }
+                for (x, y) in zip(a, b) where lower(x) != lower(y) { return lower(x) < lower(y) ? -1 : 1 }
+                return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+            }, nil)
+        guard status == SQLITE_OK else { throw InlineSQLiteError(code: status, message: "collation \(name)") }
+    }
+
     func close() {
         for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.pointer) }
         statements = [:]

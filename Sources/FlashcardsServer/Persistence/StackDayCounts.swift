@@ -154,8 +154,13 @@ enum StackDayCounts {
 
     /// Stops keeping the counts of these stacks (after changes too many to adjust one by one).
     static func forget(stackIds: some Collection<Int>, in tx: any StudyTransaction) async throws {
+        try await forget(stackIds: stackIds, on: tx.sql)
+    }
+
+    /// ``forget(stackIds:in:)`` on any connection (an import's transaction).
+    static func forget(stackIds: some Collection<Int>, on sql: any SQLDatabase) async throws {
         guard !stackIds.isEmpty else { return }
-        try await tx.sql.update("stacks").set("reviewed_since", to: SQLLiteral.null)
+        try await sql.update("stacks").set("reviewed_since", to: SQLLiteral.null)
             .where("id", .in, Array(Set(stackIds)).sorted()).run()
     }
 

@@ -52,9 +52,10 @@ export const session = {
 
 /**
  * Sends one request; resolves with the decoded JSON (or null for 204), rejects with ApiError.
- * `expire: false` keeps the session on a 401 (signing out with a token that is already refused).
+ * `expire: false` keeps the session on a 401 (signing out with a token that is already refused);
+ * `raw: true` resolves with the Response itself (a file to download).
  */
-export async function request(method, path, body, { auth = true, signal, expire = true } = {}) {
+export async function request(method, path, body, { auth = true, signal, expire = true, raw = false } = {}) {
   const headers = { Accept: 'application/json' };
   const isForm = body instanceof FormData; // multipart uploads: the browser sets the boundary
   if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
@@ -74,6 +75,7 @@ export async function request(method, path, body, { auth = true, signal, expire 
     throw new ApiError(0, 'network', error.message);
   }
   if (response.status === 204) return null;
+  if (raw && response.ok) return response;
   let data = null;
   const text = await response.text();
   if (text) {

@@ -4,6 +4,7 @@
 // answers 404 `not_found`; the page then says that generation is not available there.
 
 import { ApiError, enc, request } from './client.js';
+import { followJob, jobResult } from './jobs.js';
 
 /** Thrown when the server offers no generation API. */
 export class GenerationUnavailableError extends Error {
@@ -47,31 +48,6 @@ export async function generatorInfo({ signal } = {}) {
   return result;
 }
 
-/** The finished job's `result` (JSON text) as an object; `{}` when absent or unreadable. */
-function parseResult(job) {
-  if (!job?.result) return {};
-  try {
-    const value = JSON.parse(job.result);
-    return value && typeof value === 'object' ? value : {};
-  } catch {
-    return {};
-  }
-}
-
-const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
-const POLL_MS = 700;
-/** Polls in a row that may fail (network, 429, 5xx) before the page gives up on the job. */
-const MAX_POLL_FAILURES = 5;
-const transient = (error) => error instanceof ApiError && (error.status === 0 || error.status === 429 || error.status >= 500);
-const aborted = () => new DOMException('Aborted', 'AbortError');
-
-const sleep = (ms, signal) => new Promise((resolve, reject) => {
-  if (signal?.aborted) { reject(aborted()); return; }
-  const onAbort = () => { clearTimeout(timer); reject(aborted()); };
-  const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-  signal?.addEventListener('abort', onAbort, { once: true });
-});
-
 /**
  * Generates card drafts and resolves with them once the job has finished. While the job runs,
  * `onProgress(job)` sees every poll (and the finished job when it succeeded) and
@@ -109,40 +85,25 @@ export async function generateDrafts(stackId, input, { signal, onProgress, onDra
     }
     throw error;
   }
-  const jobUrl = `/jobs/${enc(job.id)}`;
   const draftsUrl = `/stacks/${enc(stackId)}/drafts?jobId=${enc(job.id)}`;
   let seen = 0; // `cardsCreated` when the drafts were last fetched
-  let failures = 0; // failed polls in a row
-  // Polling (not the SSE stream) keeps the bearer token in a header and works through any proxy.
-  try {
-    while (!FINISHED.has(job.status)) {
-      onProgress?.(job);
-      const made = job.progress?.cardsCreated ?? 0;
-      if (onDrafts && made > seen) {
-        seen = made;
-        // Drafts saved so far; a failed look is no reason to stop following the job.
-        try { onDrafts(await request('GET', draftsUrl, undefined, { signal })); } catch (error) {
-          if (error.name === 'AbortError') throw error;
-        }
+  job = await followJob(job, {
+    signal,
+    async onUpdate(current) {
+      onProgress?.(current);
+      const made = current.progress?.cardsCreated ?? 0;
+      if (!onDrafts || made <= seen) return;
+      seen = made;
+      // Drafts saved so far; a failed look is no reason to stop following the job.
+      try { onDrafts(await request('GET', draftsUrl, undefined, { signal })); } catch (error) {
+        if (error.name === 'AbortError') throw error;
       }
-      await sleep(POLL_MS, signal);
-      try {
-        job = await request('GET', jobUrl, undefined, { signal });
-        failures = 0;
-      } catch (error) {
-        failures += 1;
-        if (!transient(error) || failures >= MAX_POLL_FAILURES) throw error;
-      }
-    }
-  } catch (error) {
-    // The job would run on without anyone waiting for it (after a 401 the session is gone).
-    if (error.status !== 401) request('POST', `${jobUrl}/cancel`).catch(() => {});
-    throw error;
-  }
+    },
+  });
   if (job.status !== 'succeeded') throw new GenerationFailedError(job.error, job.errorCode);
   onProgress?.(job);
   const drafts = await request('GET', draftsUrl, undefined, { signal });
-  return { jobId: job.id, result: parseResult(job), drafts };
+  return { jobId: job.id, result: jobResult(job), drafts };
 }
 
 /** The pending drafts of a stack (of one job, if given), in the order they were made. */

@@ -69,6 +69,7 @@ export async function mount(root, { query }) {
         <div class="actions">
           <a class="btn btn-secondary" href="/app/study" id="study-all" hidden>${icon('play')}<span>${t('dash.studyAll')}</span></a>
           <a class="btn btn-secondary" href="/app/stats">${icon('chart')}<span>${t('stats.title')}</span></a>
+          <a class="btn btn-secondary" href="/app/import">${icon('upload')}<span>${t('dash.import')}</span></a>
           <a class="btn btn-primary" href="/app/stacks/new">${icon('plus')}<span>${t('dash.create')}</span></a>
         </div>
       </header>

@@ -7,12 +7,13 @@
 // All server calls go through api/generation.js.
 
 import { html, render } from '../html.js';
-import { currentLanguage, formatNumber, t } from '../i18n.js';
+import { currentLanguage, t } from '../i18n.js';
 import { ApiError, api } from '../api/client.js';
 import {
   GenerationFailedError, GenerationUnavailableError, acceptDrafts, generateDrafts, generatorInfo, pendingDrafts,
 } from '../api/generation.js';
 import { createDraftEditor } from '../draft-editor.js';
+import { acceptDrops, sizeText } from '../dropzone.js';
 import { leaveTo } from '../router.js';
 import {
   announce, backButton, errorText, errorView, fieldError, icon, loadingView, retryable, setBusy, stackBreadcrumb, toast,
@@ -25,10 +26,6 @@ const IMAGE_TYPES = ['image/png', 'image/jpeg'];
 
 /** The live region speaks a running job's state at most this often (stage changes aside). */
 const ANNOUNCE_EVERY_MS = 8000;
-
-const sizeText = (bytes) => bytes >= 1024 * 1024
-  ? `${formatNumber(Math.round((bytes / 1024 / 1024) * 10) / 10)} MB`
-  : `${formatNumber(Math.max(1, Math.round(bytes / 1024)))} KB`;
 
 const isMac = () => /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent || '');
 
@@ -230,24 +227,7 @@ async function mountPage(root, ctx, reload) {
       fieldError(event.target, '');
     }
   });
-  // A file dropped on a dropzone goes into its input, as if chosen there (the browser would open it).
-  for (const zone of form.querySelectorAll('.dropzone')) {
-    const input = form.elements[zone.htmlFor];
-    const over = (on) => zone.classList.toggle('is-dragover', on);
-    zone.addEventListener('dragover', (event) => {
-      event.preventDefault();
-      if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
-      over(true);
-    });
-    zone.addEventListener('dragleave', (event) => { if (!zone.contains(event.relatedTarget)) over(false); });
-    zone.addEventListener('drop', (event) => {
-      event.preventDefault();
-      over(false);
-      if (!event.dataTransfer?.files.length) return;
-      input.files = event.dataTransfer.files;
-      input.dispatchEvent(new Event('change', { bubbles: true }));
-    });
-  }
+  for (const zone of form.querySelectorAll('.dropzone')) acceptDrops(zone, form.elements[zone.htmlFor]);
   form.addEventListener('click', (event) => {
     const button = event.target.closest('[data-switch]');
     if (button) switchTo(button.dataset.switch);

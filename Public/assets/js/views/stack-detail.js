@@ -5,8 +5,9 @@
 import { html, render } from '../html.js';
 import { dueCountValue, formatDateTime, formatNumber, t } from '../i18n.js';
 import { api } from '../api/client.js';
+import { exportStack } from '../api/transfer.js';
 import { leaveTo } from '../router.js';
-import { confirmDialog, errorText, errorView, icon, loadingView, stacksBreadcrumb, toast } from '../ui.js';
+import { confirmDialog, errorText, errorView, icon, loadStylesheet, loadingView, stacksBreadcrumb, toast } from '../ui.js';
 import { badgeText } from './dashboard.js';
 
 const PER_PAGE = 25;
@@ -22,7 +23,8 @@ export async function mount(root, { params, query, navigate }) {
   let stack;
   render(root, loadingView(t('loading')));
   try {
-    stack = await api.stack(id);
+    // The export menu's styles come with the import's (css/import.css).
+    [stack] = await Promise.all([api.stack(id), loadStylesheet('/assets/css/import.css')]);
   } catch (error) {
     if (error.status === 401) return;
     render(root, errorView(errorText(error)));
@@ -52,6 +54,13 @@ export async function mount(root, { params, query, navigate }) {
           <a class="btn btn-secondary" href="${base}/edit">${icon('pencil')}<span>${t('edit')}</span></a>
           <button type="button" class="btn btn-secondary" id="delete-stack">${icon('trash')}<span>${t('delete')}</span></button>
           <a class="btn btn-secondary btn-stats" href="${base}/stats">${icon('chart')}<span>${t('detail.stats')}</span></a>
+          <details class="menu" id="export-menu">
+            <summary class="btn btn-secondary">${icon('download')}<span>${t('detail.export')}</span></summary>
+            <div class="menu-list">
+              <button type="button" class="btn btn-ghost" data-export="csv">${t('detail.exportCsv')}</button>
+              <button type="button" class="btn btn-ghost" data-export="tsv">${t('detail.exportTsv')}</button>
+            </div>
+          </details>
           <a class="btn btn-magic" href="${base}/create">${icon('sparkles')}<span>${t('detail.magic')}</span></a>
           <a class="btn btn-primary" href="${base}/study">${icon('play')}<span>${t('detail.learn')}</span></a>
         </div>
@@ -63,7 +72,10 @@ export async function mount(root, { params, query, navigate }) {
             <h2 id="cards-title">${t('detail.cardsTitle')}</h2>
             <p class="muted">${t('detail.cardsLead')}</p>
           </div>
-          <a class="btn btn-primary" href="${base}/cards/new">${icon('plus')}<span>${t('detail.createCard')}</span></a>
+          <span class="actions">
+            <a class="btn btn-secondary" href="/app/import?stack=${id}">${icon('upload')}<span>${t('detail.import')}</span></a>
+            <a class="btn btn-primary" href="${base}/cards/new">${icon('plus')}<span>${t('detail.createCard')}</span></a>
+          </span>
         </div>
         <div class="toolbar" role="search">
           <label class="search">
@@ -202,6 +214,37 @@ export async function mount(root, { params, query, navigate }) {
       leaveTo('/app/stacks');
     } catch (error) {
       if (error.status !== 401) toast(t('detail.deleteError'), 'error');
+    }
+  });
+
+  // "Exportieren": a menu of CSV (Excel) and TSV (Quizlet, Anki); the file is fetched with the
+  // token and saved under the server's name for it.
+  const menu = root.querySelector('#export-menu');
+  const closeMenu = () => { menu.open = false; };
+  menu.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && menu.open) { closeMenu(); menu.querySelector('summary').focus(); }
+  });
+  menu.addEventListener('focusout', (event) => { if (!menu.contains(event.relatedTarget)) closeMenu(); });
+  menu.addEventListener('click', async (event) => {
+    const format = event.target.closest('[data-export]')?.dataset.export;
+    if (!format) return;
+    closeMenu();
+    const summary = menu.querySelector('summary');
+    summary.focus();
+    summary.classList.add('is-busy');
+    try {
+      const { blob, name } = await exportStack(id, format);
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(blob);
+      link.download = name || `${stack.name}.${format}`;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    } catch (error) {
+      if (error.status !== 401) toast(t('detail.exportError'), 'error');
+    } finally {
+      summary.classList.remove('is-busy');
     }
   });
 

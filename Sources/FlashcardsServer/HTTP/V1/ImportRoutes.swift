@@ -13,7 +13,7 @@ struct ImportRoutes: RouteCollection {
     func preview(_ req: Request) async throws -> Response {
         _ = try req.user
         let upload = try await ImportService.readUpload(req)
-        return try jsonResponse(try await ImportService.preview(upload, on: req.application.threadPool))
+        return try jsonResponse(try await ImportService.preview(upload, application: req.application))
     }
 
     func start(_ req: Request) async throws -> Response {
@@ -28,8 +28,15 @@ struct ImportRoutes: RouteCollection {
         let stack = try await StackService(context: context, user: try req.user).find(req.parameters.get("stackId"))
         let text = req.queryText("format") ?? "csv"
         guard let format = ExportFormat(rawValue: text) else {
-            throw AppError.validation("format muss csv oder tsv sein.")
+            throw AppError.validation("format muss csv, tsv oder apkg sein.")
         }
-        return try await ExportService.delimited(stack, format: format, on: context.store.sql)
+        guard format == .apkg else {
+            return try await ExportService.delimited(stack, format: format, on: context.store.sql)
+        }
+        let user = try req.user
+        let parameters = try await storedParameters(of: user.id!, on: context.store.sql)
+        return try await ExportService.anki(
+            stack, scheduler: SchedulerCache.scheduler(for: stack, user: user, parameters: parameters), db: req.db,
+            now: context.now, threadPool: req.application.threadPool)
     }
 }
