@@ -376,6 +376,14 @@ def test_export_downloads_csv_and_tsv(page: Page):
     text = open(info.value.path(), "rb").read().decode()
     assert text.startswith("Über Zellen Frage 1\tAntwort 1")
 
+    # An Anki package: a zip with the collection (the API tests open it with the real Anki).
+    page.get_by_text("Exportieren", exact=True).click()
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Anki (.apkg, mit Verlauf)").click()
+    assert info.value.suggested_filename == "Über Zellen.apkg"
+    package = zipfile.ZipFile(info.value.path())
+    assert package.namelist() == ["collection.anki21", "media"]
+
     # A failed download says so.
     page.route("**/export?format=csv", lambda route: route.fulfill(
         status=500, content_type="application/json", body=json.dumps({"code": "internal", "message": "Fehler"})))

@@ -218,6 +218,7 @@ export default {
   'detail.export': 'Exportieren',
   'detail.exportCsv': 'CSV (Excel)',
   'detail.exportTsv': 'TSV (Quizlet, Anki)',
+  'detail.exportApkg': 'Anki (.apkg, mit Verlauf)',
   'detail.exportError': 'Der Export ist fehlgeschlagen. Bitte versuche es erneut.',
 
   // Card form

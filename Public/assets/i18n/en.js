@@ -213,6 +213,7 @@ export default {
   'detail.export': 'Export',
   'detail.exportCsv': 'CSV (Excel)',
   'detail.exportTsv': 'TSV (Quizlet, Anki)',
+  'detail.exportApkg': 'Anki (.apkg, with history)',
   'detail.exportError': 'The export failed. Please try again.',
 
   'card.createTitle': 'Create a new flashcard',

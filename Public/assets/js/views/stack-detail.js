@@ -59,6 +59,7 @@ export async function mount(root, { params, query, navigate }) {
             <div class="menu-list">
               <button type="button" class="btn btn-ghost" data-export="csv">${t('detail.exportCsv')}</button>
               <button type="button" class="btn btn-ghost" data-export="tsv">${t('detail.exportTsv')}</button>
+              <button type="button" class="btn btn-ghost" data-export="apkg">${t('detail.exportApkg')}</button>
             </div>
           </details>
           <a class="btn btn-magic" href="${base}/create">${icon('sparkles')}<span>${t('detail.magic')}</span></a>
