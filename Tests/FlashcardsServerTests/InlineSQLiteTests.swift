@@ -1,3 +1,4 @@
+import AsyncKit
 import FlashcardsAPI
 import Fluent
 import Foundation
@@ -214,6 +215,7 @@ struct InlineSQLiteTests {
             let request = Request(application: app, on: app.eventLoopGroup.any())
             let locked: [any Error] = [
                 try #require(driverError), InlineSQLiteError(code: 5, message: "database is locked"),
+                ConnectionPoolTimeoutError.connectionRequestTimeout,
             ]
             for error in locked {
                 let response = ErrorRenderingMiddleware.response(for: error, request: request)

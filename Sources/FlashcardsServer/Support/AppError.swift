@@ -1,3 +1,4 @@
+import AsyncKit
 import FlashcardsAPI
 import FluentSQLiteDriver
 import Vapor
@@ -147,8 +148,10 @@ struct ErrorRenderingMiddleware: AsyncMiddleware {
         return response
     }
 
-    /// A lock held by another SQLite connection, from the driver or the inline connections.
+    /// A lock held by another SQLite connection, from the driver or the inline connections, or no
+    /// free driver connection in time (a long write transaction holds it).
     private static func isDatabaseBusy(_ error: any Error) -> Bool {
+        if error is ConnectionPoolTimeoutError { return true }
         if let error = error as? InlineSQLiteError { return error.isLocked }
         guard let error = error as? SQLiteError else { return false }
         return switch error.reason {
