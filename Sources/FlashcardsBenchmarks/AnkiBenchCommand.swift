@@ -32,8 +32,8 @@ struct AnkiBenchCommand: AsyncParsableCommand {
                 + String(
                     format: "%.1f MB package (written in %.1f s)", Double(file.count) / 1_048_576,
                     Date().timeIntervalSince(start)))
-        let environment = ImportBenchCommand.environment(databaseURL)
-        defer { try? FileManager.default.removeItem(atPath: environment["FLASHCARDS_DATA_DIR"]!) }
+        let environment = ServerBenchCommand.environment(name: "anki", databaseURL: databaseURL)
+        defer { ServerBenchCommand.removeDataDirectory(of: environment) }
         try await ServerBenchCommand.withServer(serverExecutable, environment: environment) { http, base, pid in
             try await ImportBenchCommand.drive(
                 http, base: base, file: file, fileName: "bench.apkg", cards: notes, pid: pid)

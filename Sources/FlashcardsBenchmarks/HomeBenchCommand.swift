@@ -44,20 +44,8 @@ struct HomeBenchCommand: AsyncParsableCommand {
         print(
             "Smart Flashcards home benchmark (\(store), \(ProcessInfo.processInfo.activeProcessorCount) cores): "
                 + "\(stacks) stacks, \(stacks * cardsPerStack) cards, \(reviews) reviews")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flashcards-home-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var environment = ProcessInfo.processInfo.environment
-        environment["FLASHCARDS_DATA_DIR"] = directory.path
-        environment["FLASHCARDS_BCRYPT_COST"] = "10"
-        environment["LOG_LEVEL"] = "error"
-        environment["FLASHCARDS_JWT_SECRET"] = String(repeating: "h", count: 40)
-        environment["FLASHCARDS_REMINDER_INTERVAL_SECONDS"] = "0"
-        if let databaseURL {
-            environment["DATABASE_URL"] = databaseURL
-            environment["DATABASE_SCHEMA"] = "home_" + UUID().uuidString.prefix(8).lowercased()
-        } else {
-            environment.removeValue(forKey: "DATABASE_URL")
-        }
+        let environment = ServerBenchCommand.environment(name: "home", databaseURL: databaseURL)
+        defer { ServerBenchCommand.removeDataDirectory(of: environment) }
 
         let seedStart = Date()
         let app = try await Application.make(Environment(name: "production", arguments: ["flashcards"]))

@@ -28,29 +28,11 @@ struct ImportBenchCommand: AsyncParsableCommand {
             "Smart Flashcards import benchmark (\(databaseURL == nil ? "SQLite" : "PostgreSQL"), "
                 + "\(ProcessInfo.processInfo.activeProcessorCount) cores): CSV of \(rows) rows, "
                 + String(format: "%.1f MB", Double(file.count) / 1_048_576))
-        let environment = Self.environment(databaseURL)
-        defer { try? FileManager.default.removeItem(atPath: environment["FLASHCARDS_DATA_DIR"]!) }
+        let environment = ServerBenchCommand.environment(name: "import", databaseURL: databaseURL)
+        defer { ServerBenchCommand.removeDataDirectory(of: environment) }
         try await ServerBenchCommand.withServer(serverExecutable, environment: environment) { http, base, pid in
             try await drive(http, base: base, file: file, pid: pid)
         }
-    }
-
-    /// The server's environment: a temporary data folder, or a fresh schema on `databaseURL`.
-    static func environment(_ databaseURL: String?) -> [String: String] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flashcards-import-\(UUID())")
-        var environment = ProcessInfo.processInfo.environment
-        environment["FLASHCARDS_DATA_DIR"] = directory.path
-        environment["FLASHCARDS_BCRYPT_COST"] = "10"
-        environment["LOG_LEVEL"] = "error"
-        environment["FLASHCARDS_JWT_SECRET"] = String(repeating: "i", count: 40)
-        environment["FLASHCARDS_REMINDER_INTERVAL_SECONDS"] = "0"
-        if let databaseURL {
-            environment["DATABASE_URL"] = databaseURL
-            environment["DATABASE_SCHEMA"] = "import_" + UUID().uuidString.prefix(8).lowercased()
-        } else {
-            environment.removeValue(forKey: "DATABASE_URL")
-        }
-        return environment
     }
 
     private func drive(_ http: HTTPClient, base: String, file: Data, pid: Int32) async throws {

@@ -179,20 +179,8 @@ struct ServerBenchCommand: AsyncParsableCommand {
     }
 
     private func measure(size: Int, serverExecutable: URL) async throws -> Result {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flashcards-bench-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let schema = "bench_" + UUID().uuidString.prefix(8).lowercased()
-        var environment = ProcessInfo.processInfo.environment
-        environment["FLASHCARDS_DATA_DIR"] = directory.path
-        environment["FLASHCARDS_BCRYPT_COST"] = "10"
-        environment["LOG_LEVEL"] = "error"
-        environment["FLASHCARDS_JWT_SECRET"] = String(repeating: "b", count: 40)
-        if let databaseURL {
-            environment["DATABASE_URL"] = databaseURL
-            environment["DATABASE_SCHEMA"] = schema
-        } else {
-            environment.removeValue(forKey: "DATABASE_URL")
-        }
+        let environment = Self.environment(name: "bench", databaseURL: databaseURL)
+        defer { Self.removeDataDirectory(of: environment) }
 
         // Seed in-process through the server library.
         let seedStart = Date()
@@ -215,6 +203,31 @@ struct ServerBenchCommand: AsyncParsableCommand {
         return try await Self.withServer(serverExecutable, environment: environment) { http, base, pid in
             try await drive(http, base: base, seeded: seeded, size: size, seedSeconds: seedSeconds, pid: pid)
         }
+    }
+
+    /// The server's environment for a benchmark: a new data folder in the temporary directory
+    /// (`flashcards-NAME-…`), or a new schema (`NAME_…`) on `databaseURL`; quick password hashing,
+    /// errors only in the log, no reminder loop.
+    static func environment(name: String, databaseURL: String?) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["FLASHCARDS_DATA_DIR"] =
+            FileManager.default.temporaryDirectory.appendingPathComponent("flashcards-\(name)-\(UUID())").path
+        environment["FLASHCARDS_BCRYPT_COST"] = "10"
+        environment["LOG_LEVEL"] = "error"
+        environment["FLASHCARDS_JWT_SECRET"] = String(repeating: "b", count: 40)
+        environment["FLASHCARDS_REMINDER_INTERVAL_SECONDS"] = "0"
+        if let databaseURL {
+            environment["DATABASE_URL"] = databaseURL
+            environment["DATABASE_SCHEMA"] = name + "_" + UUID().uuidString.prefix(8).lowercased()
+        } else {
+            environment.removeValue(forKey: "DATABASE_URL")
+        }
+        return environment
+    }
+
+    /// Removes the data folder `environment(name:databaseURL:)` named.
+    static func removeDataDirectory(of environment: [String: String]) {
+        if let path = environment["FLASHCARDS_DATA_DIR"] { try? FileManager.default.removeItem(atPath: path) }
     }
 
     /// Runs `flashcards serve` with `environment` on a free loopback port, hands an HTTP client, the

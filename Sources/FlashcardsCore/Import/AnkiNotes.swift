@@ -5,7 +5,7 @@ import Foundation
 /// (server) hands in what it read from the collection.
 public enum AnkiNotes {
     /// A note type: its kind, field names in order, and card templates by ordinal.
-    public struct NoteType: Sendable, Hashable {
+    public struct NoteType: Sendable {
         public enum Kind: Sendable, Hashable {
             case normal, cloze
         }
@@ -21,19 +21,6 @@ public enum AnkiNotes {
             self.kind = kind
             self.fields = fields
             self.templates = templates
-        }
-
-        public static func == (lhs: NoteType, rhs: NoteType) -> Bool {
-            lhs.name == rhs.name && lhs.kind == rhs.kind && lhs.fields == rhs.fields
-                && lhs.templates.mapValues { [$0.question, $0.answer] }
-                    == rhs.templates.mapValues {
-                        [$0.question, $0.answer]
-                    }
-        }
-
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(name)
-            hasher.combine(fields)
         }
     }
 

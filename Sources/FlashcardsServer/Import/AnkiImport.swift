@@ -2,22 +2,13 @@ import FlashcardsAPI
 import FlashcardsCore
 import Fluent
 import Foundation
-import SQLKit
-import SQLiteNIO
 
 /// An Anki package as stacks of cards with their review history: one stack per deck with cards
 /// (subdecks flattened, named by their path `Biologie::Zellen`), each card checked by the rules
 /// of a typed one, its answers from `revlog` as FSRS ratings.
 struct AnkiImport: Sendable {
-    struct Card: Sendable {
-        let card: CardImport.Card
-        let reviews: [AnkiPackage.Review]
-    }
-
-    struct Deck: Sendable {
-        let name: String
-        var cards: [Card]
-    }
+    typealias Card = ImportWriter.Card
+    typealias Deck = ImportWriter.Deck
 
     var decks: [Deck] = []
     var problems: [ImportProblem] = []
@@ -70,155 +61,5 @@ struct AnkiImport: Sendable {
         decks.map {
             ImportDeckDTO(name: $0.name, cards: $0.cards.count, reviews: $0.cards.reduce(0) { $0 + $1.reviews.count })
         }
-    }
-
-    // MARK: Saving
-
-    /// A card ready to write: its id, the schedule its history gives, and each review's replay step.
-    struct Prepared: Sendable {
-        let cardId: Int
-        let card: CardImport.Card
-        let schedule: CardSchedule
-        let reviews: [(review: LoggedReview, step: ReplayStep, durationMs: Int)]
-    }
-
-    /// What a group of cards needs before it can be written: the replays of their histories (the
-    /// expensive part, done before the transaction so it stays short).
-    static func prepare(_ cards: [Card], firstId: Int, scheduler: CardScheduler, now: Date, uuid: () -> UUID)
-        -> [Prepared]
-    {
-        cards.enumerated().map { offset, item in
-            let cardId = firstId + offset
-            let logged = item.reviews.enumerated().map { index, review in
-                LoggedReview(
-                    id: uuid(), kind: .review, undoes: nil, rating: .fsrs(FSRSRating(rawValue: review.ease) ?? .good),
-                    reviewedAt: review.time, seq: index + 1)
-            }
-            let replay = scheduler.replay(
-                logged, cardID: Int64(cardId), createdAt: min(now, logged.first?.reviewedAt ?? now),
-                describing: Set(logged.map(\.id)))
-            let reviews = zip(logged, item.reviews).compactMap { review, source in
-                replay.steps[review.id].map { (review, $0, source.durationMs) }
-            }
-            return Prepared(cardId: cardId, card: item.card, schedule: replay.schedule, reviews: reviews)
-        }
-    }
-
-    /// Writes the stacks, their cards with the schedule their history gives, and the history, in
-    /// one transaction. `target` puts every card into one existing stack; `name` into one new stack;
-    /// neither makes a stack per deck. The histories are replayed before the transaction, with card
-    /// ids taken beforehand (PostgreSQL: from the sequence; SQLite: the ones after the largest, checked
-    /// again in the transaction, which replays anew in the rare case another card came first).
-    static func save(
-        _ decks: [Deck], target: StackModel?, name: String?, userId: UUID, uuid: @escaping @Sendable () -> UUID,
-        now: Date, on db: any Database
-    ) async throws -> [(stack: StackModel, cards: Int, created: Bool)] {
-        guard let user = try await UserModel.find(userId, on: db) else {
-            throw JobFailure("Das Konto gibt es nicht mehr.", code: "account_not_found")
-        }
-        let parameters = try await storedParameters(of: userId, on: db.sql)
-        var building: [(stack: StackModel, cards: [Card], created: Bool)] = []
-        if let target {
-            building = [(target, decks.flatMap(\.cards), false)]
-        } else {
-            let named = name.map { [Deck(name: $0, cards: decks.flatMap(\.cards))] } ?? decks
-            for (index, deck) in named.enumerated() {
-                let stack = try StackService.newStack(
-                    uniqueId: uuid(), userId: userId, name: String(deck.name.prefix(TextLimits.stackName)),
-                    color: ImportService.stackColors[index % ImportService.stackColors.count],
-                    settings: .init(scheduler: .fsrs), now: now)
-                building.append((stack, deck.cards, true))
-            }
-        }
-        let groups = building
-        let total = groups.reduce(0) { $0 + $1.cards.count }
-        let sqlite = db is any SQLiteDatabase
-        @Sendable func prepareAll(from first: Int) -> [[Prepared]] {
-            var next = first
-            return groups.map { group in
-                defer { next += group.cards.count }
-                let scheduler = SchedulerCache.scheduler(for: group.stack, user: user, parameters: parameters)
-                return prepare(group.cards, firstId: next, scheduler: scheduler, now: now, uuid: uuid)
-            }
-        }
-        let firstId = sqlite ? try await lastCardId(on: db.sql) + 1 : try await sequenceIds(total, on: db.sql)
-        let prepared = prepareAll(from: firstId)
-        return try await db.transaction { db in
-            var prepared = prepared
-            if sqlite {
-                // A write first, so the transaction holds the write lock; then the ids are still free
-                // unless a card was made meanwhile.
-                try await db.sql.update("users").set("id", to: SQLIdentifier("id")).where("id", .equal, userId).run()
-                let next = try await lastCardId(on: db.sql) + 1
-                if next != firstId { prepared = prepareAll(from: next) }
-            }
-            var firstReview: Date?
-            for (group, cards) in zip(groups, prepared) {
-                if group.created { try await group.stack.create(on: db) }
-                let stackId = group.stack.id!
-                var cardRows: [[StoredValue]] = []
-                var logRows: [[StoredValue]] = []
-                cardRows.reserveCapacity(cards.count)
-                for card in cards {
-                    cardRows.append(
-                        NewCardRows.values(
-                            card.card, id: card.cardId, stackId: stackId, userId: userId, uuid: uuid(),
-                            schedule: card.schedule, now: now))
-                    for (review, step, duration) in card.reviews {
-                        firstReview = min(firstReview ?? review.reviewedAt, review.reviewedAt)
-                        logRows.append([
-                            .uuid(review.id), .uuid(userId), .int(card.cardId), .int(stackId), .date(review.reviewedAt),
-                            .int(review.rating.storedValue), .text(SchedulerKind.fsrs.rawValue),
-                            .text(StateJSON.text(step.before)), .text(StateJSON.text(step.after)), .int(duration),
-                            .text(ReviewLogKind.review.rawValue), .null, step.elapsedDays.map(StoredValue.int) ?? .null,
-                            .int(review.seq), .text(StudyMode.flashcards.rawValue),
-                        ])
-                    }
-                }
-                for start in stride(from: 0, to: cardRows.count, by: NewCardRows.batch) {
-                    try await BulkInsert.run(
-                        into: "cards", columns: NewCardRows.columnsWithId,
-                        rows: Array(cardRows[start..<min(start + NewCardRows.batch, cardRows.count)]), on: db)
-                }
-                for start in stride(from: 0, to: logRows.count, by: 2_000) {
-                    try await BulkInsert.run(
-                        into: "review_logs", columns: logColumns,
-                        rows: Array(logRows[start..<min(start + 2_000, logRows.count)]), on: db)
-                }
-            }
-            if let firstReview {
-                try await StackDayCounts.forget(stackIds: groups.map { $0.stack.id! }, on: db.sql)
-                try await MotivationService.logChanged(userId: userId, from: firstReview, on: db.sql)
-            }
-            return groups.map { ($0.stack, $0.cards.count, $0.created) }
-        }
-    }
-
-    static let logColumns = [
-        "id", "user_id", "card_id", "stack_id", "reviewed_at", "rating", "scheduler", "state_before", "state_after",
-        "duration_ms", "kind", "undoes", "elapsed_days", "seq", "mode",
-    ]
-
-    /// The largest card id (SQLite gives the next card the one after it: `cards.id` is a rowid
-    /// without AUTOINCREMENT).
-    private static func lastCardId(on sql: any SQLDatabase) async throws -> Int {
-        struct Last: Decodable { let id: Int? }
-        return try await sql.raw("SELECT MAX(id) AS id FROM cards").first(decoding: Last.self)?.id ?? 0
-    }
-
-    /// The first of `count` consecutive ids taken from PostgreSQL's sequence of `cards.id` (one
-    /// statement, so no other session's ids come in between).
-    private static func sequenceIds(_ count: Int, on sql: any SQLDatabase) async throws -> Int {
-        guard count > 0 else { return 1 }
-        struct Row: Decodable { let id: Int }
-        let sequence = "pg_get_serial_sequence('cards', 'id')"
-        // Advance the sequence by `count` at once and take the block that ends there.
-        let row = try await sql.raw(
-            "SELECT setval(\(unsafeRaw: sequence), nextval(\(unsafeRaw: sequence)) + \(bind: count - 1)) AS id"
-        ).first(decoding: Row.self)
-        guard let last = row?.id else {
-            throw JobFailure("Keine Kartennummern frei.", code: "ids_unavailable", userError: false)
-        }
-        return last - count + 1
     }
 }

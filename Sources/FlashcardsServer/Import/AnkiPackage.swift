@@ -60,11 +60,9 @@ struct AnkiPackage: Sendable {
         let collection: Data
         do {
             if let entry = zip.entry("collection.anki21b") {
-                try checkDeclaredSize(entry)
                 let packed = try zip.contents(of: entry, limit: maximumCollection)
                 collection = try await unpackZstd(packed, name: entry.name)
             } else if let entry = zip.entry("collection.anki21") ?? zip.entry("collection.anki2") {
-                try checkDeclaredSize(entry)
                 collection = try zip.contents(of: entry, limit: maximumCollection)
             } else {
                 throw ImportProblem(
@@ -97,10 +95,6 @@ struct AnkiPackage: Sendable {
         .other(
             code: "corrupt_collection",
             message: "Die Sammlung im Anki-Paket ist beschädigt und kann nicht gelesen werden."))
-
-    private static func checkDeclaredSize(_ entry: ZipArchive.Entry) throws(ZipArchive.Failure) {
-        if entry.size > maximumCollection { throw .tooLarge(entry.name) }
-    }
 
     private static func unpackZstd(_ data: Data, name: String) async throws -> Data {
         do {

@@ -24,14 +24,14 @@ enum ExportService {
         let rows = try await sql.select().columns("question", "answer", "hint", "tags").from("cards")
             .where("stack_id", .equal, stack.id!).orderBy("id").all(decoding: Row.self)
             .map { [$0.question, $0.answer, $0.hint ?? "", $0.tags ?? ""] }
-        let text: String
-        switch format {
-        case .csv: text = DelimitedText.text([csvHeader] + rows, separator: ",", byteOrderMark: true)
-        case .tsv, .apkg: text = DelimitedText.text(rows, separator: "\t")
-        }
+        let csv = format == .csv
+        let text =
+            csv
+            ? DelimitedText.text([csvHeader] + rows, separator: ",", byteOrderMark: true)
+            : DelimitedText.text(rows, separator: "\t")
         let response = Response(status: .ok, body: .init(string: text))
         response.headers.contentType = HTTPMediaType(
-            type: "text", subType: format == .csv ? "csv" : "tab-separated-values", parameters: ["charset": "utf-8"])
+            type: "text", subType: csv ? "csv" : "tab-separated-values", parameters: ["charset": "utf-8"])
         response.headers.replaceOrAdd(
             name: .contentDisposition, value: attachment(fileName: stack.name, extension: format.rawValue))
         return response

@@ -35,61 +35,53 @@ struct ImportJobHandler: JobHandler {
             throw JobFailure("Die Datei des Imports fehlt.", code: "import_file_missing")
         }
         try await job.report(JobProgressDTO(stage: "reading", message: "Datei wird gelesen …"))
-        if payload.format == .anki { return try await runAnki(data, payload: payload, job: job) }
-        let cards: [CardImport.Card]
-        do throws(ImportProblem) {
-            let table = try ImportService.table(data, options: payload.options)
-            let reading = CardImport.read(table, mapping: payload.options.columns, problemLimit: 1)
-            if let problem = reading.problems.first { throw problem }
-            cards = reading.cards
-        } catch {
-            throw JobFailure(error.germanMessage, code: error.code, detail: try Self.json(error.dto))
-        }
-        try await job.report(
-            JobProgressDTO(
-                stage: "saving", current: 0, total: cards.count,
-                message: "\(germanNumber(cards.count)) Karten werden gespeichert …"))
-        let stackName = payload.options.stackName ?? ImportService.stackName(fromFile: payload.fileName)
-        let result = try await save(cards, into: payload.options.stackId, newName: stackName, job: job)
-        try await job.report(
-            JobProgressDTO(
-                stage: "done", current: cards.count, total: cards.count, cardsCreated: cards.count,
-                message: "\(germanNumber(cards.count)) Karten importiert."))
-        return try Self.json(result)
-    }
-
-    /// An Anki package: its decks become stacks (or go into the stack the options name), its cards
-    /// come with the schedule their review history gives, all in one transaction.
-    private func runAnki(_ data: Data, payload: Payload, job: JobContext) async throws -> String? {
-        let reading: AnkiImport
+        let decks: [ImportWriter.Deck]
+        var media = 0
         do {
-            reading = AnkiImport(try await ImportService.readAnki(data, application: job.application), problemLimit: 1)
-            if let problem = reading.problems.first { throw problem }
+            switch payload.format {
+            case .delimited:
+                let table = try ImportService.table(data, options: payload.options)
+                let reading = CardImport.read(table, mapping: payload.options.columns, problemLimit: 1)
+                if let problem = reading.problems.first { throw problem }
+                let name = payload.options.stackName ?? ImportService.stackName(fromFile: payload.fileName)
+                decks = [ImportWriter.Deck(name: name, cards: reading.cards.map { .init(card: $0, reviews: []) })]
+            case .anki:
+                let reading = AnkiImport(
+                    try await ImportService.readAnki(data, application: job.application), problemLimit: 1)
+                if let problem = reading.problems.first { throw problem }
+                decks = reading.decks
+                media = reading.mediaCount
+            }
         } catch let problem as ImportProblem {
             throw JobFailure(problem.germanMessage, code: problem.code, detail: try Self.json(problem.dto))
         }
-        let total = reading.cardCount
+        return try Self.json(try await write(decks, options: payload.options, media: media, job: job))
+    }
+
+    /// Writes the decks (one new stack each; all into one stack when the options name one, new or
+    /// existing), queues the hints of their cards, and reports what was done.
+    private func write(_ decks: [ImportWriter.Deck], options: ImportOptionsDTO, media: Int, job: JobContext)
+        async throws -> ImportResultDTO
+    {
+        let total = decks.reduce(0) { $0 + $1.cards.count }
+        let reviews = decks.reduce(0) { $0 + $1.cards.reduce(0) { $0 + $1.reviews.count } }
         try await job.report(
             JobProgressDTO(
                 stage: "saving", current: 0, total: total,
-                message:
-                    "\(germanNumber(total)) Karten und \(germanNumber(reading.reviews)) Wiederholungen werden gespeichert …"
-            ))
-        let environment = job.application.serverEnvironment
+                message: reviews == 0
+                    ? "\(germanNumber(total)) Karten werden gespeichert …"
+                    : "\(germanNumber(total)) Karten und \(germanNumber(reviews)) Wiederholungen werden gespeichert …"))
         let userId = job.userId
         let now = job.now()
-        let options = payload.options
         var target: StackModel?
         if let stackId = options.stackId {
-            guard
-                let existing = try await StackModel.query(on: job.db)
-                    .filter(\.$uniqueId == stackId).filter(\.$userId == userId).first()
-            else { throw JobFailure("Der Stapel wurde inzwischen gelöscht.", code: "stack_not_found") }
-            target = existing
+            target = try await StackModel.query(on: job.db)
+                .filter(\.$uniqueId == stackId).filter(\.$userId == userId).first()
+            if target == nil { throw JobFailure("Der Stapel wurde inzwischen gelöscht.", code: "stack_not_found") }
         }
-        let saved = try await AnkiImport.save(
-            reading.decks, target: target, name: options.stackName, userId: userId, uuid: environment.uuid, now: now,
-            on: job.db)
+        let saved = try await ImportWriter.save(
+            decks, target: target, name: options.stackName, userId: userId,
+            uuid: job.application.serverEnvironment.uuid, now: now, on: job.db)
         for entry in saved {
             try await HintJobs.enqueueMissing(stackId: entry.stack.id!, userId: userId, db: job.db, now: now)
         }
@@ -97,46 +89,11 @@ struct ImportJobHandler: JobHandler {
             JobProgressDTO(
                 stage: "done", current: total, total: total, cardsCreated: total,
                 message: "\(germanNumber(total)) Karten importiert."))
-        return try Self.json(
-            ImportResultDTO(
-                stacks: saved.map {
-                    ImportedStackDTO(id: $0.stack.uniqueId, name: $0.stack.name, cards: $0.cards, created: $0.created)
-                },
-                cardsCreated: total, reviewsImported: reading.reviews, mediaSkipped: reading.mediaCount))
-    }
-
-    /// Writes the cards (and a new stack) in one transaction, then queues their hints.
-    private func save(_ cards: [CardImport.Card], into stackId: UUID?, newName: String, job: JobContext) async throws
-        -> ImportResultDTO
-    {
-        let environment = job.application.serverEnvironment
-        let userId = job.userId
-        let now = job.now()
-        let stack = try await job.db.transaction { db -> StackModel in
-            let stack: StackModel
-            if let stackId {
-                guard
-                    let existing = try await StackModel.query(on: db)
-                        .filter(\.$uniqueId == stackId).filter(\.$userId == userId).first()
-                else { throw JobFailure("Der Stapel wurde inzwischen gelöscht.", code: "stack_not_found") }
-                stack = existing
-            } else {
-                stack = try StackService.newStack(
-                    uniqueId: environment.uuid(), userId: userId, name: newName,
-                    color: ImportService.stackColors[Int(now.timeIntervalSince1970) % ImportService.stackColors.count],
-                    settings: .init(scheduler: .fsrs), now: now)
-                try await stack.create(on: db)
-            }
-            try await NewCardRows.insert(
-                cards, stackId: stack.id!, userId: userId, uuid: environment.uuid, now: now, on: db)
-            return stack
-        }
-        try await HintJobs.enqueueMissing(stackId: stack.id!, userId: userId, db: job.db, now: now)
         return ImportResultDTO(
-            stacks: [
-                ImportedStackDTO(id: stack.uniqueId, name: stack.name, cards: cards.count, created: stackId == nil)
-            ],
-            cardsCreated: cards.count)
+            stacks: saved.map {
+                ImportedStackDTO(id: $0.stack.uniqueId, name: $0.stack.name, cards: $0.cards, created: $0.created)
+            },
+            cardsCreated: total, reviewsImported: reviews, mediaSkipped: media)
     }
 
     static func json<T: Encodable>(_ value: T) throws -> String {
@@ -144,28 +101,24 @@ struct ImportJobHandler: JobHandler {
     }
 }
 
-/// New cards written many rows per statement (an import of 100,000 cards would otherwise take
-/// 100,000 statements). Each card is new and due now, as one typed in.
+/// Imported cards as rows of `cards`, written many rows per statement by `ImportWriter` (an import
+/// of 100,000 cards would otherwise take 100,000 statements).
 enum NewCardRows {
-    /// Rows per statement: 20 values each, well inside SQLite's 32,766 bound parameters.
+    /// Rows per statement: 23 values each, well inside SQLite's 32,766 bound parameters.
     static let batch = 1_000
 
     static let columns = [
-        "unique_id", "stack_id", "user_id", "question", "answer", "hint", "hint_source", "search_text", "due_at",
+        "id", "unique_id", "stack_id", "user_id", "question", "answer", "hint", "hint_source", "search_text", "due_at",
         "level", "review_count", "created_at", "updated_at", "queue", "state", "step", "stability", "difficulty",
         "bookmarked", "tags", "first_reviewed_at", "last_reviewed_at",
     ]
 
-    /// `columns` with the id first, for cards whose ids were taken beforehand.
-    static let columnsWithId = ["id"] + columns
-
-    /// One card's values in `columns` order (with `id` first when given), with its schedule.
+    /// One card's values in `columns` order, with the id taken beforehand and its schedule.
     static func values(
-        _ card: CardImport.Card, id: Int? = nil, stackId: Int, userId: UUID, uuid: UUID, schedule: CardSchedule,
-        now: Date
+        _ card: CardImport.Card, id: Int, stackId: Int, userId: UUID, uuid: UUID, schedule: CardSchedule, now: Date
     ) -> [StoredValue] {
-        (id.map { [StoredValue.int($0)] } ?? []) + [
-            .uuid(uuid), .int(stackId), .uuid(userId), .text(card.question), .text(card.answer),
+        [
+            .int(id), .uuid(uuid), .int(stackId), .uuid(userId), .text(card.question), .text(card.answer),
             card.hint.map(StoredValue.text) ?? .null, card.hint == nil ? .null : .text("user"),
             .text(CardModel.searchText(question: card.question, answer: card.answer, hint: card.hint)),
             .date(schedule.due), .int(schedule.level), .int(schedule.reviewCount), .date(now), .date(now),
@@ -175,17 +128,5 @@ enum NewCardRows {
             schedule.firstReviewedAt.map(StoredValue.date) ?? .null,
             schedule.lastReviewedAt.map(StoredValue.date) ?? .null,
         ]
-    }
-
-    static func insert(
-        _ cards: [CardImport.Card], stackId: Int, userId: UUID, uuid: () -> UUID, now: Date, on db: any Database
-    ) async throws {
-        let schedule = CardSchedule.new(createdAt: now)
-        for start in stride(from: 0, to: cards.count, by: batch) {
-            let rows = cards[start..<min(start + batch, cards.count)].map {
-                values($0, stackId: stackId, userId: userId, uuid: uuid(), schedule: schedule, now: now)
-            }
-            try await BulkInsert.run(into: "cards", columns: columns, rows: rows, on: db)
-        }
     }
 }

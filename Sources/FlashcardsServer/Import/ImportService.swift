@@ -114,10 +114,7 @@ enum ImportService {
             do throws(ImportProblem) {
                 table = try self.table(upload.data, options: upload.options)
             } catch {
-                return ImportPreviewDTO(
-                    format: upload.format.rawValue, encoding: nil, separator: nil, hasHeader: false, header: nil,
-                    columns: nil, columnCount: 0, rows: [], cards: 0, rejected: 1, problems: [error.dto],
-                    suggestedStackName: name)
+                return refused(upload, error, name: name)
             }
             let mapping = upload.options.columns ?? table.mapping
             let reading = CardImport.read(table, mapping: mapping)
@@ -137,10 +134,7 @@ enum ImportService {
         do {
             reading = AnkiImport(try await readAnki(upload.data, application: application))
         } catch let problem as ImportProblem {
-            return ImportPreviewDTO(
-                format: upload.format.rawValue, encoding: nil, separator: nil, hasHeader: false, header: nil,
-                columns: nil, columnCount: 0, rows: [], cards: 0, rejected: 1, problems: [problem.dto],
-                suggestedStackName: name)
+            return refused(upload, problem, name: name)
         }
         let rows = reading.decks.lazy.flatMap(\.cards).prefix(20).map { [$0.card.question, $0.card.answer] }
         return ImportPreviewDTO(
@@ -148,6 +142,13 @@ enum ImportService {
             columnCount: 2, rows: Array(rows), cards: reading.cardCount, rejected: reading.rejected,
             problems: reading.problems.map(\.dto), suggestedStackName: name, decks: reading.deckDTOs,
             notes: reading.notes, reviews: reading.reviews, media: reading.mediaCount)
+    }
+
+    /// The preview of a file that cannot be read at all: no rows, no cards, the one problem.
+    private static func refused(_ upload: Upload, _ problem: ImportProblem, name: String) -> ImportPreviewDTO {
+        ImportPreviewDTO(
+            format: upload.format.rawValue, encoding: nil, separator: nil, hasHeader: false, header: nil, columns: nil,
+            columnCount: 0, rows: [], cards: 0, rejected: 1, problems: [problem.dto], suggestedStackName: name)
     }
 
     /// Reads an Anki package with the application's thread pool.
