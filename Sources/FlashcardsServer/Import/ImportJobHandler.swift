@@ -81,7 +81,8 @@ struct ImportJobHandler: JobHandler {
         }
         let saved = try await ImportWriter.save(
             decks, target: target, name: options.stackName, userId: userId,
-            uuid: job.application.serverEnvironment.uuid, now: now, on: job.db)
+            uuid: job.application.serverEnvironment.uuid, now: now, on: job.db,
+            store: job.application.studyStore(on: job.db))
         for entry in saved {
             try await HintJobs.enqueueMissing(stackId: entry.stack.id!, userId: userId, db: job.db, now: now)
         }
@@ -101,12 +102,9 @@ struct ImportJobHandler: JobHandler {
     }
 }
 
-/// Imported cards as rows of `cards`, written many rows per statement by `ImportWriter` (an import
-/// of 100,000 cards would otherwise take 100,000 statements).
+/// Imported cards as rows of `cards`, written many rows at once by `ImportWriter` through
+/// `BulkInsert` (an import of 100,000 cards would otherwise take 100,000 statements).
 enum NewCardRows {
-    /// Rows per statement: 23 values each, well inside SQLite's 32,766 bound parameters.
-    static let batch = 1_000
-
     static let columns = [
         "id", "unique_id", "stack_id", "user_id", "question", "answer", "hint", "hint_source", "search_text", "due_at",
         "level", "review_count", "created_at", "updated_at", "queue", "state", "step", "stability", "difficulty",

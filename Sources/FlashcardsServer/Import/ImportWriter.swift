@@ -57,7 +57,7 @@ enum ImportWriter {
     /// again in the transaction, which replays anew in the rare case another card came first).
     static func save(
         _ decks: [Deck], target: StackModel?, name: String?, userId: UUID, uuid: @escaping @Sendable () -> UUID,
-        now: Date, on db: any Database
+        now: Date, on db: any Database, store: any StudyStore
     ) async throws -> [(stack: StackModel, cards: Int, created: Bool)] {
         guard let user = try await UserModel.find(userId, on: db) else {
             throw JobFailure("Das Konto gibt es nicht mehr.", code: "account_not_found")
@@ -89,18 +89,21 @@ enum ImportWriter {
         }
         let firstId = sqlite ? try await lastCardId(on: db.sql) + 1 : try await sequenceIds(total, on: db.sql)
         let prepared = prepareAll(from: firstId)
-        return try await db.transaction { db in
+        // The store's write transaction: on SQLite the inline writer under the write gate (the write
+        // lock taken up front, no driver connection held, the long inserts on the thread pool), on
+        // PostgreSQL a transaction whose rows go in by COPY.
+        return try await store.writeTransaction { transaction in
+            let sql = transaction.sql
             var prepared = prepared
             if sqlite {
-                // A write first, so the transaction holds the write lock; then the ids are still free
-                // unless a card was made meanwhile.
-                try await db.sql.update("users").set("id", to: SQLIdentifier("id")).where("id", .equal, userId).run()
-                let next = try await lastCardId(on: db.sql) + 1
+                // The transaction holds the write lock, so the ids are still free unless a card was
+                // made between taking them and now.
+                let next = try await lastCardId(on: sql) + 1
                 if next != firstId { prepared = prepareAll(from: next) }
             }
             var firstReview: Date?
             for (group, cards) in zip(groups, prepared) {
-                if group.created { try await group.stack.create(on: db) }
+                if group.created { try await group.stack.insert(on: sql) }
                 let stackId = group.stack.id!
                 var cardRows: [[StoredValue]] = []
                 var logRows: [[StoredValue]] = []
@@ -121,20 +124,12 @@ enum ImportWriter {
                         ])
                     }
                 }
-                for start in stride(from: 0, to: cardRows.count, by: NewCardRows.batch) {
-                    try await BulkInsert.run(
-                        into: "cards", columns: NewCardRows.columns,
-                        rows: Array(cardRows[start..<min(start + NewCardRows.batch, cardRows.count)]), on: db)
-                }
-                for start in stride(from: 0, to: logRows.count, by: 2_000) {
-                    try await BulkInsert.run(
-                        into: "review_logs", columns: logColumns,
-                        rows: Array(logRows[start..<min(start + 2_000, logRows.count)]), on: db)
-                }
+                try await BulkInsert.run(into: "cards", columns: NewCardRows.columns, rows: cardRows, on: sql)
+                try await BulkInsert.run(into: "review_logs", columns: logColumns, rows: logRows, on: sql)
             }
             if let firstReview {
-                try await StackDayCounts.forget(stackIds: groups.map { $0.stack.id! }, on: db.sql)
-                try await MotivationService.logChanged(userId: userId, from: firstReview, on: db.sql)
+                try await StackDayCounts.forget(stackIds: groups.map { $0.stack.id! }, on: sql)
+                try await MotivationService.logChanged(userId: userId, from: firstReview, on: sql)
             }
             return groups.map { ($0.stack, $0.cards.count, $0.created) }
         }

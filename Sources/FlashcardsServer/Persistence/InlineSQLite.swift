@@ -102,7 +102,7 @@ final class InlineSQLite: Sendable {
                 }
             }
         }
-        let database = InlineSQLDatabase(target: .writer(writer), fallback: fallback)
+        let database = InlineSQLDatabase(target: .writer(writer, threadPool), fallback: fallback)
         do {
             let result = try await body(database)
             guard try writer.execute("COMMIT") else {
@@ -365,7 +365,7 @@ private struct InlineSQLDatabase: SQLDatabase {
     enum Target {
         case readers(InlineSQLite)
         case bulk(InlineSQLite)
-        case writer(InlineSQLiteConnection)
+        case writer(InlineSQLiteConnection, NIOThreadPool)
     }
 
     let target: Target
@@ -406,11 +406,30 @@ private struct InlineSQLDatabase: SQLDatabase {
                 }
                 guard ran == true else { throw InlineSQLiteError.locked }
             }
-        case .writer(let writer):
+        case .writer(let writer, _):
             // Inside the transaction the write lock is held already, so nothing here waits for one.
             guard try writer.run(serializer.sql, binds, onRow) else {
                 throw InlineSQLiteError.locked
             }
+        }
+    }
+}
+
+/// A write transaction's handle that can run a long statement as a job on the thread pool, so that
+/// the calling thread is not held for it (the many-row inserts of an import).
+protocol SQLiteLongWrites: SQLDatabase {
+    func runOnThreadPool(_ sql: String, _ binds: [SQLiteData]) async throws
+}
+
+extension InlineSQLDatabase: SQLiteLongWrites {
+    func runOnThreadPool(_ sql: String, _ binds: [SQLiteData]) async throws {
+        guard case .writer(let writer, let threadPool) = target else {
+            // Only a write transaction writes; anything else runs where it was called.
+            try await execute(sql: SQLiteStatement(text: sql, binds: binds)) { _ in }
+            return
+        }
+        try await threadPool.runIfActive {
+            guard try writer.run(sql, binds, { _ in }) else { throw InlineSQLiteError.locked }
         }
     }
 }
