@@ -305,12 +305,16 @@ extension Endpoint {
         public static let previewImport = Endpoint(.post, .v1, "imports/preview")
         /// `POST /api/v1/imports`: queues an import job.
         public static let startImport = Endpoint(.post, .v1, "imports")
-        /// `GET /api/v1/stacks/{stackId}/export?format=csv|tsv`.
+        /// `GET /api/v1/stacks/{stackId}/export?format=csv|tsv|apkg|json`.
         public static let exportStack = Endpoint(.get, .v1, "stacks/:stackId/export")
+        /// `GET /api/v1/me/backup?format=json|zip`: the whole account as a backup document.
+        public static let backup = Endpoint(.get, .v1, "me/backup")
+        /// `POST /api/v1/me/restore` (multipart `file`): restores a backup into an account without stacks.
+        public static let restore = Endpoint(.post, .v1, "me/restore")
 
         public static let all: [Endpoint] = [
             health, openAPIDocument,
-            previewImport, startImport, exportStack,
+            previewImport, startImport, exportStack, backup, restore,
             guest, upgradeGuest, logout, settings, updateSettings, progress, addRestDay, removeRestDay,
             openMysteryBox, dailyLeaderboard, pushKey, addPushSubscription, removePushSubscription,
             signup, login, me, updateMe, deleteMe, changePassword,

@@ -179,6 +179,9 @@ public enum ExportFormat: String, Codable, Sendable, Hashable, CaseIterable {
     /// An Anki package (legacy `collection.anki21`): notes, cards with their scheduling state, and
     /// the review history.
     case apkg
+    /// A Smart Flashcards backup of the stack (`BackupDocumentDTO`): cards with their schedules and
+    /// the whole review log, imported back as a copy.
+    case json
 }
 
 // Absent values are sent as explicit `null`s, as everywhere in `/api/v1` (see `CardDTO`).

@@ -234,8 +234,12 @@ func findStack(_ reference: String, in client: FlashcardsClient) async throws ->
 struct ImportCommand: ClientCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import a CSV/TSV file (Quizlet, spreadsheets) or an Anki package (.apkg) with its review history.",
-        discussion: "All or nothing: a file with a bad line imports nothing and names the line.")
+        abstract:
+            "Import a CSV/TSV file (Quizlet, spreadsheets), an Anki package (.apkg) or a Smart Flashcards backup (.json) with its review history.",
+        discussion: """
+            All or nothing: a file with a bad line imports nothing and names the line. With --restore, a backup of a \
+            whole account (flashcards export --account) is restored into this account, which must have no stacks.
+            """)
 
     @OptionGroup var server: ServerOption
     @Argument(help: "The file to import.") var file: String
@@ -244,12 +248,24 @@ struct ImportCommand: ClientCommand {
     @Option(help: "Column separator (one character; \"\\t\" for tab). Default: detected.") var separator: String?
     @Option(help: "Whether the first row is a header: yes, no or auto.") var header: String = "auto"
     @Flag(help: "Show what would be imported; import nothing.") var dryRun = false
+    @Flag(help: "Restore an account backup: stacks, history, settings and progress (the account must have no stacks).")
+    var restore = false
 
     func execute(output: CommandOutput, environment: [String: String], input: @escaping () -> String?) async throws {
         let client = try server.client(config: ClientConfig(environment: environment), environment: environment)
         let url = URL(fileURLWithPath: file)
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw CleanExitError(message: "Cannot read \(file).")
+        }
+        if restore {
+            guard stack == nil, separator == nil, !dryRun else {
+                throw ValidationError("--restore takes no --stack, --separator or --dry-run.")
+            }
+            let result = try await client.restoreAccount(data, fileName: url.lastPathComponent)
+            output.line(
+                "Restored \(result.stacks.count) stacks with \(result.cardsCreated) cards and \(result.reviewsImported) reviews."
+            )
+            return
         }
         var options = ImportOptionsDTO(separator: separator)
         switch header {
@@ -301,17 +317,38 @@ struct ImportCommand: ClientCommand {
 struct ExportCommand: ClientCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a stack as CSV (spreadsheets), TSV (Quizlet) or an Anki package (apkg, with the history).")
+        abstract:
+            "Export a stack as CSV (spreadsheets), TSV (Quizlet), an Anki package (apkg) or JSON (a backup with the history), or the whole account.",
+        discussion: """
+            --account writes a backup of the whole account (stacks, history, settings, progress) as JSON, or as a zip \
+            with --format zip; restore it with: flashcards import FILE --restore.
+            """)
 
     @OptionGroup var server: ServerOption
-    @Argument(help: "The stack: name or id.") var stack: String
-    @Option(help: "csv, tsv or apkg.") var format: String = "csv"
+    @Argument(help: "The stack: name or id (none with --account).") var stack: String?
+    @Option(help: "csv, tsv, apkg or json; with --account: json or zip.") var format: String?
+    @Flag(help: "Back up the whole account instead of one stack.") var account = false
     @Option(name: .shortAndLong, help: "Write to this file (default: the stack's name and the format's extension).")
     var output: String?
 
     func execute(output lines: CommandOutput, environment: [String: String], input: @escaping () -> String?)
         async throws
     {
+        if account {
+            guard stack == nil else { throw ValidationError("--account exports every stack: name none.") }
+            let zipped = (format ?? "json") == "zip"
+            guard zipped || format == nil || format == "json" else {
+                throw ValidationError("--format must be json or zip with --account.")
+            }
+            let client = try server.client(config: ClientConfig(environment: environment), environment: environment)
+            let data = try await client.backup(zipped: zipped)
+            let path = output ?? "smart-flashcards-backup.\(zipped ? "zip" : "json")"
+            try write(data, to: path)
+            lines.line("Wrote the account's backup to \(path).")
+            return
+        }
+        guard let stack else { throw ValidationError("Name a stack, or use --account.") }
+        let format = self.format ?? "csv"
         guard let format = ExportFormat(rawValue: format) else {
             throw ValidationError(
                 "--format must be one of: \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -323,12 +360,17 @@ struct ExportCommand: ClientCommand {
         let data = try await client.exportStack(found.id, format: format)
         let safeName = found.name.map { "/\\:".contains($0) ? "_" : $0 }
         let path = output ?? "\(String(safeName)).\(format.rawValue)"
+        try write(data, to: path)
+        if path != "-" { lines.line("Wrote \(found.cardCount) cards to \(path).") }
+    }
+
+    /// Writes `data` to `path`, or to standard output for `-`.
+    private func write(_ data: Data, to path: String) throws {
         if path == "-" {
             FileHandle.standardOutput.write(data)
-            return
+        } else {
+            try data.write(to: URL(fileURLWithPath: path))
         }
-        try data.write(to: URL(fileURLWithPath: path))
-        lines.line("Wrote \(found.cardCount) cards to \(path).")
     }
 }
 

@@ -38,13 +38,37 @@ extension FlashcardsClient {
             JobDTO.self, Endpoint.V1.startImport, body: try Self.importBody(file, fileName, options))
     }
 
+    /// The whole account as a backup document (`BackupDocumentDTO`): JSON, or zipped when `zipped`.
+    /// Restore it with ``restoreAccount(_:fileName:progress:)``.
+    public func backup(zipped: Bool = false) async throws -> Data {
+        try await transport.send(
+            Endpoint.V1.backup, query: [URLQueryItem(name: "format", value: zipped ? "zip" : "json")])
+    }
+
+    /// Restores a backup (JSON or zipped) into this account, which must have no stacks yet, and
+    /// waits for it: stacks, cards, review log, settings and progress as they were.
+    public func restoreAccount(
+        _ file: Data, fileName: String = "backup.json", progress: (@Sendable (JobDTO) -> Void)? = nil
+    ) async throws -> ImportResultDTO {
+        let started = try await transport.send(
+            JobDTO.self, Endpoint.V1.restore, body: try Self.importBody(file, fileName, .init()))
+        return try await finishedImport(started, progress: progress)
+    }
+
     /// Imports `file` and waits for it: the stacks filled, or ``FlashcardsError/importRefused(_:)``
     /// saying which line or note broke which rule (then nothing was imported).
     public func importFile(
         _ file: Data, fileName: String, options: ImportOptionsDTO = .init(),
         progress: (@Sendable (JobDTO) -> Void)? = nil
     ) async throws -> ImportResultDTO {
-        let started = try await startImport(file, fileName: fileName, options: options)
+        try await finishedImport(
+            try await startImport(file, fileName: fileName, options: options), progress: progress)
+    }
+
+    /// Waits for an import job and reads its result, or throws why it was refused.
+    private func finishedImport(_ started: JobDTO, progress: (@Sendable (JobDTO) -> Void)?) async throws
+        -> ImportResultDTO
+    {
         let job = try await waitForJob(started.id, progress: progress)
         let decoder = FlashcardsJSON.makeDecoder()
         guard job.status == "succeeded" else {

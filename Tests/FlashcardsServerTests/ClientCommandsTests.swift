@@ -1,3 +1,4 @@
+import ArgumentParser
 import FlashcardsAPI
 import FlashcardsClient
 import Foundation
@@ -78,6 +79,33 @@ struct ClientCommandsTests {
                         ["dog", "Hund"], ["cat", "Katze"], ["dog", "Hund"], ["cat", "Katze"],
                     ])
                 await #expect(throws: CleanExitError.self) { try await run(ExportCommand.self, ["Nichts"]) }
+
+                // The stack as JSON, the whole account as a zipped backup, restored into another account.
+                let json = directory.appendingPathComponent("vokabeln.json").path
+                #expect(try await run(ExportCommand.self, ["Vokabeln", "--format", "json", "-o", json]).count == 1)
+                let copy = try await run(ImportCommand.self, [json, "--stack", "Kopie"])
+                #expect(copy.count == 1 && copy[0].hasPrefix("Imported 4 cards into \"Kopie\""))
+                let backup = directory.appendingPathComponent("konto.zip").path
+                #expect(
+                    try await run(ExportCommand.self, ["--account", "--format", "zip", "-o", backup]) == [
+                        "Wrote the account's backup to \(backup)."
+                    ])
+                await #expect(throws: ValidationError.self) {
+                    try await run(ExportCommand.self, ["--account", "Vokabeln"])
+                }
+                // Grace restores it through $FLASHCARDS_TOKEN: Ada's two stacks with their cards.
+                let grace = FlashcardsClient(baseURL: url)
+                let graceToken = try await grace.signup(
+                    name: "Grace", mail: "grace@example.org", password: "correct horse"
+                ).token
+                let restoreOutput = CommandOutput(collecting: true)
+                var graceEnvironment = environment
+                graceEnvironment["FLASHCARDS_TOKEN"] = graceToken
+                try await ImportCommand.parse([backup, "--restore", "--server", server])
+                    .execute(output: restoreOutput, environment: graceEnvironment) { nil }
+                #expect(restoreOutput.lines == ["Restored 2 stacks with 8 cards and 0 reviews."])
+                #expect(Set(try await grace.stacks().map(\.name)) == ["Vokabeln", "Kopie"])
+                #expect(try await grace.me().name == "Ada")
 
                 let token = try #require(ClientConfig(environment: environment).load()?.token)
                 #expect(try await run(LogoutCommand.self, []) == ["Signed out."])

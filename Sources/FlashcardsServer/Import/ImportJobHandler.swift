@@ -14,18 +14,23 @@ struct ImportJobHandler: JobHandler {
         var options: ImportOptionsDTO
         var fileName: String?
         var format: ImportService.Format
+        /// A backup restored into the (empty) account, settings and progress included
+        /// (`POST /api/v1/me/restore`); else its stacks are added as copies.
+        var restore: Bool?
     }
 
     /// Queues the import of `upload` for `user`; a stack named in the options must be theirs.
-    static func enqueue(_ upload: ImportService.Upload, user: UserModel, context: ServiceContext) async throws
-        -> JobModel
-    {
+    static func enqueue(
+        _ upload: ImportService.Upload, user: UserModel, restore: Bool = false, context: ServiceContext
+    ) async throws -> JobModel {
         if let stackId = upload.options.stackId {
             _ = try await StackService(context: context, user: user).find(stackId.uuidString)
         }
         return try await JobQueue(db: context.db, now: context.now).enqueue(
             kind: kind, userId: user.id!,
-            payload: Payload(options: upload.options, fileName: upload.fileName, format: upload.format),
+            payload: Payload(
+                options: upload.options, fileName: upload.fileName, format: upload.format, restore: restore ? true : nil
+            ),
             input: upload.data)
     }
 
@@ -38,6 +43,12 @@ struct ImportJobHandler: JobHandler {
         let decks: [ImportWriter.Deck]
         var media = 0
         do {
+            if payload.format == .backup {
+                let document = try await job.application.threadPool.runIfActive { () throws(ImportProblem) in
+                    try BackupService.read(data)
+                }
+                return try Self.json(try await write(document, payload: payload, job: job))
+            }
             switch payload.format {
             case .delimited:
                 let table = try ImportService.table(data, options: payload.options)
@@ -45,6 +56,8 @@ struct ImportJobHandler: JobHandler {
                 if let problem = reading.problems.first { throw problem }
                 let name = payload.options.stackName ?? ImportService.stackName(fromFile: payload.fileName)
                 decks = [ImportWriter.Deck(name: name, cards: reading.cards.map { .init(card: $0, reviews: []) })]
+            case .backup:
+                preconditionFailure("read above")
             case .anki:
                 let reading = AnkiImport(
                     try await ImportService.readAnki(data, application: job.application), problemLimit: 1)
@@ -95,6 +108,36 @@ struct ImportJobHandler: JobHandler {
                 ImportedStackDTO(id: $0.stack.uniqueId, name: $0.stack.name, cards: $0.cards, created: $0.created)
             },
             cardsCreated: total, reviewsImported: reviews, mediaSkipped: media)
+    }
+
+    /// Restores a backup into the account, or adds its stacks as copies.
+    private func write(_ document: BackupDocumentDTO, payload: Payload, job: JobContext) async throws
+        -> ImportResultDTO
+    {
+        let cards = document.stacks.reduce(0) { $0 + $1.cards.count }
+        let reviews = document.stacks.reduce(0) { $0 + $1.reviews.count }
+        try await job.report(
+            JobProgressDTO(
+                stage: "saving", current: 0, total: cards,
+                message:
+                    "\(germanNumber(cards)) Karten und \(germanNumber(reviews)) Wiederholungen werden gespeichert …"))
+        let store = job.application.studyStore(on: job.db)
+        let uuid = job.application.serverEnvironment.uuid
+        let now = job.now()
+        let written =
+            payload.restore == true
+            ? try await BackupWriter.restore(document, userId: job.userId, store: store, uuid: uuid, now: now)
+            : try await BackupWriter.importStacks(
+                document, userId: job.userId, name: payload.options.stackName, store: store, uuid: uuid, now: now)
+        try await job.report(
+            JobProgressDTO(
+                stage: "done", current: cards, total: cards, cardsCreated: cards,
+                message: "\(germanNumber(cards)) Karten importiert."))
+        return ImportResultDTO(
+            stacks: written.stacks.map {
+                ImportedStackDTO(id: $0.stack.uniqueId, name: $0.stack.name, cards: $0.cards, created: true)
+            },
+            cardsCreated: cards, reviewsImported: reviews, mediaSkipped: 0)
     }
 
     static func json<T: Encodable>(_ value: T) throws -> String {

@@ -17,6 +17,8 @@ enum ImportService {
     enum Format: String, Codable, Sendable {
         case delimited = "csv"
         case anki = "apkg"
+        /// A Smart Flashcards backup (`BackupDocumentDTO`), as JSON or zipped.
+        case backup = "json"
     }
 
     /// An upload with its options, read from the multipart form (`file`, `options`).
@@ -41,6 +43,10 @@ enum ImportService {
         }
         let format = try format(of: form.file)
         if format == .anki { try checkPackage(form.file) }
+        if format == .backup, options.stackId != nil {
+            throw AppError.validation(
+                "Eine Sicherung bringt ihre Stapel mit: Sie lässt sich nicht in einen bestehenden Stapel importieren.")
+        }
         return Upload(data: form.file, fileName: form.fileName, options: options, format: format)
     }
 
@@ -74,11 +80,12 @@ enum ImportService {
     /// The format by the file's content: a zip is an Anki package, text that is no binary file
     /// reads as CSV/TSV.
     static func format(of data: Data) throws -> Format {
+        if BackupService.looksLikeBackup(data) { return .backup }
         if ZipArchive.looksLikeZip(data) { return .anki }
         // Text has no NUL bytes (UTF-16 files aside, which spreadsheets do not write by default).
         guard !data.prefix(8_192).contains(0) else {
             throw AppError.unsupportedMediaType(
-                "Diese Datei kann nicht importiert werden. Erlaubt sind CSV- und TSV-Dateien (auch aus Quizlet) und Anki-Pakete (.apkg)."
+                "Diese Datei kann nicht importiert werden. Erlaubt sind CSV- und TSV-Dateien (auch aus Quizlet), Anki-Pakete (.apkg) und Sicherungen von Smart Flashcards (.json)."
             )
         }
         return .delimited
@@ -107,6 +114,7 @@ enum ImportService {
         let name = upload.options.stackName ?? stackName(fromFile: upload.fileName)
         switch upload.format {
         case .anki: return try await ankiPreview(upload, name: name, application: application)
+        case .backup: return try await backupPreview(upload, name: name, application: application)
         case .delimited: break
         }
         return try await application.threadPool.runIfActive {
@@ -142,6 +150,31 @@ enum ImportService {
             columnCount: 2, rows: Array(rows), cards: reading.cardCount, rejected: reading.rejected,
             problems: reading.problems.map(\.dto), suggestedStackName: name, decks: reading.deckDTOs,
             notes: reading.notes, reviews: reading.reviews, media: reading.mediaCount)
+    }
+
+    /// A backup's stacks with their cards and history.
+    private static func backupPreview(_ upload: Upload, name: String, application: Application) async throws
+        -> ImportPreviewDTO
+    {
+        try await application.threadPool.runIfActive {
+            let document: BackupDocumentDTO
+            do throws(ImportProblem) {
+                document = try BackupService.read(upload.data)
+            } catch {
+                return refused(upload, error, name: name)
+            }
+            let cards = document.stacks.reduce(0) { $0 + $1.cards.count }
+            let reviews = document.stacks.reduce(0) { $0 + $1.reviews.count }
+            let rows = document.stacks.lazy.flatMap(\.cards).prefix(20).map { [$0.question, $0.answer] }
+            return ImportPreviewDTO(
+                format: upload.format.rawValue, encoding: nil, separator: nil, hasHeader: false, header: nil,
+                columns: nil, columnCount: 2, rows: Array(rows), cards: cards, rejected: 0, problems: [],
+                suggestedStackName: document.stacks.count == 1 ? document.stacks[0].name : name,
+                decks: document.stacks.map {
+                    ImportDeckDTO(name: $0.name, cards: $0.cards.count, reviews: $0.reviews.count)
+                },
+                notes: nil, reviews: reviews, media: nil)
+        }
     }
 
     /// The preview of a file that cannot be read at all: no rows, no cards, the one problem.

@@ -142,14 +142,14 @@ enum ImportWriter {
 
     /// The largest card id (SQLite gives the next card the one after it: `cards.id` is a rowid
     /// without AUTOINCREMENT).
-    private static func lastCardId(on sql: any SQLDatabase) async throws -> Int {
+    static func lastCardId(on sql: any SQLDatabase) async throws -> Int {
         struct Last: Decodable { let id: Int? }
         return try await sql.raw("SELECT MAX(id) AS id FROM cards").first(decoding: Last.self)?.id ?? 0
     }
 
     /// The first of `count` consecutive ids taken from PostgreSQL's sequence of `cards.id` (one
     /// statement, so no other session's ids come in between).
-    private static func sequenceIds(_ count: Int, on sql: any SQLDatabase) async throws -> Int {
+    static func sequenceIds(_ count: Int, on sql: any SQLDatabase) async throws -> Int {
         guard count > 0 else { return 1 }
         struct Row: Decodable { let id: Int }
         let sequence = "pg_get_serial_sequence('cards', 'id')"
