@@ -8,7 +8,8 @@ public struct FlashcardsCommand: AsyncParsableCommand {
         abstract: "Smart Flashcards: spaced-repetition server and tools.",
         subcommands: [
             ServeCommand.self, MigrateCommand.self, FSRSCommand.self, GenerateCommand.self,
-            LoginCommand.self, LogoutCommand.self, StacksCommand.self, ImportCommand.self, ExportCommand.self,
+            BackupCommand.self, RestoreCommand.self, LoginCommand.self, LogoutCommand.self, StacksCommand.self,
+            ImportCommand.self, ExportCommand.self,
         ],
         defaultSubcommand: ServeCommand.self
     )

@@ -75,6 +75,12 @@ public struct AppConfiguration: Sendable {
     /// The defaults.
     public init() {}
 
+    /// The SQLite database file (`<dataDirectory>/flashcards.sqlite`, absolute); nil for the other
+    /// stores.
+    public var sqliteFile: String? {
+        database == .sqliteFile ? absolutePath(dataDirectory) + "/flashcards.sqlite" : nil
+    }
+
     /// Loads the configuration from `environment` (and a `.env` file in `directory` if present).
     public static func load(
         environment: [String: String] = ProcessInfo.processInfo.environment,

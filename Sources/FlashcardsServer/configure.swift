@@ -106,7 +106,7 @@ private func configureDatabase(_ app: Application, configuration: AppConfigurati
         app.threadPool = NIOThreadPool(numberOfThreads: System.coreCount + 4)
         let directory = absolutePath(configuration.dataDirectory)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let file = directory + "/flashcards.sqlite"
+        let file = configuration.sqliteFile!
         app.databases.use(.sqlite(.file(file)), as: .sqlite)
         // Write-ahead logging lets readers proceed while a rating is written.
         _ = try await app.db.sql.raw("PRAGMA journal_mode=WAL").all()
