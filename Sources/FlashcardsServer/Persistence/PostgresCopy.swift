@@ -1,3 +1,4 @@
+import FlashcardsCore
 import FluentPostgresDriver
 import Foundation
 import NIOCore
@@ -66,9 +67,9 @@ enum PostgresCopy {
         let (dayQuotient, dayRemainder) = micros.quotientAndRemainder(dividingBy: perDay)
         let days = dayRemainder < 0 ? dayQuotient - 1 : dayQuotient
         let ofDay = dayRemainder < 0 ? dayRemainder + perDay : dayRemainder
-        let (year, month, day) = civilDate(daysSince1970: days + 10_957)
+        let (year, month, day) = CivilDate.date(daysSince1970: Int(days + 10_957))
         let seconds = ofDay / 1_000_000
-        func padded(_ value: Int64, _ width: Int) -> String {
+        func padded(_ value: some BinaryInteger, _ width: Int) -> String {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
@@ -78,18 +79,4 @@ enum PostgresCopy {
     }
 
     private static let postgresEpoch = Date(timeIntervalSince1970: 946_684_800)
-
-    /// The proleptic Gregorian year, month and day of a day number counted from 1970-01-01 (the
-    /// civil-from-days conversion over 400-year eras).
-    static func civilDate(daysSince1970: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = daysSince1970 + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
 }
