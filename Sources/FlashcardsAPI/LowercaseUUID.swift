@@ -26,3 +26,38 @@ public struct LowercaseUUID: Codable, Sendable, Hashable {
         try container.encode(wrappedValue.uuidString.lowercased())
     }
 }
+
+/// An optional that is written to JSON as an explicit `null` when absent (the API's convention;
+/// synthesized coding would leave the key out), and read from `null` or a missing key. A UUID is
+/// written in lowercase, as every id of the API is.
+@propertyWrapper
+public struct Nullable<Value: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
+    /// The value, nil when absent.
+    public var wrappedValue: Value?
+
+    /// Wraps a value.
+    public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+    /// Reads the value, or nil for `null`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        wrappedValue = container.decodeNil() ? nil : try container.decode(Value.self)
+    }
+
+    /// Writes the value, or `null`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch wrappedValue {
+        case nil: try container.encodeNil()
+        case let id as UUID: try container.encode(id.uuidString.lowercased())
+        case let value?: try container.encode(value)
+        }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A missing key reads as nil, as for a plain optional.
+    public func decode<Value>(_ type: Nullable<Value>.Type, forKey key: Key) throws -> Nullable<Value> {
+        try decodeIfPresent(type, forKey: key) ?? Nullable(wrappedValue: nil)
+    }
+}

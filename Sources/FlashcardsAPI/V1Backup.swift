@@ -29,7 +29,7 @@ public struct BackupDocumentDTO: Codable, Sendable, Hashable {
     /// When it was written.
     public var createdAt: Date
     /// The account's settings and progress (scope `account` only).
-    public var account: BackupAccountDTO?
+    @Nullable public var account: BackupAccountDTO?
     public var stacks: [BackupStackDTO]
 
     /// Creates a document of the current version.
@@ -52,9 +52,9 @@ public struct BackupAccountDTO: Codable, Sendable, Hashable {
     public var timeZone: String
     public var createdAt: Date
     /// The learner's settings (nil when never changed).
-    public var settings: BackupSettingsDTO?
+    @Nullable public var settings: BackupSettingsDTO?
     /// The FSRS parameters the optimizer fitted (nil: the defaults).
-    public var schedulerParameters: BackupSchedulerParametersDTO?
+    @Nullable public var schedulerParameters: BackupSchedulerParametersDTO?
     /// Days marked as rest days (`YYYY-MM-DD` in the account's time zone).
     public var restDays: [String]
     /// Mystery boxes opened.
@@ -86,10 +86,10 @@ public struct BackupSettingsDTO: Codable, Sendable, Hashable {
     public var remindersEnabled: Bool
     public var reminderTime: String
     public var leaderboardOptIn: Bool
-    public var theme: String?
+    @Nullable public var theme: String?
     public var onboardingDone: Bool
-    public var purpose: String?
-    public var minutesPerDay: Int?
+    @Nullable public var purpose: String?
+    @Nullable public var minutesPerDay: Int?
     public var interests: [String]
 
     public init(
@@ -116,9 +116,9 @@ public struct BackupSchedulerParametersDTO: Codable, Sendable, Hashable {
     /// The 21 FSRS-6 weights.
     public var parameters: [Double]
     public var optimizedAt: Date
-    public var logLoss: Double?
-    public var defaultLogLoss: Double?
-    public var reviews: Int?
+    @Nullable public var logLoss: Double?
+    @Nullable public var defaultLogLoss: Double?
+    @Nullable public var reviews: Int?
 
     public init(parameters: [Double], optimizedAt: Date, logLoss: Double?, defaultLogLoss: Double?, reviews: Int?) {
         self.parameters = parameters
@@ -134,8 +134,8 @@ public struct BackupMysteryBoxDTO: Codable, Sendable, Hashable {
     /// `YYYY-MM-DD` in the account's time zone.
     public var day: String
     public var rarity: String
-    public var xp: Int?
-    public var theme: String?
+    @Nullable public var xp: Int?
+    @Nullable public var theme: String?
     public var openedAt: Date
 
     public init(day: String, rarity: String, xp: Int?, theme: String?, openedAt: Date) {
@@ -164,7 +164,7 @@ public struct BackupStackDTO: Codable, Sendable, Hashable {
     public var name: String
     public var color: String
     public var description: String
-    public var icon: String?
+    @Nullable public var icon: String?
     public var favorite: Bool
     public var createdAt: Date
     public var updatedAt: Date
@@ -177,9 +177,9 @@ public struct BackupStackDTO: Codable, Sendable, Hashable {
     public var relearningSteps: String
     public var newCardsPerDay: Int
     public var reviewsPerDay: Int
-    public var spreadDay: Int?
+    @Nullable public var spreadDay: Int?
     /// The best time of the matching game.
-    public var matchBestMs: Int?
+    @Nullable public var matchBestMs: Int?
     /// In creation order.
     public var cards: [BackupCardDTO]
     /// In the order they were written.
@@ -218,11 +218,11 @@ public struct BackupCardDTO: Codable, Sendable, Hashable {
     @LowercaseUUID public var id: UUID
     public var question: String
     public var answer: String
-    public var hint: String?
+    @Nullable public var hint: String?
     /// Who wrote the hint: `user`, `generated`, …
-    public var hintSource: String?
+    @Nullable public var hintSource: String?
     /// Space-separated, as Anki writes them.
-    public var tags: String?
+    @Nullable public var tags: String?
     public var bookmarked: Bool
     public var createdAt: Date
     public var updatedAt: Date
@@ -232,11 +232,11 @@ public struct BackupCardDTO: Codable, Sendable, Hashable {
     public var queue: Int
     /// `new`, `learning`, `review` or `relearning`.
     public var state: String
-    public var step: Int?
-    public var stability: Double?
-    public var difficulty: Double?
-    public var firstReviewedAt: Date?
-    public var lastReviewedAt: Date?
+    @Nullable public var step: Int?
+    @Nullable public var stability: Double?
+    @Nullable public var difficulty: Double?
+    @Nullable public var firstReviewedAt: Date?
+    @Nullable public var lastReviewedAt: Date?
 
     public init(
         id: UUID, question: String, answer: String, hint: String?, hintSource: String?, tags: String?,
@@ -280,12 +280,12 @@ public struct BackupReviewDTO: Codable, Sendable, Hashable {
     public var stateBefore: String
     /// JSON text of the state after it.
     public var stateAfter: String
-    public var durationMs: Int?
+    @Nullable public var durationMs: Int?
     /// `review` or `undo`.
     public var kind: String
     /// The entry an undo takes back.
-    public var undoes: UUID?
-    public var elapsedDays: Int?
+    @Nullable public var undoes: UUID?
+    @Nullable public var elapsedDays: Int?
     /// The entry's number among the card's entries.
     public var seq: Int
     /// The study mode it was made in.

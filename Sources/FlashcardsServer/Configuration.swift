@@ -24,6 +24,15 @@ public struct AppConfiguration: Sendable {
     /// Failed logins per account or per IP address within the window before 429
     /// (`FLASHCARDS_LOGIN_MAX_FAILURES`).
     public var loginMaxFailures: Int = 10
+    /// Failed logins from one client address (any accounts) within the window before 429: high
+    /// enough that one client behind a shared address rarely locks out the others
+    /// (`FLASHCARDS_LOGIN_MAX_FAILURES_PER_ADDRESS`).
+    public var loginMaxFailuresPerAddress: Int = 50
+    /// New accounts (sign-ups) one client address may make per hour (`FLASHCARDS_SIGNUPS_PER_HOUR`).
+    public var signupsPerHour: Int = 60
+    /// Reverse proxies whose `X-Forwarded-For` is believed (`FLASHCARDS_TRUSTED_PROXIES`: addresses
+    /// or CIDR blocks, comma-separated); none by default.
+    public var trustedProxies: [AddressRange] = []
     /// The window of the login limit in seconds (`FLASHCARDS_LOGIN_WINDOW_SECONDS`).
     public var loginWindowSeconds: Int = 900
     /// Token lifetime in seconds (`FLASHCARDS_TOKEN_TTL_SECONDS`); 7 days as the original.
@@ -134,6 +143,20 @@ public struct AppConfiguration: Sendable {
         if let cost = try int("FLASHCARDS_BCRYPT_COST", 4...31) { self.bcryptCost = cost }
         if let max = try int("FLASHCARDS_LOGIN_MAX_FAILURES", 1...10_000) { self.loginMaxFailures = max }
         if let window = try int("FLASHCARDS_LOGIN_WINDOW_SECONDS", 1...86_400) { self.loginWindowSeconds = window }
+        if let max = try int("FLASHCARDS_LOGIN_MAX_FAILURES_PER_ADDRESS", 1...100_000) {
+            self.loginMaxFailuresPerAddress = max
+        }
+        if let count = try int("FLASHCARDS_SIGNUPS_PER_HOUR", 1...100_000) { self.signupsPerHour = count }
+        if let text = string("FLASHCARDS_TRUSTED_PROXIES") {
+            self.trustedProxies = try text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }.map { entry in
+                    guard let range = AddressRange(entry) else {
+                        throw ConfigurationError(
+                            "FLASHCARDS_TRUSTED_PROXIES must list IP addresses or CIDR blocks, got '\(entry)'")
+                    }
+                    return range
+                }
+        }
         if let ttl = try int("FLASHCARDS_TOKEN_TTL_SECONDS", 60...31_536_000) { self.tokenLifetimeSeconds = ttl }
         if let bytes = try int("FLASHCARDS_MAX_BODY_BYTES", 1_024...104_857_600) { self.maxBodyBytes = bytes }
         self.llm = LLMConfiguration(environment: values)

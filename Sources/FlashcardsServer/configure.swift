@@ -42,6 +42,7 @@ public func configure(
             )))
     app.middleware.use(SecurityHeadersMiddleware())
     app.middleware.use(ErrorRenderingMiddleware())
+    app.middleware.use(RequestLimitsMiddleware())
     app.middleware.use(StaticFilesMiddleware(publicDirectory: absolutePath(configuration.publicDirectory)))
 
     try routes(app)

@@ -111,6 +111,8 @@ def start_server(backend: str, name: str, extra_env: dict[str, str] | None = Non
         HOST="127.0.0.1",
         FLASHCARDS_PUBLIC_DIR=str(ROOT / "Public"),
         FLASHCARDS_BCRYPT_COST="4",
+        # The stories sign up many accounts from one address; the limited server tests the limit.
+        FLASHCARDS_SIGNUPS_PER_HOUR="100000",
     )
     if backend == "postgres":
         env["DATABASE_URL"] = POSTGRES_URL
@@ -155,7 +157,15 @@ def server(backend) -> Server:
 @pytest.fixture(scope="session")
 def limited_server(backend) -> Server:
     """A server that refuses logins after 3 failures, for the 429 path."""
-    server = start_server(backend, "limit", {"FLASHCARDS_LOGIN_MAX_FAILURES": "3"})
+    server = start_server(
+        backend,
+        "limit",
+        {
+            "FLASHCARDS_LOGIN_MAX_FAILURES": "3",
+            "FLASHCARDS_LOGIN_MAX_FAILURES_PER_ADDRESS": "5",
+            "FLASHCARDS_SIGNUPS_PER_HOUR": "6",
+        },
+    )
     yield server
     server.stop()
 
@@ -326,8 +336,8 @@ class SpecChecker:
         media_pointer = f"{pointer}/content/{content_type.replace('/', '~1')}"
         if content_type == "text/event-stream":
             return self.check_event_stream(media_pointer, content[content_type], response.text, what)
-        if content_type == "application/octet-stream":
-            # A binary body (an Anki package): returned as bytes; its content is checked by the story.
+        if content_type in ("application/octet-stream", "application/zip"):
+            # A binary body (an Anki package, a zipped backup): returned as bytes; its content is checked by the story.
             schema = content[content_type].get("schema", {})
             assert schema.get("type") == "string", f"{what}: a binary body is documented as a string"
             return response.content

@@ -1225,3 +1225,81 @@ def test_import_of_one_gigabyte_is_refused_and_the_server_keeps_answering(api: A
     api.call("GET", V1 + "/me", token=token, expect=200)
     assert stack_ids(api, token) == [], "nothing was imported"
     print(f"\n1 GB upload refused after {elapsed:.1f} s")
+
+
+# --- Backups ------------------------------------------------------------------------------------------
+
+BACKUP = V1 + "/me/backup"
+RESTORE = V1 + "/me/restore"
+
+
+def comparable_backup(document: dict) -> dict:
+    """The document without what differs between two accounts holding the same data: the date it was
+    written and the ids (cards and reviews numbered in their order)."""
+    document = json.loads(json.dumps(document))
+    document.pop("createdAt")
+    for stack in document["stacks"]:
+        stack.pop("id")
+        cards = {card.pop("id"): index for index, card in enumerate(stack["cards"])}
+        reviews = {review["id"]: index for index, review in enumerate(stack["reviews"])}
+        for review in stack["reviews"]:
+            review.pop("id")
+            review["card"] = cards[review["card"]]
+            review["undoes"] = reviews.get(review["undoes"])
+    return document
+
+
+def test_backup_and_restore_story(api: Api):
+    """A learner's account as a backup (JSON and zip, both valid against `BackupDocument`), restored into
+    another account without stacks, which then backs up to the same document; a second restore is a 409,
+    a file that is no backup a 415, an unknown format a 400; a stack's JSON export imports as a copy."""
+    ada = api.signup("Ada Sicherung")["token"]
+    _, stack = api.call(
+        "POST", STACKS, token=ada, json_body={"name": "Zellen", "color": "#059669", "scheduler": "fsrs"}, expect=201
+    )
+    for index in range(3):
+        api.call(
+            "POST", CARDS, path={"stackId": stack["id"]}, token=ada,
+            json_body={"question": f"Frage {index}", "answer": f"Antwort {index}"}, expect=201,
+        )
+    _, due = api.call("GET", NEXT, path={"stackId": stack["id"]}, token=ada, expect=200)
+    api.call(
+        "POST", RATE, path={"stackId": stack["id"]}, token=ada,
+        json_body={"cardId": due["card"]["id"], "rating": "good"}, expect=200,
+    )
+    response, backup = api.call("GET", BACKUP, token=ada, expect=200)
+    assert response.headers["Content-Type"].startswith("application/json"), response.headers
+    assert response.headers["Content-Disposition"].startswith('attachment; filename="Smart Flashcards Sicherung')
+    assert backup["format"] == "smart-flashcards-backup" and backup["version"] == 1 and backup["scope"] == "account"
+    assert [len(s["cards"]) for s in backup["stacks"]] == [3] and len(backup["stacks"][0]["reviews"]) == 1
+    response, zipped = api.call("GET", BACKUP, token=ada, params={"format": "zip"}, expect=200)
+    with zipfile.ZipFile(io.BytesIO(zipped)) as archive:
+        assert archive.namelist() == ["backup.json"]
+        assert comparable_backup(json.loads(archive.read("backup.json"))) == comparable_backup(backup)
+    api.call("GET", BACKUP, token=ada, params={"format": "xml"}, expect=400)
+    api.call("GET", BACKUP, expect=401)
+
+    grace = api.signup("Grace Wiederherstellung")["token"]
+    _, job = send(api, RESTORE, grace, zipped, name="Sicherung.zip", expect=202)
+    assert job["kind"] == "import", job
+    result = import_result(api, wait_for_job(api, grace, job["id"]))
+    assert result["cardsCreated"] == 3 and result["reviewsImported"] == 1, result
+    _, restored = api.call("GET", BACKUP, token=grace, expect=200)
+    assert comparable_backup(restored) == comparable_backup(backup)
+
+    _, refused = send(api, RESTORE, grace, zipped, name="Sicherung.zip", expect=409)
+    assert refused["code"] == "account_not_empty", refused
+    eve = api.signup("Eve Leer")["token"]
+    send(api, RESTORE, eve, b"dog\tHund\n", name="x.tsv", expect=415)
+    # A stack export is no account backup: the job says so, and nothing is written.
+    _, copy = export(api, ada, stack["id"], "json")
+    assert copy["scope"] == "stacks" and copy["account"] is None, copy
+    _, job = send(api, RESTORE, eve, json.dumps(copy).encode(), name="Zellen.json", expect=202)
+    failed = wait_for_job(api, eve, job["id"])
+    assert failed["status"] == "failed" and failed["errorCode"] == "not_an_account_backup", failed
+    assert stack_ids(api, eve) == []
+    # Imported as a copy, with its history: as often as wanted.
+    for _ in range(2):
+        result = import_result(api, run_import(api, eve, json.dumps(copy).encode(), name="Zellen.json"))
+        assert result["reviewsImported"] == 1 and result["stacks"][0]["name"] == "Zellen", result
+    assert len(stack_ids(api, eve)) == 2

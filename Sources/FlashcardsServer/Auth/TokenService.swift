@@ -10,6 +10,8 @@ struct TokenPayload: JWTPayload {
     var sub: SubjectClaim
     var exp: ExpirationClaim
     var iat: IssuedAtClaim
+    /// Not before: the issue time (tokens issued before this claim existed have none).
+    var nbf: NotBeforeClaim?
     var ver: Int
     var jti: IDClaim?
 
@@ -46,16 +48,22 @@ struct TokenService: Sendable {
             sub: SubjectClaim(value: try user.requireID().uuidString.lowercased()),
             exp: ExpirationClaim(value: expiresAt),
             iat: IssuedAtClaim(value: now),
+            nbf: NotBeforeClaim(value: now),
             ver: user.tokenVersion,
             jti: IDClaim(value: UUID().uuidString.lowercased()))
         return (try await keys.sign(payload), expiresAt)
     }
 
-    /// The claims of a valid, unexpired token; nil for anything else.
+    /// Clocks of several instances may differ this much.
+    static let clockLeeway: TimeInterval = 60
+
+    /// The claims of a valid token; nil for anything else: expired, issued in the future or not yet
+    /// valid (beyond the clocks' leeway), or naming no user.
     func verify(_ token: String, now: Date) async -> TokenClaims? {
+        let latest = now.addingTimeInterval(Self.clockLeeway)
         guard let payload = try? await keys.verify(token, as: TokenPayload.self),
-            payload.exp.value > now,
-            let id = UUID(uuidString: payload.sub.value)
+            payload.exp.value > now, payload.iat.value <= latest, (payload.nbf?.value ?? now) <= latest,
+            let id = UUID(exactly: payload.sub.value)
         else { return nil }
         let tokenId = payload.jti.map(\.value).flatMap { $0.isEmpty || $0.utf8.count > 64 ? nil : $0 }
         return TokenClaims(userId: id, version: payload.ver, tokenId: tokenId, expiresAt: payload.exp.value)

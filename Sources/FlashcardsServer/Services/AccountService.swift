@@ -14,6 +14,14 @@ struct AccountService {
         let mail = try Validate.mail(mail)
         let password = try Validate.newPassword(password)
         let zone = try timeZone.map(Validate.timeZone) ?? context.configuration.defaultTimeZone
+        // Sign-ups per client address and hour, so that no one fills the database with accounts.
+        var limiter = LoginLimiter(context: context, limit: context.configuration.signupsPerHour, window: 3_600)
+        limiter.refusal = {
+            AppError.tooManyRequests(
+                "Zu viele neue Konten von dieser Adresse. Bitte versuche es später erneut.", retryAfter: $0)
+        }
+        let keys = context.clientAddress.map { ["signup-ip:" + $0] } ?? []
+        try await limiter.check(keys: keys)
         let key = UserModel.key(forMail: mail)
         if try await UserModel.query(on: context.db).filter(\.$mailKey == key).first() != nil {
             throw AppError.userAlreadyExists
@@ -27,6 +35,7 @@ struct AccountService {
             // Two signups raced for the same mail; the unique index decided.
             throw AppError.userAlreadyExists
         }
+        try await limiter.recordFailure(keys: keys)
         return user
     }
 
@@ -36,19 +45,30 @@ struct AccountService {
         let key = UserModel.key(forMail: mail)
         guard !key.isEmpty else { throw AppError.validation("Die E-Mail-Adresse darf nicht leer sein.") }
         guard !password.isEmpty else { throw AppError.validation("Das Passwort darf nicht leer sein.") }
-        let limiter = LoginLimiter(context: context)
-        let keys = ["mail:" + key] + (context.clientAddress.map { ["ip:" + $0] } ?? [])
-        try await limiter.check(keys: keys)
+        // Two limits: per account (guessing one password) and, much higher, per client address
+        // (trying many accounts), so that one client behind a shared address seldom locks out the
+        // others; behind a proxy, FLASHCARDS_TRUSTED_PROXIES gives each client its own address.
+        let account = LoginLimiter(context: context)
+        var address = account
+        address.limit = context.configuration.loginMaxFailuresPerAddress
+        let accountKeys = ["mail:" + key]
+        let addressKeys = context.clientAddress.map { ["ip:" + $0] } ?? []
+        try await account.check(keys: accountKeys)
+        try await address.check(keys: addressKeys)
+        func failed() async throws {
+            try await account.recordFailure(keys: accountKeys)
+            try await address.recordFailure(keys: addressKeys)
+        }
         guard let user = try await UserModel.query(on: context.db).filter(\.$mailKey == key).first() else {
-            try await limiter.recordFailure(keys: keys)
+            try await failed()
             throw AppError.userNotFound
         }
         guard password.utf8.count <= 1_024, try await context.passwords.verify(password, created: user.passwordHash)
         else {
-            try await limiter.recordFailure(keys: keys)
+            try await failed()
             throw AppError.wrongPassword
         }
-        try await limiter.reset(key: keys[0])
+        try await account.reset(key: accountKeys[0])
         return user
     }
 

@@ -17,6 +17,9 @@ struct ReviewService {
     /// with 404 `card_not_found` naming the ids; an invalid rating, time or duration with 400; a review
     /// id already used for another card or user with 409. A review id already stored for the same
     /// card counts as a duplicate and changes nothing (the first stored version wins).
+    /// No review is older than this (2000-01-01).
+    static let earliestReview = Date(timeIntervalSince1970: 946_684_800)
+
     func sync(_ reviews: [SyncReviewDTO]) async throws -> SyncReviewsResponse {
         guard reviews.count <= Self.maximumBatch else {
             throw AppError.validation("Höchstens \(Self.maximumBatch) Bewertungen pro Anfrage.")
@@ -32,6 +35,9 @@ struct ReviewService {
             // A review must have happened: no more than a day in the future of the server's clock.
             guard review.reviewedAt <= context.now.addingTimeInterval(86_400) else {
                 throw AppError.validation("reviewedAt liegt in der Zukunft (\(review.id.path)).")
+            }
+            guard review.reviewedAt >= Self.earliestReview else {
+                throw AppError.validation("reviewedAt liegt vor dem Jahr 2000 (\(review.id.path)).")
             }
         }
         let cardIds = Array(Set(unique.map(\.cardId)))

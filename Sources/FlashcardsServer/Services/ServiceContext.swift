@@ -26,7 +26,9 @@ struct ServiceContext {
         self.uuid = request.application.serverEnvironment.uuid
         self.configuration = request.application.appConfiguration
         self.passwords = request.password.async
-        self.clientAddress = request.remoteAddress?.ipAddress
+        self.clientAddress = ClientAddress.resolve(
+            peer: request.remoteAddress?.ipAddress, forwardedFor: request.headers[.xForwardedFor],
+            trusted: request.application.appConfiguration.trustedProxies)
         self.preloadedStack = request.preloadedStack
         self.preloadedParameters = request.preloadedParameters
     }

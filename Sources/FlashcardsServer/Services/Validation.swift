@@ -104,7 +104,16 @@ enum Validate {
 
     /// A UUID path segment; anything else behaves like an unknown id.
     static func uuid(_ value: String?, notFound: AppError) throws -> UUID {
-        guard let value, let id = UUID(uuidString: value) else { throw notFound }
+        guard let value, let id = UUID(exactly: value) else { throw notFound }
         return id
+    }
+}
+
+extension UUID {
+    /// A UUID from exactly its 36 characters. Foundation's parser reads a C string, so it would take
+    /// `"…\0abc"` as the UUID before the NUL byte.
+    init?(exactly text: String) {
+        guard text.utf8.count == 36, let id = UUID(uuidString: text) else { return nil }
+        self = id
     }
 }

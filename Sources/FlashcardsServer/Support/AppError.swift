@@ -96,6 +96,13 @@ struct ErrorRenderingMiddleware: AsyncMiddleware {
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         do {
             return try await next.respond(to: request)
+        } catch is RouteNotFound where request.method != .OPTIONS {
+            // A path the router knows under other methods: 405 with those methods, not 404.
+            let allowed = RouteMethods.allowed(for: request)
+            guard !allowed.isEmpty else { return Self.response(for: Abort(.notFound), request: request) }
+            var headers = HTTPHeaders()
+            headers.replaceOrAdd(name: .allow, value: allowed.map(\.rawValue).joined(separator: ", "))
+            return Self.response(for: Abort(.methodNotAllowed, headers: headers), request: request)
         } catch {
             return Self.response(for: error, request: request)
         }
@@ -165,6 +172,9 @@ struct ErrorRenderingMiddleware: AsyncMiddleware {
         case .payloadTooLarge: "Die Anfrage ist zu groß."
         case .notFound: "Nicht gefunden."
         case .methodNotAllowed: "Diese Methode ist hier nicht erlaubt."
+        case .uriTooLong: "Die Adresse ist zu lang (höchstens \(RequestLimitsMiddleware.maximumURI / 1_024) KB)."
+        case .requestHeaderFieldsTooLarge:
+            "Die Kopfzeilen sind zu groß (höchstens \(RequestLimitsMiddleware.maximumHeaders / 1_024) KB)."
         case .unsupportedMediaType: "Dieser Inhaltstyp wird nicht unterstützt."
         case .badRequest: "Ungültige Anfrage: \(error.reason)"
         default: error.reason
@@ -176,6 +186,8 @@ struct ErrorRenderingMiddleware: AsyncMiddleware {
         case .payloadTooLarge: "payload_too_large"
         case .notFound: "not_found"
         case .methodNotAllowed: "method_not_allowed"
+        case .uriTooLong: "uri_too_long"
+        case .requestHeaderFieldsTooLarge: "headers_too_large"
         case .unsupportedMediaType: "unsupported_media_type"
         case .unauthorized: "unauthorized"
         case .badRequest: "bad_request"
@@ -207,9 +219,33 @@ struct ErrorRenderingMiddleware: AsyncMiddleware {
 }
 
 extension Request {
-    /// Decodes a JSON body, turning an empty or malformed body into a clear 400.
+    /// Decodes a JSON body, turning an empty or malformed body into a clear 400 and a body of
+    /// another type into a 415.
     func decodeBody<T: Decodable>(_ type: T.Type) throws -> T {
-        try Self.decodeJSON(T.self, from: body.data ?? ByteBuffer())
+        try requireJSONBody()
+        return try Self.decodeJSON(T.self, from: body.data ?? ByteBuffer())
+    }
+
+    /// A JSON route takes `application/json` (or a `+json` type) and nothing else: another declared
+    /// type is a 415, and so is none on `/api/v1`. The original clients always declare JSON; a
+    /// missing type stays accepted on their routes, as the original backend took it.
+    func requireJSONBody() throws {
+        // No body: the decoder says what is missing (400); only a body has a type to check. A body
+        // still streaming in has no data yet: its length or transfer encoding announces it.
+        let announced =
+            headers.first(name: .transferEncoding) != nil
+            || (headers.first(name: .contentLength).flatMap(Int.init) ?? 0) > 0
+        guard hasBody || (body.data == nil && announced) else { return }
+        guard let type = headers.contentType else {
+            if url.path.hasPrefix("/api/") {
+                throw AppError.unsupportedMediaType("Der Inhalt muss JSON sein (Content-Type: application/json).")
+            }
+            return
+        }
+        let subType = type.subType.lowercased()
+        guard type.type.lowercased() == "application", subType == "json" || subType.hasSuffix("+json") else {
+            throw AppError.unsupportedMediaType("Der Inhalt muss JSON sein (Content-Type: application/json).")
+        }
     }
 
     /// Decodes JSON bytes with the shared conventions; empty or malformed input is a clear 400.

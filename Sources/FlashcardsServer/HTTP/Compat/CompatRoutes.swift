@@ -118,7 +118,7 @@ struct CompatRoutes: RouteCollection {
     private func rejectContradiction(_ body: CompatCardContext, stack: StackModel, card: CardModel) throws {
         func differs(_ value: String?, _ id: UUID) -> Bool {
             guard let value, !value.isEmpty else { return false }
-            return UUID(uuidString: value) != id
+            return UUID(exactly: value) != id
         }
         if differs(body.stackId, stack.uniqueId) || differs(body.cardId, card.uniqueId) {
             throw AppError.validation("Die Ids im Inhalt passen nicht zum Pfad.")

@@ -40,6 +40,7 @@ struct GenerationRoutes: RouteCollection {
                 req, instructionsFields: ["customInstructions", "custom-instructions"])
             job = try await service.start(upload: upload, allowed: [.pdf, .png, .jpeg, .text], acceptAll: false)
         } else {
+            try req.requireJSONBody()
             let body = try Request.decodeJSON(
                 GenerationRequestDTO.self,
                 from: try await req.collectBody(limit: 4 * 1_024 * 1_024, tooLarge: Abort(.payloadTooLarge)))
@@ -51,8 +52,9 @@ struct GenerationRoutes: RouteCollection {
     func drafts(_ req: Request) async throws -> Response {
         let service = try await service(req)
         var jobId: UUID?
-        if let text = req.queryText("jobId"), !text.isEmpty {
-            guard let id = UUID(uuidString: text) else { throw AppError.validation("jobId muss eine UUID sein.") }
+        if let text = req.queryText("jobId") {
+            // Present but empty is a mistake of the caller's, not "all drafts".
+            guard let id = UUID(exactly: text) else { throw AppError.validation("jobId muss eine UUID sein.") }
             jobId = id
         }
         return try jsonResponse(try await service.drafts(jobId: jobId).map(\.dto))
