@@ -1303,3 +1303,53 @@ def test_backup_and_restore_story(api: Api):
         result = import_result(api, run_import(api, eve, json.dumps(copy).encode(), name="Zellen.json"))
         assert result["reviewsImported"] == 1 and result["stacks"][0]["name"] == "Zellen", result
     assert len(stack_ids(api, eve)) == 2
+
+
+def test_every_upload_route_refuses_past_its_documented_limit(api: Api):
+    """Each upload route states its limit in the document in binary megabytes (1 MiB = 1,048,576
+    bytes) and checks it while the body streams in: one KiB over it is a 413 naming the limit, and
+    the server answers on. The three routes of 100 MiB share one form reader, which the 1 GB test
+    above sends past its limit on two of them; here the document is checked for all five and the
+    10 MiB routes are sent past theirs (the debug build of the tests reads a few MiB a second)."""
+    token = api.signup("Lena Limit")["token"]
+    _, stack = api.call("POST", STACKS, token=token, json_body={"name": "Grenzen", "color": "#000000"}, expect=201)
+    routes = [
+        (PREVIEW, {}, 100),
+        (IMPORTS, {}, 100),
+        (RESTORE, {}, 100),
+        (V1 + "/stacks/{stackId}/generations", {"stackId": stack["id"]}, 10),
+        ("/stack/{stackId}/createFromFile", {"stackId": stack["id"]}, 10),
+    ]
+    document = api.checker.document
+
+    def described(node, seen: set[str]) -> str:
+        """The operation's text with every component it refers to, once each."""
+        if isinstance(node, dict):
+            reference = node.get("$ref")
+            if reference and reference not in seen:
+                seen.add(reference)
+                target = document
+                for key in reference.removeprefix("#/").split("/"):
+                    target = target[key]
+                return described(target, seen)
+            return " ".join(described(value, seen) for value in node.values())
+        if isinstance(node, list):
+            return " ".join(described(value, seen) for value in node)
+        return str(node)
+
+    for template, path, limit in routes:
+        text = described(document["paths"][template]["post"], set())
+        assert f"{limit} MiB" in text, f"{template}: the document does not state {limit} MiB"
+        if limit > 10:
+            continue
+        upload = StreamedUpload(limit * MB + 1024)
+        response = api.session.post(
+            api.server.base_url + template.format(**path),
+            headers={"Authorization": f"Bearer {token}", "Content-Type": upload.content_type},
+            data=upload.sized(), timeout=300,
+        )
+        assert response.status_code == 413, f"{template}: {response.status_code} {response.text[:200]}"
+        body = api.checker.check("POST", template, response)
+        api.server.exercised.add(("POST", template, 413))
+        assert f"{limit} MB" in body["message"], body
+    api.call("GET", V1 + "/me", token=token, expect=200)
