@@ -266,6 +266,14 @@ struct StackBackupTests {
                 } catch FlashcardsError.http(let status, _) {
                     #expect(status == 415)
                 }
+                // A zip that holds no backup is named as such, not as a broken Anki package.
+                do {
+                    _ = try await empty.restoreAccount(
+                        ZipArchive.make([("notiz.txt", Data("x".utf8))]), fileName: "x.zip")
+                    Issue.record("a zip without a backup was restored")
+                } catch FlashcardsError.http(let status, let error) {
+                    #expect(status == 415 && error?.message.contains("keine Sicherung") == true)
+                }
                 #expect(try await empty.stacks().isEmpty)
                 // Without a token: 401.
                 do {

@@ -57,13 +57,14 @@ def signed_in(page: Page, name: str = "Mara") -> dict:
 
 
 
-def show_saving_once(page, total: int, message: str) -> None:
-    """Answers the first poll of the import job with "saving" (the real job is too quick to be seen)."""
-    polls = {"n": 0}
+def show_saving_once(page, total: int, message: str, polls: int = 1) -> None:
+    """Answers the first poll (or `polls` polls) of the import job with "saving" (the real job is too
+    quick to be seen)."""
+    seen = {"n": 0}
 
     def saving_once(route):
-        polls["n"] += 1
-        if polls["n"] > 1:
+        seen["n"] += 1
+        if seen["n"] > polls:
             route.continue_()
             return
         job = route.fetch().json()
@@ -304,7 +305,7 @@ def test_unsupported_and_refused_files(make_page):
     png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01"
     choose(page, {"name": "bild.png", "mimeType": "image/png", "buffer": png})
     expect(error).to_have_text("Diese Datei kann nicht importiert werden. Erlaubt sind CSV- und TSV-Dateien "
-                               "(auch aus Quizlet) und Anki-Pakete (.apkg).")  # the server's reason
+                               "(auch aus Quizlet), Anki-Pakete (.apkg) und Sicherungen von Smart Flashcards (.json).")  # the server's reason
     expect(page.locator("#preview")).to_be_hidden()
     shot(page, "i08-import-unsupported")
     apkg = b"PK\x03\x04" + b"\x00" * 40  # a zip's start, nothing readable after it
@@ -338,7 +339,8 @@ def test_unsupported_and_refused_files(make_page):
         "This zip file is not an Anki package that can be read. Export the deck in Anki as “Anki Deck Package (.apkg)”.")
     english.locator("#import-file").set_input_files({"name": "bild.png", "mimeType": "image/png", "buffer": png})
     expect(english.locator("#file-error")).to_have_text(
-        "This file cannot be imported. CSV and TSV files (also from Quizlet) and Anki packages (.apkg) are allowed.")
+        "This file cannot be imported. CSV and TSV files (also from Quizlet), Anki packages (.apkg) and Smart Flashcards "
+        "backups (.json) are allowed.")
 
 
 def test_export_downloads_csv_and_tsv(page: Page):

@@ -219,6 +219,7 @@ export default {
   'detail.exportCsv': 'CSV (Excel)',
   'detail.exportTsv': 'TSV (Quizlet, Anki)',
   'detail.exportApkg': 'Anki (.apkg, mit Verlauf)',
+  'detail.exportJson': 'JSON (Sicherung mit Verlauf)',
   'detail.exportError': 'Der Export ist fehlgeschlagen. Bitte versuche es erneut.',
 
   // Card form

@@ -214,6 +214,7 @@ export default {
   'detail.exportCsv': 'CSV (Excel)',
   'detail.exportTsv': 'TSV (Quizlet, Anki)',
   'detail.exportApkg': 'Anki (.apkg, with history)',
+  'detail.exportJson': 'JSON (backup with history)',
   'detail.exportError': 'The export failed. Please try again.',
 
   'card.createTitle': 'Create a new flashcard',

@@ -1,17 +1,19 @@
-// German strings of the import (views/import.js, loaded by loadStrings('import') when it opens).
+// German strings of the import (views/import.js, loaded by loadStrings('import') when it opens) and of
+// the problems of a restored backup (import-text.js).
 // Keys are shared with import.en.js.
 export default {
   'imp.crumb': 'Importieren',
   'imp.title': 'Karten importieren',
-  'imp.lead': 'Übernimm Karten aus Anki (samt Lernverlauf) oder aus einer CSV- oder TSV-Datei, z. B. aus Excel oder Quizlet.',
+  'imp.lead': 'Übernimm Karten aus Anki (samt Lernverlauf), aus einer Sicherung von Smart Flashcards oder aus einer CSV- oder TSV-Datei, z. B. aus Excel oder Quizlet.',
   'imp.file': 'Datei',
   'imp.choose': 'Datei auswählen oder hierher ziehen',
-  'imp.fileHelp': 'Ein Anki-Paket (.apkg) oder eine CSV-, TSV- oder TXT-Datei (Vorderseite, Rückseite, optional Hinweis und Schlagwörter), bis 100 MB.',
+  'imp.fileHelp': 'Ein Anki-Paket (.apkg), eine Sicherung von Smart Flashcards (.json oder .zip) oder eine CSV-, TSV- oder TXT-Datei (Vorderseite, Rückseite, optional Hinweis und Schlagwörter), bis 100 MB.',
   'imp.selected': 'Ausgewählt: {name} ({size})',
   'imp.tipsTitle': 'So bekommst du deine Karten in eine Datei',
   'imp.tip.quizlet': 'Quizlet: „Exportieren“ wählen, den Text kopieren und als .txt-Datei speichern.',
   'imp.tip.anki': 'Anki (empfohlen): „Datei → Exportieren…“, als Format „Anki-Stapelpaket (.apkg)“ wählen und „Einschließlich Zeitplanung“ anhaken. So kommt dein Lernverlauf mit, und die Planung macht dort weiter, wo Anki aufgehört hat.',
   'imp.tip.excel': 'Excel oder Numbers: als CSV speichern. Eine Kopfzeile wie „Vorderseite;Rückseite“ ordnet die Spalten von selbst zu.',
+  'imp.tip.backup': 'Smart Flashcards: „Exportieren → JSON (Sicherung mit Verlauf)“ auf der Seite eines Stapels oder „Sicherung herunterladen“ in den Einstellungen. Die Stapel kommen als Kopie mit Einstellungen und Lernverlauf dazu.',
   'imp.previewing': 'Die Datei wird gelesen…',
   'imp.updating': 'Die Vorschau wird aktualisiert…',
   'imp.previewTitle': 'Vorschau',
@@ -75,7 +77,7 @@ export default {
   'imp.failedHelp': 'Es wurde keine Karte übernommen. Korrigiere die Datei oder die Zuordnung und versuche es erneut.',
   'imp.emptyFile': 'Die Datei ist leer.',
   'imp.tooLarge': 'Die Datei ist größer als 100 MB.',
-  'imp.unsupported': 'Diese Datei kann nicht importiert werden. Erlaubt sind CSV- und TSV-Dateien (auch aus Quizlet) und Anki-Pakete (.apkg).',
+  'imp.unsupported': 'Diese Datei kann nicht importiert werden. Erlaubt sind CSV- und TSV-Dateien (auch aus Quizlet), Anki-Pakete (.apkg) und Sicherungen von Smart Flashcards (.json).',
   'imp.notAnki': 'Diese Zip-Datei ist kein Anki-Paket, das gelesen werden kann. Exportiere den Stapel in Anki als „Anki-Stapelpaket (.apkg)“.',
   'imp.unsafeName': 'Das Paket enthält einen unzulässigen Dateinamen und wird nicht gelesen.',
   'imp.unsafeNameNamed': 'Das Paket enthält einen unzulässigen Dateinamen ({name}) und wird nicht gelesen.',
@@ -85,6 +87,7 @@ export default {
   // Problems of a file, by the server's code ("Zeile 3: " comes first).
   'imp.at.line': 'Zeile {line}: ',
   'imp.at.note': 'Notiz {note}: ',
+  'imp.at.backupCard': 'Eine Karte der Sicherung: ',
   'imp.problem.front_empty': 'Die Vorderseite ist leer.',
   'imp.problem.back_empty': 'Die Rückseite ist leer.',
   'imp.problem.hint_empty': 'Der Hinweis ist leer.',
@@ -113,6 +116,13 @@ export default {
   'imp.problem.unknown_note_type': 'Ihr Notiztyp fehlt im Paket.',
   'imp.problem.zstd_missing': 'Das Paket ist mit zstd gepackt, das auf dem Server fehlt. Exportiere es in Anki mit „Unterstütze ältere Anki-Versionen“ oder bitte den Betreiber, zstd zu installieren.',
   'imp.problem.account_not_found': 'Das Konto gibt es nicht mehr.',
+
+  // A backup of Smart Flashcards as a whole.
+  'imp.problem.not_a_backup': 'Die Datei ist keine Sicherung von Smart Flashcards.',
+  'imp.problem.backup_too_new': 'Die Sicherung stammt aus einer neueren Version von Smart Flashcards, die dieser Server noch nicht lesen kann.',
+  'imp.problem.backup_invalid': 'Die Sicherung ist beschädigt oder wurde verändert und kann nicht übernommen werden.',
+  'imp.problem.not_an_account_backup': 'Die Datei enthält nur Stapel, keine Sicherung eines Kontos. Stapel lassen sich importieren.',
+  'imp.problem.account_not_empty': 'Eine Sicherung lässt sich nur in ein Konto ohne Stapel wiederherstellen.',
 
   // An Anki package (.apkg): its preview, where its cards go and the result.
   'imp.packageFacts': 'Inhalt des Pakets',
@@ -147,4 +157,23 @@ export default {
   'imp.doneMedia': { one: '{count} Mediendatei nicht übernommen (Bilder kommen mit den erweiterten Karten)', other: '{count} Mediendateien nicht übernommen (Bilder kommen mit den erweiterten Karten)' },
   'imp.toStacks': 'Zu deinen Stapeln',
   'imp.failedHelpAnki': 'Es wurde keine Karte übernommen. Korrigiere das Paket in Anki, exportiere es erneut und versuche es noch einmal.',
+
+  // A backup of Smart Flashcards (.json, or zipped): its preview and where its stacks go.
+  'imp.backupFacts': 'Inhalt der Sicherung',
+  'imp.formatBackup': 'Sicherung von Smart Flashcards',
+  'imp.stacks': 'Stapel',
+  'imp.backupCaption': { one: 'Der Stapel der Sicherung', other: 'Die {count} Stapel der Sicherung' },
+  'imp.backupHistory': { one: 'Der Lernverlauf ({count} Wiederholung) kommt mit: Jede Karte lernt dort weiter, wo sie stand.', other: 'Der Lernverlauf ({count} Wiederholungen) kommt mit: Jede Karte lernt dort weiter, wo sie stand.' },
+  'imp.backupNoHistory': 'Die Sicherung enthält noch keinen Lernverlauf.',
+  'imp.backupCardsAll': { one: 'Die Karte der Sicherung', other: 'Alle {count} Karten der Sicherung' },
+  'imp.backupCardsFirst': { one: 'Die erste Karte der Sicherung', other: 'Die ersten {count} Karten der Sicherung' },
+  'imp.backupNoCards': 'Die Sicherung enthält keine Karten.',
+  'imp.backupProblem': 'Die Sicherung kann so nicht importiert werden',
+  'imp.backupProblemsHelp': 'Eine Sicherung wird nur ganz übernommen. Wähle eine unveränderte Datei aus „Exportieren → JSON (Sicherung mit Verlauf)“ oder „Sicherung herunterladen“.',
+  'imp.failedHelpBackup': 'Es wurde keine Karte übernommen. Wähle eine unveränderte Sicherung und versuche es erneut.',
+  'imp.targetCopies': { one: 'Als Kopie anlegen', other: 'Jeder Stapel wird eine Kopie' },
+  'imp.targetCopiesHelp': { one: 'Ein neuer Stapel „{name}“ mit Einstellungen, Karten und Lernverlauf', other: '{count} neue Stapel mit ihren Einstellungen, Karten und Lernverläufen' },
+  'imp.targetCopiesAny': 'Neue Stapel mit ihren Einstellungen, Karten und Lernverläufen',
+  'imp.targetRename': 'Als Kopie unter neuem Namen',
+  'imp.targetRenameHelp': 'Derselbe Stapel mit seinem Lernverlauf, unter einem Namen, den du wählst',
 };

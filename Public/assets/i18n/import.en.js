@@ -1,17 +1,19 @@
-// English strings of the import (views/import.js, loaded by loadStrings('import') when it opens).
+// English strings of the import (views/import.js, loaded by loadStrings('import') when it opens) and of
+// the problems of a restored backup (import-text.js).
 // Keys are shared with import.de.js.
 export default {
   'imp.crumb': 'Import',
   'imp.title': 'Import cards',
-  'imp.lead': 'Bring in cards from Anki (with their review history) or from a CSV or TSV file, e.g. from Excel or Quizlet.',
+  'imp.lead': 'Bring in cards from Anki (with their review history), from a Smart Flashcards backup or from a CSV or TSV file, e.g. from Excel or Quizlet.',
   'imp.file': 'File',
   'imp.choose': 'Choose a file or drop it here',
-  'imp.fileHelp': 'An Anki package (.apkg) or a CSV, TSV or TXT file (front, back, optionally hint and tags), up to 100 MB.',
+  'imp.fileHelp': 'An Anki package (.apkg), a Smart Flashcards backup (.json or .zip) or a CSV, TSV or TXT file (front, back, optionally hint and tags), up to 100 MB.',
   'imp.selected': 'Selected: {name} ({size})',
   'imp.tipsTitle': 'How to get your cards into a file',
   'imp.tip.quizlet': 'Quizlet: choose “Export”, copy the text and save it as a .txt file.',
   'imp.tip.anki': 'Anki (recommended): “File → Export…”, choose “Anki Deck Package (.apkg)” and tick “Include scheduling information”. Your review history comes along, and scheduling carries on where Anki left off.',
   'imp.tip.excel': 'Excel or Numbers: save as CSV. A header row such as “Front,Back” maps the columns by itself.',
+  'imp.tip.backup': 'Smart Flashcards: “Export → JSON (backup with history)” on a stack’s page or “Download backup” in the settings. The stacks are added as copies with their settings and review history.',
   'imp.previewing': 'Reading the file…',
   'imp.updating': 'Updating the preview…',
   'imp.previewTitle': 'Preview',
@@ -75,7 +77,7 @@ export default {
   'imp.failedHelp': 'No card was added. Correct the file or the mapping and try again.',
   'imp.emptyFile': 'The file is empty.',
   'imp.tooLarge': 'The file is larger than 100 MB.',
-  'imp.unsupported': 'This file cannot be imported. CSV and TSV files (also from Quizlet) and Anki packages (.apkg) are allowed.',
+  'imp.unsupported': 'This file cannot be imported. CSV and TSV files (also from Quizlet), Anki packages (.apkg) and Smart Flashcards backups (.json) are allowed.',
   'imp.notAnki': 'This zip file is not an Anki package that can be read. Export the deck in Anki as “Anki Deck Package (.apkg)”.',
   'imp.unsafeName': 'The package contains a file name that is not allowed and is not read.',
   'imp.unsafeNameNamed': 'The package contains a file name that is not allowed ({name}) and is not read.',
@@ -85,6 +87,7 @@ export default {
   // Problems of a file, by the server's code ("Line 3: " comes first).
   'imp.at.line': 'Line {line}: ',
   'imp.at.note': 'Note {note}: ',
+  'imp.at.backupCard': 'A card of the backup: ',
   'imp.problem.front_empty': 'The front is empty.',
   'imp.problem.back_empty': 'The back is empty.',
   'imp.problem.hint_empty': 'The hint is empty.',
@@ -113,6 +116,13 @@ export default {
   'imp.problem.unknown_note_type': 'Its note type is missing from the package.',
   'imp.problem.zstd_missing': 'The package is compressed with zstd, which the server lacks. Export it in Anki with “Support older Anki versions”, or ask the operator to install zstd.',
   'imp.problem.account_not_found': 'The account no longer exists.',
+
+  // A backup of Smart Flashcards as a whole.
+  'imp.problem.not_a_backup': 'The file is not a Smart Flashcards backup.',
+  'imp.problem.backup_too_new': 'The backup comes from a newer version of Smart Flashcards that this server cannot read yet.',
+  'imp.problem.backup_invalid': 'The backup is damaged or was changed and cannot be taken over.',
+  'imp.problem.not_an_account_backup': 'The file holds only stacks, not the backup of an account. Stacks can be imported.',
+  'imp.problem.account_not_empty': 'A backup can only be restored into an account without stacks.',
 
   // An Anki package (.apkg): its preview, where its cards go and the result.
   'imp.packageFacts': 'What the package holds',
@@ -147,4 +157,23 @@ export default {
   'imp.doneMedia': { one: '{count} media file not imported (images come with rich cards)', other: '{count} media files not imported (images come with rich cards)' },
   'imp.toStacks': 'To your stacks',
   'imp.failedHelpAnki': 'No card was imported. Fix the package in Anki, export it again and try once more.',
+
+  // A backup of Smart Flashcards (.json, or zipped): its preview and where its stacks go.
+  'imp.backupFacts': 'Contents of the backup',
+  'imp.formatBackup': 'Smart Flashcards backup',
+  'imp.stacks': 'Stacks',
+  'imp.backupCaption': { one: 'The stack in the backup', other: 'The {count} stacks in the backup' },
+  'imp.backupHistory': { one: 'The review history ({count} review) comes along: every card carries on where it was.', other: 'The review history ({count} reviews) comes along: every card carries on where it was.' },
+  'imp.backupNoHistory': 'The backup has no review history yet.',
+  'imp.backupCardsAll': { one: 'The card of the backup', other: 'All {count} cards of the backup' },
+  'imp.backupCardsFirst': { one: 'The first card of the backup', other: 'The first {count} cards of the backup' },
+  'imp.backupNoCards': 'The backup holds no cards.',
+  'imp.backupProblem': 'The backup cannot be imported like this',
+  'imp.backupProblemsHelp': 'A backup is taken over only as a whole. Choose an unchanged file from “Export → JSON (backup with history)” or “Download backup”.',
+  'imp.failedHelpBackup': 'No card was imported. Choose an unchanged backup and try again.',
+  'imp.targetCopies': { one: 'Add as a copy', other: 'Each stack becomes a copy' },
+  'imp.targetCopiesHelp': { one: 'A new stack “{name}” with its settings, cards and review history', other: '{count} new stacks with their settings, cards and review histories' },
+  'imp.targetCopiesAny': 'New stacks with their settings, cards and review histories',
+  'imp.targetRename': 'As a copy under a new name',
+  'imp.targetRenameHelp': 'The same stack with its review history, under a name you choose',
 };

@@ -1,4 +1,5 @@
-// Small shared UI pieces: toasts, confirmation dialogs, error texts, busy buttons, icons.
+// Small shared UI pieces: toasts, confirmation dialogs, error texts, busy buttons, icons, saving a
+// downloaded file.
 
 import { html, render } from './html.js';
 import { t } from './i18n.js';
@@ -72,6 +73,17 @@ export function setBusy(button, busy) {
   button.disabled = busy;
   button.classList.toggle('is-busy', busy);
   button.setAttribute('aria-busy', String(busy));
+}
+
+/** Saves a file fetched from the API (a stack's export, a backup) as a download named `name`. */
+export function saveFile(blob, name) {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 
 /** Marks a field invalid with a message under it (or clears it). */

@@ -30,8 +30,8 @@ enum ImportService {
     }
 
     /// Reads and checks the form: the options must decode, the separator be one character, and
-    /// the file be one that can be imported (415 otherwise).
-    static func readUpload(_ req: Request) async throws -> Upload {
+    /// the file be one that can be imported (415 otherwise); with `backupOnly`, a backup.
+    static func readUpload(_ req: Request, backupOnly: Bool = false) async throws -> Upload {
         let form = try await MultipartForm.read(req, maximumFile: maximumUpload)
         var options = ImportOptionsDTO()
         if let text = form.text("options"), !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
@@ -42,6 +42,10 @@ enum ImportService {
             options.stackName = try Validate.text(name, field: "Der Name des Stapels", max: TextLimits.stackName)
         }
         let format = try format(of: form.file)
+        if backupOnly, format != .backup {
+            throw AppError.unsupportedMediaType(
+                "Die Datei ist keine Sicherung von Smart Flashcards (.json oder .zip aus „Sicherung herunterladen“).")
+        }
         if format == .anki { try checkPackage(form.file) }
         if format == .backup, options.stackId != nil {
             throw AppError.validation(

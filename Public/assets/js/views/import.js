@@ -4,15 +4,18 @@
 // problems with their lines; changing the separator, the header or the mapping runs it again.
 // An Anki package (.apkg): its decks, notes, cards, review history and media, the first cards as
 // questions and answers, the problems with their note ids; each deck becomes a stack unless all go
-// into one new or existing stack. The import is refused while the file has problems; it runs as a
-// job (all or nothing) and ends with links to the stacks. Strings: i18n/import.*.js; styles:
-// css/import.css.
+// into one new or existing stack. A backup of Smart Flashcards (.json, or zipped: a stack's export or
+// a whole account's): its stacks shown like decks, each added as a copy with its history (a single
+// one may be renamed; never into an existing stack). The import is refused while the file has
+// problems; it runs as a job (all or nothing) and ends with links to the stacks. Strings:
+// i18n/import.*.js; styles: css/import.css.
 
 import { html, render } from '../html.js';
 import { currentLanguage, formatNumber, loadStrings, t } from '../i18n.js';
 import { api } from '../api/client.js';
 import { ImportFailedError, MAX_IMPORT_BYTES, importFile, previewImport } from '../api/transfer.js';
-import { acceptDrops, sizeText } from '../dropzone.js';
+import { acceptDrops, fileDropzone, sizeText } from '../dropzone.js';
+import { problemText } from '../import-text.js';
 import { leaveTo } from '../router.js';
 import {
   announce, defineIcons, errorText, errorView, fieldError, icon, loadStylesheet, loadingView, retryable, setBusy,
@@ -24,28 +27,26 @@ defineIcons({ image: 'M5 4h14a1 1 0 0 1 1 1v14a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V5a1
 const ROLES = ['front', 'back', 'hint', 'tags'];
 /** The separators offered by name (value → string key); anything else is a custom one. */
 const SEPARATORS = { '\t': 'tab', ',': 'comma', ';': 'semicolon' };
-/** The limits the problems name (the API's, docs/import.md; an unpacked Anki collection in MB). */
-const LIMITS = {
-  front_too_long: 10_000, back_too_long: 20_000, hint_too_long: 2_000, tags_too_long: 1_000, too_many_cards: 200_000,
-  package_too_large: 512,
+/** The words that differ between an Anki package and a backup (by the preview's `format`). */
+const PACKAGE_WORDS = {
+  apkg: {
+    format: 'imp.formatApkg', caption: 'imp.decksCaption', deck: 'imp.deck', history: 'imp.history',
+    noHistory: 'imp.noHistory', cardsAll: 'imp.cardsAll', cardsFirst: 'imp.cardsFirst', noCards: 'imp.noCardsPackage',
+    problem: 'imp.packageProblem', failedHelp: 'imp.failedHelpAnki',
+  },
+  json: {
+    format: 'imp.formatBackup', caption: 'imp.backupCaption', deck: 'imp.stack', history: 'imp.backupHistory',
+    noHistory: 'imp.backupNoHistory', cardsAll: 'imp.backupCardsAll', cardsFirst: 'imp.backupCardsFirst',
+    noCards: 'imp.backupNoCards', problem: 'imp.backupProblem', failedHelp: 'imp.failedHelpBackup',
+  },
 };
 /** Whether the first bytes of `file` are a zip's ("PK"), as the server tells an Anki package. */
 const sniffZip = (file) => file.slice(0, 2).arrayBuffer()
   .then((bytes) => new Uint8Array(bytes).join() === '80,75')
   .catch(() => /\.(apkg|colpkg|zip)$/i.test(file.name));
 
-/** A problem {code, line, note, message} in the UI's language ("Zeile 3: Die Rückseite ist leer."); an
- * unknown code shows the server's German message. */
-export function problemText(problem) {
-  const key = `imp.problem.${problem.code}`;
-  const reason = t(key, { limit: LIMITS[problem.code] ?? 0 });
-  if (reason === key) return problem.message || t('imp.previewError');
-  if (problem.line != null) return t('imp.at.line', { line: String(problem.line) }) + reason;
-  if (problem.note != null) return t('imp.at.note', { note: String(problem.note) }) + reason;
-  return reason;
-}
-
-/** An Anki deck's path ("Biologie::Zellen") that may break after each "::" on a narrow screen. */
+/** An Anki deck's path ("Biologie::Zellen") that may break after each "::" on a narrow screen (a
+ * backup's stack names alike). */
 const deckName = (name) => html`${String(name).split('::').map((part, i) => html`${i ? html`::<wbr>` : ''}${part}`)}`;
 
 const separatorName = (sep) => (SEPARATORS[sep] ? t(`imp.sep.${SEPARATORS[sep]}`) : t('imp.sep.other', { char: sep }));
@@ -91,23 +92,16 @@ async function mountPage(root, { query }, reload) {
       <div class="panel" id="file-panel">
         <h1>${t('imp.title')}</h1>
         <p class="muted">${t('imp.lead')}</p>
-        <div class="field">
-          <span class="label" id="file-label">${t('imp.file')}</span>
-          <label class="dropzone">
-            ${icon('upload')}
-            <span class="dropzone-title">${t('imp.choose')}</span>
-            <span class="small muted" id="file-help">${t('imp.fileHelp')}</span>
-            <span class="small dropzone-file" id="file-name"></span>
-            <input class="dropzone-input" id="import-file" type="file" accept=".apkg,.csv,.tsv,.txt,text/csv,text/tab-separated-values,text/plain"
-              aria-labelledby="file-label" aria-describedby="file-help" data-describedby="file-help">
-          </label>
-        </div>
+        ${fileDropzone({
+          id: 'import-file', label: t('imp.file'), title: t('imp.choose'), help: t('imp.fileHelp'),
+          accept: '.apkg,.json,.zip,.csv,.tsv,.txt,application/json,text/csv,text/tab-separated-values,text/plain',
+        })}
         <div class="alert alert-error" role="alert" id="file-error" hidden></div>
       </div>
 
       <section class="panel import-tips" id="tips" aria-labelledby="tips-title">
         <h2 id="tips-title">${t('imp.tipsTitle')}</h2>
-        <ul>${['anki', 'quizlet', 'excel'].map((k) => html`<li>${t(`imp.tip.${k}`)}</li>`)}</ul>
+        <ul>${['anki', 'quizlet', 'excel', 'backup'].map((k) => html`<li>${t(`imp.tip.${k}`)}</li>`)}</ul>
       </section>
 
       <section class="panel import-preview" id="preview" aria-labelledby="preview-title" hidden>
@@ -151,7 +145,7 @@ async function mountPage(root, { query }, reload) {
 
   const $ = (sel) => root.querySelector(sel);
   const input = $('#import-file');
-  const fileName = $('#file-name');
+  const fileName = $('#import-file-name');
   const fileError = $('#file-error');
   const tips = $('#tips');
   const previewPanel = $('#preview');
@@ -178,6 +172,10 @@ async function mountPage(root, { query }, reload) {
   let targetChoice = null; // the target the user picked for this file: 'decks', 'new' or 'existing'
 
   const isAnki = () => preview?.format === 'apkg';
+  const isBackup = () => preview?.format === 'json';
+  /** An Anki package or a backup: decks (stacks) with their cards and history, no CSV controls. */
+  const hasDecks = () => isAnki() || isBackup();
+  const words = () => PACKAGE_WORDS[preview.format];
 
   function fillStacks() {
     render(stackSelect, html`${stacks.map((s) => html`
@@ -185,33 +183,54 @@ async function mountPage(root, { query }, reload) {
   }
   fillStacks();
 
-  /** The target chosen: the user's pick, else the stack the page came from, else each deck its own
-   * stack (Anki) or a new stack. */
-  function choice() {
-    const offered = ['new', ...(isAnki() ? ['decks'] : []), ...(stacks.length ? ['existing'] : [])];
-    if (offered.includes(targetChoice)) return targetChoice;
-    if (from && stacks.length) return 'existing';
-    return isAnki() ? 'decks' : 'new';
+  /** Where the cards may go, in the order offered: an Anki package's decks each as a stack first; a
+   * backup's stacks only as copies (a single one also under a new name), never into an existing one. */
+  function targets() {
+    if (isBackup()) return ['decks', ...(preview.decks?.length === 1 ? ['new'] : [])];
+    return [...(isAnki() ? ['decks'] : []), 'new', ...(stacks.length ? ['existing'] : [])];
   }
 
-  /** The choices of where the cards go: for an Anki package each deck as its own stack first. */
+  /** The target chosen: the user's pick, else the stack the page came from, else the first offered. */
+  function choice() {
+    const offered = targets();
+    if (offered.includes(targetChoice)) return targetChoice;
+    if (from && offered.includes('existing')) return 'existing';
+    return offered[0];
+  }
+
+  /** A target's title and help in the choices. */
+  function targetText(value) {
+    const decks = preview?.decks || [];
+    if (value === 'decks' && isBackup()) {
+      return [t('imp.targetCopies', { count: decks.length }), !decks.length ? t('imp.targetCopiesAny')
+        : t('imp.targetCopiesHelp', { count: decks.length, name: decks[0].name })];
+    }
+    if (value === 'decks') {
+      return [t('imp.targetDecks'), !decks.length ? t('imp.targetDecksAny')
+        : decks.length === 1 ? t('imp.targetDecksOne', { name: decks[0].name }) : t('imp.targetDecksHelp', { count: decks.length })];
+    }
+    if (value === 'new') {
+      if (isBackup()) return [t('imp.targetRename'), t('imp.targetRenameHelp')];
+      return isAnki() ? [t('imp.targetOne'), t('imp.targetOneHelp')] : [t('imp.targetNew'), t('imp.targetNewHelp')];
+    }
+    return [t('imp.targetExisting'), t(isAnki() ? 'imp.targetExistingAllHelp' : 'imp.targetExistingHelp')];
+  }
+
+  /** The choices of where the cards go. */
   function renderChoices() {
     const chosen = choice();
-    const decks = preview?.decks || [];
-    const option = (value, title, help) => html`
-      <label class="choice">
-        <input type="radio" name="target" value="${value}" ${chosen === value ? 'checked' : ''}>
-        <span><strong>${title}</strong><span class="small muted">${help}</span></span>
-      </label>`;
+    const offered = targets();
     render(choices, html`
       <legend class="visually-hidden">${t('imp.target')}</legend>
-      ${isAnki() ? option('decks', t('imp.targetDecks'), !decks.length ? t('imp.targetDecksAny')
-        : decks.length === 1 ? t('imp.targetDecksOne', { name: decks[0].name }) : t('imp.targetDecksHelp', { count: decks.length })) : ''}
-      ${isAnki() ? option('new', t('imp.targetOne'), t('imp.targetOneHelp'))
-        : option('new', t('imp.targetNew'), t('imp.targetNewHelp'))}
-      ${stacks.length ? option('existing', t('imp.targetExisting'),
-        t(isAnki() ? 'imp.targetExistingAllHelp' : 'imp.targetExistingHelp')) : ''}`);
-    choices.classList.toggle('has-three', choices.querySelectorAll('.choice').length === 3);
+      ${offered.map((value) => {
+        const [title, help] = targetText(value);
+        return html`
+          <label class="choice">
+            <input type="radio" name="target" value="${value}" ${chosen === value ? 'checked' : ''}>
+            <span><strong>${title}</strong><span class="small muted">${help}</span></span>
+          </label>`;
+      })}`);
+    choices.classList.toggle('has-three', offered.length === 3);
     showTarget();
   }
 
@@ -288,7 +307,8 @@ async function mountPage(root, { query }, reload) {
   /**
    * Why the server refused a file, in the UI's language (its German message where it has one). The
    * refusals carry no code of their own, so English tells them by the file: a zip is a package that
-   * holds no Anki collection (415) or a file name that would leave its folder (400).
+   * holds no Anki collection (415) or a file name that would leave its folder (400); a backup
+   * into an existing stack (400) cannot happen here, as it is not offered.
    */
   async function refusal(error, fallbackKey) {
     const german = currentLanguage() === 'de';
@@ -346,11 +366,11 @@ async function mountPage(root, { query }, reload) {
   /** The verdict in a sentence: the cards to import, or that problems stop it. */
   function verdictText() {
     const { cards, rejected, problems } = preview;
-    if (isAnki()) {
-      // Notes that break a rule are counted; a package that cannot be read is one problem.
+    if (hasDecks()) {
+      // Notes that break a rule are counted; a package or backup that cannot be read is one problem.
       if (rejected && problems.some((p) => p.note != null)) return t('imp.notesProblemsTitle', { count: rejected });
-      if (rejected || problems.length) return t('imp.packageProblem');
-      return cards ? t('imp.count', { count: cards }) : t('imp.noCardsPackage');
+      if (rejected || problems.length) return t(words().problem);
+      return cards ? t('imp.count', { count: cards }) : t(words().noCards);
     }
     if (rejected) return t('imp.problemsTitle', { count: rejected });
     if (problems.length) return t('imp.problemsAny');
@@ -365,9 +385,9 @@ async function mountPage(root, { query }, reload) {
       return html`
         <div class="alert alert-error import-problems" id="problems" tabindex="-1">
           <p><strong>${verdictText()}</strong></p>
-          <ul>${problems.map((p) => html`<li>${problemText(p)}</li>`)}</ul>
+          <ul>${problems.map((p) => html`<li>${problemText(p, { backup: isBackup() })}</li>`)}</ul>
           ${more > 0 ? html`<p>${t('imp.moreProblems', { count: more })}</p>` : ''}
-          <p class="small">${t(!isAnki() ? 'imp.problemsHelp'
+          <p class="small">${t(isBackup() ? 'imp.backupProblemsHelp' : !isAnki() ? 'imp.problemsHelp'
             : problems.some((p) => p.note != null) ? 'imp.ankiProblemsHelp' : 'imp.packageProblemsHelp')}</p>
         </div>`;
     }
@@ -383,23 +403,26 @@ async function mountPage(root, { query }, reload) {
     return sample ? `${t('imp.column', { n })}: ${shorten(sample)}` : t('imp.column', { n });
   }
 
-  /** An Anki package: what it holds (decks, notes, cards, history, media) and its first cards. */
-  function ankiPreview(p) {
+  /** An Anki package or a backup: what it holds (decks or stacks, notes, cards, history, media) and
+   * its first cards. */
+  function packagePreview(p) {
     const decks = p.decks || [];
+    const w = words();
     const cell = (text) => html`<td><span class="qa" title="${text}">${text}</span></td>`;
     return html`
-      <dl class="import-facts" aria-label="${t('imp.packageFacts')}">
-        <div><dt>${t('imp.format')}</dt><dd>${t('imp.formatApkg')}</dd></div>
+      <dl class="import-facts" aria-label="${t(isBackup() ? 'imp.backupFacts' : 'imp.packageFacts')}">
+        <div><dt>${t('imp.format')}</dt><dd>${t(w.format)}</dd></div>
         ${p.notes != null ? html`<div><dt>${t('imp.notes')}</dt><dd>${formatNumber(p.notes)}</dd></div>` : ''}
+        ${isBackup() && p.decks ? html`<div><dt>${t('imp.stacks')}</dt><dd>${formatNumber(decks.length)}</dd></div>` : ''}
         ${p.decks ? html`<div><dt>${t('imp.cards')}</dt><dd>${formatNumber(p.cards)}</dd></div>` : ''}
         ${p.reviews != null ? html`<div><dt>${t('imp.reviews')}</dt><dd>${formatNumber(p.reviews)}</dd></div>` : ''}
       </dl>
       ${decks.length ? html`
         <div class="import-table-wrap">
           <table class="import-table import-decks">
-            <caption>${t('imp.decksCaption', { count: decks.length })}</caption>
+            <caption>${t(w.caption, { count: decks.length })}</caption>
             <thead><tr>
-              <th scope="col">${t('imp.deck')}</th>
+              <th scope="col">${t(w.deck)}</th>
               <th scope="col" class="num">${t('imp.cards')}</th>
               <th scope="col" class="num">${t('imp.reviews')}</th>
             </tr></thead>
@@ -412,14 +435,13 @@ async function mountPage(root, { query }, reload) {
         </div>` : ''}
       ${p.decks ? html`
         <ul class="import-notes">
-          <li>${icon('clock')}<span>${p.reviews
-            ? t('imp.history', { count: p.reviews }) : t('imp.noHistory')}</span></li>
+          <li>${icon('clock')}<span>${p.reviews ? t(w.history, { count: p.reviews }) : t(w.noHistory)}</span></li>
           ${p.media ? html`<li>${icon('image')}<span>${t('imp.media', { count: p.media })}</span></li>` : ''}
         </ul>` : ''}
       ${p.rows.length ? html`
         <div class="import-table-wrap">
           <table class="import-table import-qa">
-            <caption>${t(p.rows.length < p.cards ? 'imp.cardsFirst' : 'imp.cardsAll', { count: p.rows.length })}</caption>
+            <caption>${t(p.rows.length < p.cards ? w.cardsFirst : w.cardsAll, { count: p.rows.length })}</caption>
             <thead><tr><th scope="col">${t('imp.role.front')}</th><th scope="col">${t('imp.role.back')}</th></tr></thead>
             <tbody>${p.rows.map((row) => html`<tr>${cell(row[0] ?? '')}${cell(row[1] ?? '')}</tr>`)}</tbody>
           </table>
@@ -497,10 +519,11 @@ async function mountPage(root, { query }, reload) {
     const focused = body.contains(document.activeElement) ? document.activeElement.id : null;
     render(body, html`
       <p class="small muted" id="preview-state" role="status"></p>
-      ${isAnki() ? ankiPreview(p) : delimitedPreview(p)}
+      ${hasDecks() ? packagePreview(p) : delimitedPreview(p)}
       ${verdict()}`);
     if (focused) root.querySelector(`#${CSS.escape(focused)}`)?.focus();
-    if (!nameEdited) nameInput.value = p.suggestedStackName || '';
+    // A single stack of a backup keeps its name unless renamed (the server names it after the file).
+    if (!nameEdited) nameInput.value = (isBackup() && p.decks?.length === 1 ? p.decks[0].name : p.suggestedStackName) || '';
     renderChoices();
     target.hidden = false;
     submit.setAttribute('aria-disabled', String(!importable()));
@@ -543,7 +566,7 @@ async function mountPage(root, { query }, reload) {
     let text = t('imp.stage.reading');
     if (p.stage === 'queued') text = t('imp.stage.queued');
     else if (p.stage === 'saving' && Number(p.total) > 0) {
-      text = t(isAnki() && preview.reviews ? 'imp.stage.savingHistory' : 'imp.stage.saving', { count: p.total });
+      text = t(hasDecks() && preview.reviews ? 'imp.stage.savingHistory' : 'imp.stage.saving', { count: p.total });
     }
     else if (p.stage !== 'reading' && currentLanguage() === 'de' && p.message) text = p.message;
     if (progressText.textContent !== text) progressText.textContent = text;
@@ -551,13 +574,13 @@ async function mountPage(root, { query }, reload) {
 
   function showFailure(message) {
     render(importError, html`<p><strong>${t('imp.failedTitle')}</strong></p><p>${message}</p>
-      <p class="small">${t(isAnki() ? 'imp.failedHelpAnki' : 'imp.failedHelp')}</p>`);
+      <p class="small">${t(hasDecks() ? words().failedHelp : 'imp.failedHelp')}</p>`);
     importError.hidden = false;
     importError.focus();
   }
 
-  /** The result: the stack (or, from an Anki package, each stack with its cards), the history
-   * taken over and the media left out, with links on. */
+  /** The result: the stack (or, from an Anki package or a backup, each stack with its cards), the
+   * history taken over and the media left out, with links on. */
   function showDone(result) {
     const made = result.stacks || [];
     const [stack] = made;
@@ -618,9 +641,10 @@ async function mountPage(root, { query }, reload) {
       nameInput.focus();
       return;
     }
-    // An Anki package goes by its decks unless one stack is named; a CSV/TSV file as the preview read it.
+    // An Anki package or a backup goes by its decks unless one stack is named; a CSV/TSV file as the
+    // preview read it.
     const chosen = {
-      ...(isAnki() ? {} : { separator: preview.separator, hasHeader: preview.hasHeader, columns: preview.columns }),
+      ...(hasDecks() ? {} : { separator: preview.separator, hasHeader: preview.hasHeader, columns: preview.columns }),
       ...(where === 'existing' ? { stackId: stackSelect.value } : where === 'new' ? { stackName: name } : {}),
     };
     const controller = new AbortController();
@@ -643,7 +667,8 @@ async function mountPage(root, { query }, reload) {
     if (!(outcome instanceof Error)) { showDone(outcome); return; }
     if (outcome.name === 'AbortError' || outcome.status === 401) return;
     progress.hidden = true;
-    showFailure(outcome instanceof ImportFailedError ? problemText(outcome.problem) : await refusal(outcome, 'imp.importError'));
+    showFailure(outcome instanceof ImportFailedError
+      ? problemText(outcome.problem, { backup: isBackup() }) : await refusal(outcome, 'imp.importError'));
   });
 
   return () => {

@@ -1,8 +1,9 @@
 // Settings (/app/settings): profile (name, time zone: `PATCH /me`), the account (a guest secures
 // it, everyone else changes the password), learning (daily goal, language, focus mode), reminders
 // (Web Push when the browser can, else the in-app note on the home screen), the leaderboard
-// opt-in, the onboarding answers, the colour theme and deleting the account. Switches and choices
-// save at once; fields save with their form's button.
+// opt-in, the onboarding answers, the colour theme, data and backup (backup-panel.js: the account as
+// a download, a backup restored into an account without stacks) and deleting the account. Switches
+// and choices save at once; fields save with their form's button.
 
 import { html, render } from '../html.js';
 import { LANGUAGES, currentLanguage, rememberLanguage, t } from '../i18n.js';
@@ -11,12 +12,15 @@ import {
   THEMES, focusMode, forgetSettings, isGuest, loadSettings, replaceSession, saveSettings, updateUser,
 } from '../account.js';
 import { openUpgradeDialog } from '../upgrade-dialog.js';
+import { backupPanel, mountBackupPanel } from '../backup-panel.js';
 import { errorText, errorView, fieldError, icon, loadingView, retryable, setBusy, toast } from '../ui.js';
 import { loadProgressAssets, stale, userZone } from '../progress-ui.js';
 
 const GOAL_MIN = 1;
 const GOAL_MAX = 500;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+/** The result of a restore, for the page drawn again right after it (with the restored settings). */
+let justRestored = null;
 
 /** Every IANA zone the browser knows (the current one included even when it does not). */
 function timeZones(current) {
@@ -87,6 +91,8 @@ async function unsubscribeFromReminders() {
 export const mount = retryable(mountSettings);
 
 async function mountSettings(root, ctx, reload) {
+  const restored = justRestored;
+  justRestored = null;
   render(root, loadingView(t('loading')));
   let settings;
   try {
@@ -221,6 +227,8 @@ async function mountSettings(root, ctx, reload) {
         </fieldset>
         ${(settings.unlockedThemes || []).length ? '' : html`<p class="small muted">${t('settings.themesHint')}</p>`}
       </section>
+
+      ${backupPanel()}
 
       <section class="panel" aria-labelledby="delete-title">
         <h2 id="delete-title">${t('settings.delete')}</h2>
@@ -370,6 +378,17 @@ async function mountSettings(root, ctx, reload) {
       root.querySelector(`input[name=theme][value="${before}"]`).checked = true;
     });
   }, { signal });
+
+  // Data and backup: after a restore the page is drawn again, with the name, time zone and settings
+  // it brought, and says what came back.
+  mountBackupPanel(root.querySelector('#backup'), {
+    signal,
+    restored,
+    onRestored(result) {
+      justRestored = result;
+      reload();
+    },
+  });
 
   // Delete the account
   root.querySelector('#delete-account').addEventListener('click', async () => {

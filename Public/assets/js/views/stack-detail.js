@@ -7,7 +7,9 @@ import { dueCountValue, formatDateTime, formatNumber, t } from '../i18n.js';
 import { api } from '../api/client.js';
 import { exportStack } from '../api/transfer.js';
 import { leaveTo } from '../router.js';
-import { confirmDialog, errorText, errorView, icon, loadStylesheet, loadingView, stacksBreadcrumb, toast } from '../ui.js';
+import {
+  confirmDialog, errorText, errorView, icon, loadStylesheet, loadingView, saveFile, stacksBreadcrumb, toast,
+} from '../ui.js';
 import { badgeText } from './dashboard.js';
 
 const PER_PAGE = 25;
@@ -60,6 +62,7 @@ export async function mount(root, { params, query, navigate }) {
               <button type="button" class="btn btn-ghost" data-export="csv">${t('detail.exportCsv')}</button>
               <button type="button" class="btn btn-ghost" data-export="tsv">${t('detail.exportTsv')}</button>
               <button type="button" class="btn btn-ghost" data-export="apkg">${t('detail.exportApkg')}</button>
+              <button type="button" class="btn btn-ghost" data-export="json">${t('detail.exportJson')}</button>
             </div>
           </details>
           <a class="btn btn-magic" href="${base}/create">${icon('sparkles')}<span>${t('detail.magic')}</span></a>
@@ -218,8 +221,8 @@ export async function mount(root, { params, query, navigate }) {
     }
   });
 
-  // "Exportieren": a menu of CSV (Excel) and TSV (Quizlet, Anki); the file is fetched with the
-  // token and saved under the server's name for it.
+  // "Exportieren": a menu of CSV (Excel), TSV (Quizlet, Anki), an Anki package and a JSON backup of
+  // the stack with its history; the file is fetched with the token and saved under the server's name.
   const menu = root.querySelector('#export-menu');
   const closeMenu = () => { menu.open = false; };
   menu.addEventListener('keydown', (event) => {
@@ -235,13 +238,7 @@ export async function mount(root, { params, query, navigate }) {
     summary.classList.add('is-busy');
     try {
       const { blob, name } = await exportStack(id, format);
-      const link = document.createElement('a');
-      link.href = URL.createObjectURL(blob);
-      link.download = name || `${stack.name}.${format}`;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+      saveFile(blob, name || `${stack.name}.${format}`);
     } catch (error) {
       if (error.status !== 401) toast(t('detail.exportError'), 'error');
     } finally {

@@ -63,11 +63,7 @@ struct ImportRoutes: RouteCollection {
     /// otherwise); 415 for a file that is no backup.
     func restore(_ req: Request) async throws -> Response {
         let user = try req.user
-        let upload = try await ImportService.readUpload(req)
-        guard upload.format == .backup else {
-            throw AppError.unsupportedMediaType(
-                "Die Datei ist keine Sicherung von Smart Flashcards (.json oder .zip aus „Sicherung herunterladen“).")
-        }
+        let upload = try await ImportService.readUpload(req, backupOnly: true)
         let context = ServiceContext(req)
         let stacks = try await StackModel.query(on: req.db).filter(\.$userId == user.id!).count()
         guard stacks == 0 else {
