@@ -382,12 +382,16 @@ public struct CreateCardRequest: Codable, Sendable, Hashable {
     public var answer: String
     /// Optional clue, up to 2,000 characters.
     public var hint: String?
+    /// When the card was made, for a card made offline (its reviews may not be older); not before
+    /// 2000, at most a day ahead of the server's clock. Default: now.
+    public var createdAt: Date?
 
     /// Creates the request.
-    public init(question: String, answer: String, hint: String? = nil) {
+    public init(question: String, answer: String, hint: String? = nil, createdAt: Date? = nil) {
         self.question = question
         self.answer = answer
         self.hint = hint
+        self.createdAt = createdAt
     }
 }
 

@@ -170,12 +170,12 @@ public struct FlashcardsClient: Sendable {
     }
 
     /// Creates a card, due at once.
-    public func createCard(in stack: UUID, question: String, answer: String, hint: String? = nil) async throws
-        -> CardDTO
-    {
+    public func createCard(
+        in stack: UUID, question: String, answer: String, hint: String? = nil, createdAt: Date? = nil
+    ) async throws -> CardDTO {
         try await transport.send(
             CardDTO.self, Endpoint.V1.createCard, stack.path,
-            body: .json(CreateCardRequest(question: question, answer: answer, hint: hint)))
+            body: .json(CreateCardRequest(question: question, answer: answer, hint: hint, createdAt: createdAt)))
     }
 
     /// One card.

@@ -25,7 +25,9 @@ struct FSRSBacklogTests {
                     CreateStackRequest(name: "Pause", color: "#000000", newCardsPerDay: 50, reviewsPerDay: 5))
                 var cards: [CardDTO] = []
                 for index in 0..<12 {
-                    cards.append(try await client.createCard(in: stack.id, question: "Q\(index)", answer: "A"))
+                    cards.append(
+                        try await client.createCard(
+                            in: stack.id, question: "Q\(index)", answer: "A", createdAt: longAgo))
                 }
                 // Each card learned once with Easy (S = 8.3 days), card i (70 + i) days ago: all overdue,
                 // card 11 the most forgotten.
@@ -86,7 +88,8 @@ struct FSRSBacklogTests {
                 let stack = try await client.createStack(
                     CreateStackRequest(name: "Neu", color: "#000000", newCardsPerDay: 3))
                 for index in 0..<5 {
-                    _ = try await client.createCard(in: stack.id, question: "Q\(index)", answer: "A")
+                    _ = try await client.createCard(
+                        in: stack.id, question: "Q\(index)", answer: "A", createdAt: longAgo)
                     clock.advance(by: 1)
                 }
                 var next = try await client.nextCard(in: stack.id)
@@ -132,7 +135,9 @@ struct FSRSBacklogTests {
                         name: "Reihenfolge", color: "#000000", newCardsPerDay: 1, reviewsPerDay: reviewsPerDay))
                 var cards: [String: UUID] = [:]
                 for name in ["review", "learningDue", "learningLater", "new", "heldNew"] {
-                    cards[name] = try await client.createCard(in: stack.id, question: name, answer: "A").id
+                    cards[name] = try await client.createCard(
+                        in: stack.id, question: name, answer: "A", createdAt: longAgo
+                    ).id
                     clock.advance(by: 1)
                 }
                 let now = clock.now  // 10:00 UTC; the learner day began at 04:00
@@ -198,7 +203,10 @@ struct FSRSBacklogTests {
                 let stack = try await client.createStack(CreateStackRequest(name: "Formen", color: "#000000"))
                 var cards: [UUID] = []
                 for index in 0..<3 {
-                    cards.append(try await client.createCard(in: stack.id, question: "Q\(index)", answer: "A").id)
+                    cards.append(
+                        try await client.createCard(
+                            in: stack.id, question: "Q\(index)", answer: "A", createdAt: longAgo
+                        ).id)
                     clock.advance(by: 1)
                 }
                 // One review card (due for weeks) and two new cards.

@@ -41,7 +41,8 @@ struct FSRSOptimizeTests {
                 var reviews: [SyncReviewDTO] = []
                 var cardIds: [UUID] = []
                 for history in simulated {
-                    let card = try await client.createCard(in: stack.id, question: "Q\(history.cardID)", answer: "A")
+                    let card = try await client.createCard(
+                        in: stack.id, question: "Q\(history.cardID)", answer: "A", createdAt: longAgo)
                     cardIds.append(card.id)
                     for review in history.reviews {
                         reviews.append(
@@ -85,7 +86,7 @@ struct FSRSOptimizeTests {
                 #expect(stored.parameters != FSRSConfiguration.defaultParameters)
 
                 // A new card's first Good now starts from the fitted w2.
-                let card = try await client.createCard(in: stack.id, question: "Neu", answer: "A")
+                let card = try await client.createCard(in: stack.id, question: "Neu", answer: "A", createdAt: longAgo)
                 let rated = try await client.rate(card.id, in: stack.id, rating: .good)
                 #expect(isClose(rated.card.stability, stored.parameters[2]))
 

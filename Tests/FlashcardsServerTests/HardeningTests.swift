@@ -126,7 +126,9 @@ struct HardeningTests {
         }
     }
 
-    @Test("a review before 2000 is refused", arguments: TestDatabase.available)
+    @Test(
+        "a review before 2000 or before its card was made is refused; a card made offline keeps its time",
+        arguments: TestDatabase.available)
     func reviewedAtLowerBound(db: TestDatabase) async throws {
         try await withApp(db) { app in
             let token = try await app.compatSignup()
@@ -150,8 +152,29 @@ struct HardeningTests {
                 return status
             }
             #expect(try await sync("1999-12-31T23:59:59.000Z") == .badRequest)
+            // Nor before the card was made (ten minutes of a slow device clock aside).
+            #expect(try await sync(FlashcardsJSON.string(from: Date().addingTimeInterval(-86_400))) == .badRequest)
+            #expect(try await ReviewLogModel.query(on: app.db).count() == 0)
             #expect(try await sync(FlashcardsJSON.string(from: Date())) == .ok)
             #expect(try await ReviewLogModel.query(on: app.db).count() == 1)
+            // A card made offline two days ago takes yesterday's review; a time before 2000 is refused.
+            let twoDaysAgo = FlashcardsJSON.string(from: Date().addingTimeInterval(-2 * 86_400))
+            for (createdAt, status) in [("1999-06-01T00:00:00.000Z", HTTPStatus.badRequest), (twoDaysAgo, .created)] {
+                try await app.testing().test(
+                    .POST, "api/v1/stacks/\(stack)/cards", headers: jsonHeaders(token),
+                    body: rawJSON(#"{"question":"Offline","answer":"A","createdAt":"\#(createdAt)"}"#)
+                ) { res in
+                    #expect(res.status == status, "\(res.body.string)")
+                    if status == .created { card = (res.json as? [String: Any])?["id"] as? String }
+                }
+            }
+            let offline = try #require(card)
+            try await app.testing().test(
+                .POST, "api/v1/reviews", headers: jsonHeaders(token),
+                body: rawJSON(
+                    #"{"reviews":[{"id":"\#(UUID().uuidString)","cardId":"\#(offline)","rating":"good","reviewedAt":"\#(FlashcardsJSON.string(from: Date().addingTimeInterval(-86_400)))"}]}"#
+                )
+            ) { res in #expect(res.status == .ok, "\(res.body.string)") }
         }
     }
 

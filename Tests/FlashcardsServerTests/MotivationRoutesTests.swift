@@ -37,7 +37,9 @@ struct MotivationRoutesTests {
                 let stack = try await client.createStack(name: "Chemie", color: "#000000")
                 var cards: [CardDTO] = []
                 for index in 0..<3 {
-                    cards.append(try await client.createCard(in: stack.id, question: "Q\(index)", answer: "A"))
+                    cards.append(
+                        try await client.createCard(
+                            in: stack.id, question: "Q\(index)", answer: "A", createdAt: longAgo))
                 }
                 func review(_ card: Int, _ rating: RatingKey, _ time: String) -> SyncReviewDTO {
                     SyncReviewDTO(id: UUID(), cardId: cards[card].id, rating: rating, reviewedAt: at(time))
@@ -257,7 +259,8 @@ struct MotivationRoutesTests {
                 let stack = try await client.createStack(name: "Neu", color: "#000000")
                 // Six cards, five rated: one new card stays due.
                 for index in 0..<6 {
-                    _ = try await client.createCard(in: stack.id, question: "F\(index)", answer: "A")
+                    _ = try await client.createCard(
+                        in: stack.id, question: "F\(index)", answer: "A", createdAt: longAgo)
                 }
                 for _ in 0..<5 {
                     let next = try await client.nextCard(in: stack.id)
@@ -304,7 +307,8 @@ struct MotivationRoutesTests {
                     _ = try await client.updateSettings(UpdateSettingsRequest(leaderboardOptIn: optIn))
                     let stack = try await client.createStack(name: "S", color: "#000000")
                     for index in 0..<cards {
-                        let card = try await client.createCard(in: stack.id, question: "Q\(index)", answer: "A")
+                        let card = try await client.createCard(
+                            in: stack.id, question: "Q\(index)", answer: "A", createdAt: longAgo)
                         _ = try await client.rate(card.id, in: stack.id, rating: .good)
                     }
                     return client

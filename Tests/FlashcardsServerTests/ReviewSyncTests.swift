@@ -23,7 +23,9 @@ struct ReviewSyncTests {
                 let stack = try await client.createStack(name: "Offline", color: "#000000")
                 var cards: [CardDTO] = []
                 for index in 0..<4 {
-                    cards.append(try await client.createCard(in: stack.id, question: "Q\(index)", answer: "A"))
+                    cards.append(
+                        try await client.createCard(
+                            in: stack.id, question: "Q\(index)", answer: "A", createdAt: longAgo))
                 }
                 // Four cards' histories over 40 days, made offline on a phone.
                 let keys: [RatingKey] = [.again, .hard, .good, .easy]
@@ -95,7 +97,7 @@ struct ReviewSyncTests {
                 try await client.signup(
                     name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
                 let stack = try await client.createStack(name: "S", color: "#000000")
-                let card = try await client.createCard(in: stack.id, question: "Q", answer: "A")
+                let card = try await client.createCard(in: stack.id, question: "Q", answer: "A", createdAt: longAgo)
                 let t0 = clock.now.addingTimeInterval(-10 * 86_400)
                 let first = SyncReviewDTO(id: UUID(), cardId: card.id, rating: .good, reviewedAt: t0)
                 let third = SyncReviewDTO(
@@ -136,14 +138,15 @@ struct ReviewSyncTests {
             try await withRunningServer(app) { client, url in
                 try await client.signup(name: "Eve", mail: "eve@example.org", password: "correct horse")
                 let eveStack = try await client.createStack(name: "Eve", color: "#000000")
-                let eveCard = try await client.createCard(in: eveStack.id, question: "Q", answer: "A")
+                let eveCard = try await client.createCard(
+                    in: eveStack.id, question: "Q", answer: "A", createdAt: longAgo)
                 let eveReview = SyncReviewDTO(id: UUID(), cardId: eveCard.id, rating: .good, reviewedAt: Date())
                 _ = try await client.syncReviews([eveReview])
 
                 let ada = FlashcardsClient(baseURL: url)
                 try await ada.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
                 let stack = try await ada.createStack(name: "Ada", color: "#000000")
-                let card = try await ada.createCard(in: stack.id, question: "Q", answer: "A")
+                let card = try await ada.createCard(in: stack.id, question: "Q", answer: "A", createdAt: longAgo)
                 let mine = SyncReviewDTO(id: UUID(), cardId: card.id, rating: .good, reviewedAt: Date())
                 let unknown = UUID()
                 do {

@@ -46,7 +46,10 @@ struct StackDayCountsTests {
                     CreateStackRequest(name: "Heute", color: "#000000", newCardsPerDay: 3, reviewsPerDay: 4))
                 var cards: [UUID] = []
                 for index in 0..<8 {
-                    cards.append(try await client.createCard(in: stack.id, question: "Q\(index)", answer: "A").id)
+                    cards.append(
+                        try await client.createCard(
+                            in: stack.id, question: "Q\(index)", answer: "A", createdAt: longAgo
+                        ).id)
                 }
                 let counting = FSRSDayCounting.ankiDefaultUTC
                 let dayStart = counting.startOfDay(counting.dayNumber(of: clock.now))
@@ -151,7 +154,10 @@ struct StackDayCountsTests {
                     CreateStackRequest(name: "Viele", color: "#000000", newCardsPerDay: 500, reviewsPerDay: 500))
                 var created: [UUID] = []
                 for index in 0..<40 {
-                    created.append(try await client.createCard(in: stack.id, question: "Q\(index)", answer: "A").id)
+                    created.append(
+                        try await client.createCard(
+                            in: stack.id, question: "Q\(index)", answer: "A", createdAt: longAgo
+                        ).id)
                 }
                 let cards = created
                 let now = clock.now

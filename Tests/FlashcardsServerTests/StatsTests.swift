@@ -23,7 +23,9 @@ struct StatsTests {
                 let stack = try await client.createStack(name: "Statistik", color: "#000000")
                 var cards: [CardDTO] = []
                 for index in 0..<4 {
-                    cards.append(try await client.createCard(in: stack.id, question: "Q\(index)", answer: "A"))
+                    cards.append(
+                        try await client.createCard(
+                            in: stack.id, question: "Q\(index)", answer: "A", createdAt: longAgo))
                 }
                 func at(_ text: String) -> Date { FlashcardsJSON.date(from: text)! }
                 func review(_ card: Int, _ rating: RatingKey, _ time: String) -> SyncReviewDTO {
@@ -123,7 +125,7 @@ struct StatsTests {
                     try await client.signup(
                         name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: zoneName)
                     let stack = try await client.createStack(name: "Zonen", color: "#000000")
-                    let card = try await client.createCard(in: stack.id, question: "Q", answer: "A")
+                    let card = try await client.createCard(in: stack.id, question: "Q", answer: "A", createdAt: longAgo)
                     // Every 7 hours 13 minutes over the year: instants on both sides of every rollover
                     // and of the zone's daylight saving changes.
                     let now = clock.now

@@ -1636,6 +1636,11 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
+#: When the cards that get a synced history of the past were made: offline, 60 days ago (a review
+#: may not be older than its card).
+MADE_OFFLINE = iso(datetime.now(timezone.utc) - timedelta(days=60))
+
+
 def history(card_ids: list[str], days_ago=(30, 27, 20, 10, 2), ratings=("good", "good", "again", "good", "easy")):
     """Reviews of each card on the given days before now, as an offline client would upload them."""
     now = datetime.now(timezone.utc)
@@ -1667,7 +1672,7 @@ def test_v1_reviews_undo_and_stats_story(api: Api):
             CARDS,
             path=at,
             token=token,
-            json_body={"question": f"Frage {i}", "answer": f"Antwort {i}"},
+            json_body={"question": f"Frage {i}", "answer": f"Antwort {i}", "createdAt": MADE_OFFLINE},
             expect=201,
         )[1]
         for i in range(4)
@@ -1677,7 +1682,7 @@ def test_v1_reviews_undo_and_stats_story(api: Api):
         CARDS,
         path={"stackId": ladder["id"]},
         token=token,
-        json_body={"question": "Hund", "answer": "dog"},
+        json_body={"question": "Hund", "answer": "dog", "createdAt": MADE_OFFLINE},
         expect=201,
     )
     _, foreign_stack = api.call(
@@ -1858,7 +1863,7 @@ def test_v1_scheduler_story(api: Api):
             CARDS,
             path={"stackId": stack["id"]},
             token=token,
-            json_body={"question": f"F{i}", "answer": f"A{i}"},
+            json_body={"question": f"F{i}", "answer": f"A{i}", "createdAt": MADE_OFFLINE},
             expect=201,
         )[1]["id"]
         for i in range(4)

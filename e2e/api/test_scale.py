@@ -148,8 +148,11 @@ class Learner:
         self.user_id = auth["user"]["id"]
         self.call("PATCH", f"{V1}/me/settings", 200, json={"leaderboardOptIn": True})
         stack = self.call("POST", f"{V1}/stacks", 201, json={"name": f"Stapel {self.index}", "color": "#2563EB"})
+        # Made offline yesterday, so that the offline batch below may lie a few hours back.
+        made = iso(datetime.now(timezone.utc) - timedelta(days=1))
         cards = [
-            self.call("POST", f"{V1}/stacks/{stack['id']}/cards", 201, json={"question": f"Frage {n}", "answer": "A"})
+            self.call("POST", f"{V1}/stacks/{stack['id']}/cards", 201,
+                      json={"question": f"Frage {n}", "answer": "A", "createdAt": made})
             for n in range(CARDS)
         ]
         # Ratings, each sent twice with its review id (a client retrying after a lost answer).

@@ -120,10 +120,13 @@ def seed(base: str, total_reviews: int, total_cards: int, seed_value: int = 16) 
     started = time.perf_counter()
     stacks = [call(base, "POST", "/stacks", {"name": f"Stapel {i + 1}", "color": "#059669"}, token) for i in range(4)]
 
+    # The cards were made a year ago (offline), so that a year of history can be synced.
+    made = (datetime.now(timezone.utc) - timedelta(days=366)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
     def create(i):
         stack = stacks[i % len(stacks)]
         return call(base, "POST", f"/stacks/{stack['id']}/cards",
-                    {"question": f"Frage {i}", "answer": f"Antwort {i}"}, token)["id"]
+                    {"question": f"Frage {i}", "answer": f"Antwort {i}", "createdAt": made}, token)["id"]
 
     with ThreadPoolExecutor(max_workers=8) as pool:
         cards = list(pool.map(create, range(total_cards)))

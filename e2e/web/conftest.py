@@ -168,15 +168,20 @@ def api(page: Page, method: str, path: str, body=None, token: str | None = None,
     return response.status, (json.loads(text) if text else None)
 
 
-def make_stack(page: Page, token: str, name: str, cards: int = 0, colour: str = "#2563EB", **extra) -> dict:
+def make_stack(page: Page, token: str, name: str, cards: int = 0, colour: str = "#2563EB",
+               created_at: str | None = None, **extra) -> dict:
     """A stack made through the API with `cards` cards ("<name> Frage n" / "Antwort n"); the cards
-    are in `stack["cards"]`. `extra` goes into the stack's body (e.g. `scheduler="ladder"`)."""
+    are in `stack["cards"]`. `extra` goes into the stack's body (e.g. `scheduler="ladder"`);
+    `created_at` makes the cards as if made offline then (so that a history of that time can be
+    synced: a review may not be older than its card)."""
     status, stack = api(page, "POST", "/stacks", {"name": name, "color": colour, **extra}, token=token)
     assert status == 201, stack
     stack["cards"] = []
     for i in range(cards):
-        status, card = api(page, "POST", f"/stacks/{stack['id']}/cards",
-                           {"question": f"{name} Frage {i + 1}", "answer": f"Antwort {i + 1}"}, token=token)
+        body = {"question": f"{name} Frage {i + 1}", "answer": f"Antwort {i + 1}"}
+        if created_at:
+            body["createdAt"] = created_at
+        status, card = api(page, "POST", f"/stacks/{stack['id']}/cards", body, token=token)
         assert status == 201, card
         stack["cards"].append(card)
     return stack

@@ -551,9 +551,11 @@ def test_library_search_pills_favourites_icon_and_description(page: Page):
     token = account["token"]
     bio = make_stack(page, token, "Biologie", 3, description="Zellen und Gewebe", icon="science")
     spanish = make_stack(page, token, "Spanisch", 2, description="Vokabeln aus Kapitel 3", icon="language")
-    history = make_stack(page, token, "Geschichte", 1)
-    # Geschichte was studied two days ago (a synced review), Biologie and then Spanisch today.
+    # Geschichte was studied two days ago (a synced review of a card made offline before), Biologie
+    # and then Spanisch today.
     two_days_ago = (datetime.now(timezone.utc) - timedelta(days=2)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    three_days_ago = (datetime.now(timezone.utc) - timedelta(days=3)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    history = make_stack(page, token, "Geschichte", 1, created_at=three_days_ago)
     status, body = api(page, "POST", "/reviews", {"reviews": [
         {"id": str(uuid.uuid4()), "cardId": history["cards"][0]["id"], "rating": "good", "reviewedAt": two_days_ago}]},
         token=token)

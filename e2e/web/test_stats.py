@@ -53,7 +53,8 @@ def learner(page: Page) -> dict:
     that true retention has weeks) in the first."""
     account = signup_via_api(page)
     token = account["token"]
-    bio = make_stack(page, token, "Biologie", 4, colour="#059669", scheduler="fsrs")
+    made = iso(datetime.now(timezone.utc) - timedelta(days=60))
+    bio = make_stack(page, token, "Biologie", 4, colour="#059669", scheduler="fsrs", created_at=made)
     spanish = make_stack(page, token, "Spanisch", 3, colour="#DC2626", scheduler="ladder")
     for card, rating in zip(bio["cards"][:3], ("good", "again", "easy")):
         rate(page, token, bio, card, rating)

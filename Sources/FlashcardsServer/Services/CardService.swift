@@ -54,12 +54,21 @@ struct CardService {
     }
 
     /// Creates a card, due at once. A card without a hint gets one from a hint job.
-    func create(question: String, answer: String, hint: String?) async throws -> CardModel {
+    /// A new card, due at once. `createdAt` is when a card made offline was made (its reviews may
+    /// not be older): not before 2000, at most a day ahead of the server's clock.
+    func create(question: String, answer: String, hint: String?, createdAt: Date? = nil) async throws -> CardModel {
+        if let createdAt {
+            guard createdAt >= ReviewService.earliestReview, createdAt <= context.now.addingTimeInterval(86_400)
+            else {
+                throw AppError.validation("createdAt muss zwischen 2000 und morgen liegen.")
+            }
+        }
         let card = CardModel(
             uniqueId: context.uuid(), stackId: stackId, userId: stack.userId,
             question: try Validate.text(question, field: "Die Vorderseite", max: TextLimits.question),
             answer: try Validate.text(answer, field: "Die Rückseite", max: TextLimits.answer),
             hint: try Validate.hint(hint), now: context.now)
+        if let createdAt { card.createdAt = min(createdAt, context.now) }
         card.hintSource = card.hint == nil ? nil : "user"
         try await card.create(on: context.db)
         if card.hint == nil { try await queueHint() }

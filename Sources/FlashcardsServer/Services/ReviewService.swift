@@ -19,6 +19,8 @@ struct ReviewService {
     /// card counts as a duplicate and changes nothing (the first stored version wins).
     /// No review is older than this (2000-01-01).
     static let earliestReview = Date(timeIntervalSince1970: 946_684_800)
+    /// How far a review may lie before its card was made: a device's clock running behind.
+    static let clockLeeway: TimeInterval = 600
 
     func sync(_ reviews: [SyncReviewDTO]) async throws -> SyncReviewsResponse {
         guard reviews.count <= Self.maximumBatch else {
@@ -74,6 +76,11 @@ struct ReviewService {
                     }
                     duplicates += 1
                     continue
+                }
+                // Nor before its card was made (a device's clock may run a little behind).
+                guard review.reviewedAt >= card.createdAt.addingTimeInterval(-Self.clockLeeway) else {
+                    throw AppError.validation(
+                        "reviewedAt liegt vor dem Anlegen der Karte (\(review.id.path)).")
                 }
                 guard let scheduler = schedulers[card.stackId],
                     let rating = StudyRating(key: review.rating.rawValue, scheduler: scheduler.kind)

@@ -203,3 +203,7 @@ func durationShapes(_ options: [[String: Any]]) throws -> [DurationShape] {
         return shape
     }
 }
+
+/// A creation time for cards whose tests sync a history of the past (a review may not be older
+/// than its card): 2020-01-01, before every history the tests make.
+let longAgo = Date(timeIntervalSince1970: 1_577_836_800)

@@ -97,7 +97,8 @@ struct StackRoutes: RouteCollection {
     func createCard(_ req: Request) async throws -> Response {
         let (stack, cards) = try await stackAndCards(req)
         let body = try req.decodeBody(CreateCardRequest.self)
-        let card = try await cards.create(question: body.question, answer: body.answer, hint: body.hint)
+        let card = try await cards.create(
+            question: body.question, answer: body.answer, hint: body.hint, createdAt: body.createdAt)
         return try jsonResponse(card.dto(stack: stack), status: .created)
     }
 
