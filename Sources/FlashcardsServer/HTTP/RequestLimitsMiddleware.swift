@@ -1,7 +1,7 @@
 import Vapor
 
 /// Refuses a request line or header block that is longer than any client of ours sends, with the
-/// status that says so (414, 431) instead of working on it. Beyond 80 KB per field SwiftNIO's HTTP
+/// status that says so (414, 431) instead of working on it. Beyond 80 KiB per field SwiftNIO's HTTP
 /// parser stops first and closes the connection without an answer (its limit is fixed).
 struct RequestLimitsMiddleware: AsyncMiddleware {
     /// The longest path with query (8 KiB, what common proxies allow).
