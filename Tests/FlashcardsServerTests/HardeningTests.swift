@@ -178,6 +178,23 @@ struct HardeningTests {
         }
     }
 
+    @Test("values the document refuses are refused even where they would do no harm")
+    func asStrictAsTheDocument() async throws {
+        try await withApp(.sqlite) { app in
+            let token = try await app.compatSignup()
+            let stack = try await makeStack(app, token: token)
+            try await app.testing().test(
+                .POST, "api/v1/stacks/\(stack)/generations", headers: jsonHeaders(token),
+                body: rawJSON(#"{"text":"Die Zelle ist die kleinste Einheit des Lebens.","depth":21}"#)
+            ) { res in #expect(res.status == .badRequest, "\(res.body.string)") }
+            let thirteen = Array(repeating: #""Biologie""#, count: 13).joined(separator: ",")
+            try await app.testing().test(
+                .PATCH, "api/v1/me/settings", headers: jsonHeaders(token),
+                body: rawJSON(#"{"onboarding":{"interests":[\#(thirteen)]}}"#)
+            ) { res in #expect(res.status == .badRequest, "\(res.body.string)") }
+        }
+    }
+
     @Test("a token not valid yet or issued in the future is refused")
     func tokenTimes() async throws {
         try await withApp(.sqlite) { app in

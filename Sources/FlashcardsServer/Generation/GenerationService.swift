@@ -53,12 +53,13 @@ struct GenerationService {
         let instructions = try Validate.optionalText(
             request.customInstructions ?? "", field: "Die Anweisungen", max: 2_000)
         let payload: GenerationPayload
+        // Checked whenever it is sent, as the document says, though only a topic uses it.
+        let depth = request.depth ?? 1
+        guard (1...20).contains(depth) else { throw AppError.validation("depth muss zwischen 1 und 20 liegen.") }
         if let topic = request.topic, !topic.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             guard context.configuration.llm != nil else {
                 throw AppError.validation(GenerationError.topicNeedsModel.germanMessage)
             }
-            let depth = request.depth ?? 1
-            guard (1...20).contains(depth) else { throw AppError.validation("depth muss zwischen 1 und 20 liegen.") }
             payload = GenerationPayload(
                 stackId: stack.id!, source: "topic", text: try Validate.text(topic, field: "Das Thema", max: 200),
                 customInstructions: instructions, acceptAll: false, depth: depth)

@@ -88,6 +88,10 @@ struct SettingsService {
 
     /// The interests as stored: trimmed, without duplicates, each 1 … 40 characters, at most 12.
     static func interestsText(_ interests: [String]) throws -> String {
+        // More than the limit is refused as sent, before repeats are dropped (as the document says).
+        guard interests.count <= maximumInterests else {
+            throw AppError.validation("Es sind höchstens \(maximumInterests) Interessen möglich.")
+        }
         var cleaned: [String] = []
         for interest in interests {
             let text = interest.trimmingCharacters(in: .whitespacesAndNewlines)
