@@ -134,11 +134,9 @@ enum BackupService {
 
     // MARK: Reading a document
 
-    /// Whether an upload is a backup: JSON text (an object first), or a zip holding `backup.json`.
-    static func looksLikeBackup(_ data: Data) -> Bool {
-        if ZipArchive.looksLikeZip(data) {
-            return (try? ZipArchive(data))?.entry(zipEntryName) != nil
-        }
+    /// Whether an upload is a backup as JSON text: an object first (a zipped one holds
+    /// `backup.json`, which `ImportService.format(of:)` looks for).
+    static func looksLikeJSON(_ data: Data) -> Bool {
         let start = data.prefix(64).drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) })
         return start.first == UInt8(ascii: "{")
     }
@@ -178,8 +176,11 @@ enum BackupService {
         let document: BackupDocumentDTO
         do {
             document = try decoder.decode(BackupDocumentDTO.self, from: json)
+        } catch let error as DecodingError {
+            throw problem(
+                "backup_invalid", "Die Sicherung ist beschädigt. \(ErrorRenderingMiddleware.describe(error))")
         } catch {
-            throw problem("backup_invalid", "Die Sicherung ist beschädigt: \(describe(error))")
+            throw problem("backup_invalid", "Die Sicherung ist beschädigt.")
         }
         try check(document)
         return document
@@ -190,20 +191,6 @@ enum BackupService {
 
     static func problem(_ code: String, _ message: String) -> ImportProblem {
         ImportProblem(.other(code: code, message: message))
-    }
-
-    /// Where a decoding error happened, for the message.
-    private static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "kein gültiges JSON." }
-        func path(_ context: DecodingError.Context) -> String {
-            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        }
-        switch error {
-        case .keyNotFound(let key, let context): return "Es fehlt \(path(context)).\(key.stringValue)."
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "kein gültiges JSON." : "\(path(context)) hat einen ungültigen Wert."
-        @unknown default: return "kein gültiges JSON."
-        }
     }
 
     /// The rules a document must keep before anything is written: the card rules of the card form,
@@ -306,10 +293,10 @@ enum BackupService {
             else { throw fail("Die Einstellungen sind ungültig.") }
         }
         if let parameters = account.schedulerParameters {
-            guard
-                SchedulerParametersModel.weights(
-                    "[" + parameters.parameters.map { "\($0)" }.joined(separator: ",") + "]") != nil
-            else { throw fail("Die Planer-Parameter sind ungültig.") }
+            // The FSRS-6 weights: 21 finite numbers, as the optimizer stores them.
+            guard parameters.parameters.count == 21, parameters.parameters.allSatisfy(\.isFinite) else {
+                throw fail("Die Planer-Parameter sind ungültig.")
+            }
         }
         let days = account.restDays + account.mysteryBoxes.map(\.day)
         guard days.allSatisfy({ MotivationService.day(fromText: $0) != nil }),

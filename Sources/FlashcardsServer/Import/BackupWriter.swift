@@ -195,15 +195,14 @@ enum BackupWriter {
             }
             var reviewIds: [UUID: UUID] = [:]
             for review in source.reviews { reviewIds[review.id] = keepIds ? review.id : uuid() }
-            let logRows: [[StoredValue]] = source.reviews.map { review in
+            let logRows = source.reviews.map { review in
                 firstReview = min(firstReview ?? review.reviewedAt, review.reviewedAt)
-                return [
-                    .uuid(reviewIds[review.id]!), .uuid(userId), .int(cardIds[review.card]!), .int(stackId),
-                    .date(review.reviewedAt), .int(review.rating), .text(review.scheduler), .text(review.stateBefore),
-                    .text(review.stateAfter), review.durationMs.map(StoredValue.int) ?? .null, .text(review.kind),
-                    review.undoes.flatMap { reviewIds[$0] }.map(StoredValue.uuid) ?? .null,
-                    review.elapsedDays.map(StoredValue.int) ?? .null, .int(review.seq), .text(review.mode),
-                ]
+                return ImportWriter.logRow(
+                    id: reviewIds[review.id]!, userId: userId, cardId: cardIds[review.card]!, stackId: stackId,
+                    reviewedAt: review.reviewedAt, rating: review.rating, scheduler: review.scheduler,
+                    before: review.stateBefore, after: review.stateAfter, durationMs: review.durationMs,
+                    kind: review.kind, undoes: review.undoes.flatMap { reviewIds[$0] }, elapsedDays: review.elapsedDays,
+                    seq: review.seq, mode: review.mode)
             }
             try await BulkInsert.run(into: "cards", columns: NewCardRows.columns, rows: cardRows, on: sql)
             try await BulkInsert.run(into: "review_logs", columns: ImportWriter.logColumns, rows: logRows, on: sql)

@@ -40,35 +40,42 @@ struct ImportJobHandler: JobHandler {
             throw JobFailure("Die Datei des Imports fehlt.", code: "import_file_missing")
         }
         try await job.report(JobProgressDTO(stage: "reading", message: "Datei wird gelesen …"))
-        let decks: [ImportWriter.Deck]
-        var media = 0
-        do {
-            if payload.format == .backup {
-                let document = try await job.application.threadPool.runIfActive { () throws(ImportProblem) in
-                    try BackupService.read(data)
-                }
-                return try Self.json(try await write(document, payload: payload, job: job))
+        // Reading a file that breaks a rule fails the job with the problem; nothing is written.
+        func reading<T>(_ read: () async throws -> T) async throws -> T {
+            do {
+                return try await read()
+            } catch let problem as ImportProblem {
+                throw JobFailure(problem.germanMessage, code: problem.code, detail: try Self.json(problem.dto))
             }
-            switch payload.format {
-            case .delimited:
+        }
+        let result: ImportResultDTO
+        switch payload.format {
+        case .delimited:
+            let deck = try await reading {
                 let table = try ImportService.table(data, options: payload.options)
                 let reading = CardImport.read(table, mapping: payload.options.columns, problemLimit: 1)
                 if let problem = reading.problems.first { throw problem }
                 let name = payload.options.stackName ?? ImportService.stackName(fromFile: payload.fileName)
-                decks = [ImportWriter.Deck(name: name, cards: reading.cards.map { .init(card: $0, reviews: []) })]
-            case .backup:
-                preconditionFailure("read above")
-            case .anki:
+                return ImportWriter.Deck(name: name, cards: reading.cards.map { .init(card: $0, reviews: []) })
+            }
+            result = try await write([deck], options: payload.options, media: 0, job: job)
+        case .anki:
+            let anki = try await reading {
                 let reading = AnkiImport(
                     try await ImportService.readAnki(data, application: job.application), problemLimit: 1)
                 if let problem = reading.problems.first { throw problem }
-                decks = reading.decks
-                media = reading.mediaCount
+                return reading
             }
-        } catch let problem as ImportProblem {
-            throw JobFailure(problem.germanMessage, code: problem.code, detail: try Self.json(problem.dto))
+            result = try await write(anki.decks, options: payload.options, media: anki.mediaCount, job: job)
+        case .backup:
+            let document = try await reading {
+                try await job.application.threadPool.runIfActive { () throws(ImportProblem) in
+                    try BackupService.read(data)
+                }
+            }
+            result = try await write(document, payload: payload, job: job)
         }
-        return try Self.json(try await write(decks, options: payload.options, media: media, job: job))
+        return try Self.json(result)
     }
 
     /// Writes the decks (one new stack each; all into one stack when the options name one, new or

@@ -41,34 +41,20 @@ enum ImportService {
         if let name = options.stackName {
             options.stackName = try Validate.text(name, field: "Der Name des Stapels", max: TextLimits.stackName)
         }
-        let format = try format(of: form.file)
-        if backupOnly, format != .backup {
-            throw AppError.unsupportedMediaType(
-                "Die Datei ist keine Sicherung von Smart Flashcards (.json oder .zip aus „Sicherung herunterladen“).")
+        let notABackup = AppError.unsupportedMediaType(
+            "Die Datei ist keine Sicherung von Smart Flashcards (.json oder .zip aus „Sicherung herunterladen“).")
+        let format: Format
+        do {
+            format = try self.format(of: form.file)
+        } catch  where backupOnly {
+            throw notABackup
         }
-        if format == .anki { try checkPackage(form.file) }
+        if backupOnly, format != .backup { throw notABackup }
         if format == .backup, options.stackId != nil {
             throw AppError.validation(
                 "Eine Sicherung bringt ihre Stapel mit: Sie lässt sich nicht in einen bestehenden Stapel importieren.")
         }
         return Upload(data: form.file, fileName: form.fileName, options: options, format: format)
-    }
-
-    /// A zip that is no Anki package is refused at once (415), as is one with a name that could
-    /// leave its folder (400); reading the collection is left to the preview and the job.
-    private static func checkPackage(_ data: Data) throws {
-        let zip: ZipArchive
-        do {
-            zip = try ZipArchive(data)
-        } catch .unsafeName(let name) {
-            throw AppError.validation(AnkiPackage.problem(.unsafeName(name)).germanMessage)
-        } catch {
-            throw AppError.unsupportedMediaType(AnkiPackage.problem(error).germanMessage)
-        }
-        guard AnkiPackage.collectionNames.contains(where: { zip.entry($0) != nil }) else {
-            throw AppError.unsupportedMediaType(
-                "Die Zip-Datei ist kein Anki-Paket: Es fehlt die Sammlung (collection.anki2, .anki21 oder .anki21b).")
-        }
     }
 
     /// The separator the options name, if any (one character; `\t` for tab).
@@ -81,11 +67,12 @@ enum ImportService {
         return character
     }
 
-    /// The format by the file's content: a zip is an Anki package, text that is no binary file
-    /// reads as CSV/TSV.
+    /// The format by the file's content: a zip holding `backup.json` is a backup and any other zip
+    /// must be an Anki package (the zip is opened once to tell); JSON text is a backup; other text
+    /// that is no binary file reads as CSV/TSV.
     static func format(of data: Data) throws -> Format {
-        if BackupService.looksLikeBackup(data) { return .backup }
-        if ZipArchive.looksLikeZip(data) { return .anki }
+        if ZipArchive.looksLikeZip(data) { return try zipFormat(data) }
+        if BackupService.looksLikeJSON(data) { return .backup }
         // Text has no NUL bytes (UTF-16 files aside, which spreadsheets do not write by default).
         guard !data.prefix(8_192).contains(0) else {
             throw AppError.unsupportedMediaType(
@@ -93,6 +80,26 @@ enum ImportService {
             )
         }
         return .delimited
+    }
+
+    /// A zipped backup, or an Anki package. A zip that is neither is refused at once (415), as is
+    /// one with a name that could leave its folder (400); reading the collection is left to the
+    /// preview and the job.
+    private static func zipFormat(_ data: Data) throws -> Format {
+        let zip: ZipArchive
+        do {
+            zip = try ZipArchive(data)
+        } catch .unsafeName(let name) {
+            throw AppError.validation(AnkiPackage.problem(.unsafeName(name)).germanMessage)
+        } catch {
+            throw AppError.unsupportedMediaType(AnkiPackage.problem(error).germanMessage)
+        }
+        if zip.entry(BackupService.zipEntryName) != nil { return .backup }
+        guard AnkiPackage.collectionNames.contains(where: { zip.entry($0) != nil }) else {
+            throw AppError.unsupportedMediaType(
+                "Die Zip-Datei ist kein Anki-Paket: Es fehlt die Sammlung (collection.anki2, .anki21 oder .anki21b).")
+        }
+        return .anki
     }
 
     /// A stack name from a file name: without its extension and path, at most the longest name.

@@ -115,13 +115,14 @@ enum ImportWriter {
                             schedule: card.schedule, now: now))
                     for (review, step, duration) in card.reviews {
                         firstReview = min(firstReview ?? review.reviewedAt, review.reviewedAt)
-                        logRows.append([
-                            .uuid(review.id), .uuid(userId), .int(card.cardId), .int(stackId), .date(review.reviewedAt),
-                            .int(review.rating.storedValue), .text(SchedulerKind.fsrs.rawValue),
-                            .text(StateJSON.text(step.before)), .text(StateJSON.text(step.after)), .int(duration),
-                            .text(ReviewLogKind.review.rawValue), .null, step.elapsedDays.map(StoredValue.int) ?? .null,
-                            .int(review.seq), .text(StudyMode.flashcards.rawValue),
-                        ])
+                        logRows.append(
+                            logRow(
+                                id: review.id, userId: userId, cardId: card.cardId, stackId: stackId,
+                                reviewedAt: review.reviewedAt, rating: review.rating.storedValue,
+                                scheduler: SchedulerKind.fsrs.rawValue, before: StateJSON.text(step.before),
+                                after: StateJSON.text(step.after), durationMs: duration,
+                                kind: ReviewLogKind.review.rawValue, undoes: nil, elapsedDays: step.elapsedDays,
+                                seq: review.seq, mode: StudyMode.flashcards.rawValue))
                     }
                 }
                 try await BulkInsert.run(into: "cards", columns: NewCardRows.columns, rows: cardRows, on: sql)
@@ -139,6 +140,19 @@ enum ImportWriter {
         "id", "user_id", "card_id", "stack_id", "reviewed_at", "rating", "scheduler", "state_before", "state_after",
         "duration_ms", "kind", "undoes", "elapsed_days", "seq", "mode",
     ]
+
+    /// One row of `review_logs` in `logColumns` order (imports and backups write the log alike).
+    static func logRow(
+        id: UUID, userId: UUID, cardId: Int, stackId: Int, reviewedAt: Date, rating: Int, scheduler: String,
+        before: String, after: String, durationMs: Int?, kind: String, undoes: UUID?, elapsedDays: Int?, seq: Int,
+        mode: String
+    ) -> [StoredValue] {
+        [
+            .uuid(id), .uuid(userId), .int(cardId), .int(stackId), .date(reviewedAt), .int(rating), .text(scheduler),
+            .text(before), .text(after), durationMs.map(StoredValue.int) ?? .null, .text(kind),
+            undoes.map(StoredValue.uuid) ?? .null, elapsedDays.map(StoredValue.int) ?? .null, .int(seq), .text(mode),
+        ]
+    }
 
     /// The largest card id (SQLite gives the next card the one after it: `cards.id` is a rowid
     /// without AUTOINCREMENT).
