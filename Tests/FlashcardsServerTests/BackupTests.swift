@@ -124,9 +124,14 @@ struct BackupTests {
                 let carol = FlashcardsClient(baseURL: url)
                 _ = try await carol.signup(name: "Carol", mail: "carol@example.org", password: "correct horse")
                 _ = try await carol.restoreAccount(zipped, fileName: "Sicherung.zip")
+                // Compared with the zipped document itself: the hint job may have filled hints
+                // between the two downloads.
+                let zippedDocument = try #require(
+                    try ZipArchive(zipped).contents(
+                        of: BackupService.zipEntryName, limit: BackupService.maximumDocument))
                 #expect(
                     try comparable(try await carol.backup(zipped: false), ids: true)
-                        == (try comparable(backup, ids: true)))
+                        == (try comparable(zippedDocument, ids: true)))
             }
         }
     }
