@@ -128,6 +128,8 @@ func describe(_ error: FlashcardsError) -> String {
     case .jobFailed(_, let message): return message ?? "The job failed."
     case .transport(let text): return "Cannot reach the server: \(text)"
     case .decoding(let text): return "Unexpected answer from the server: \(text)"
+    case .unauthorized(let body) where body?.code == "user_not_found" || body?.code == "wrong_password":
+        return "Wrong mail or password."
     case .unauthorized: return "Not signed in or the sign-in expired. Run: flashcards login"
     default: return error.response?.message ?? "\(error)"
     }

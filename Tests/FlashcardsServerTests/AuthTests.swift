@@ -124,7 +124,7 @@ struct AuthTests {
         }
     }
 
-    @Test("v1 signup answers 201 with a token; login 200; taken mail 400")
+    @Test("v1 signup answers 201 with a token; login 200; taken mail 409")
     func v1Signup() async throws {
         try await withApp(.sqlite) { app in
             let body = rawJSON(#"{"name":"Ada","mail":"ada@example.org","password":"correct horse"}"#)
@@ -135,7 +135,7 @@ struct AuthTests {
                 #expect(auth.user.timeZone == "Europe/Berlin")
             }
             try await app.testing().test(.POST, "api/v1/auth/signup", headers: compatHeaders(nil), body: body) { res in
-                #expect(res.status == .badRequest)
+                #expect(res.status == .conflict)
                 #expect((res.json as? [String: Any])?["code"] as? String == "user_already_exists")
             }
             // Passwords are stored as bcrypt hashes, never in clear.

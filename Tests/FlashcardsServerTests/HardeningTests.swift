@@ -153,7 +153,7 @@ struct HardeningTests {
             }
             #expect(try await sync("1999-12-31T23:59:59.000Z") == .badRequest)
             // Nor before the card was made (ten minutes of a slow device clock aside).
-            #expect(try await sync(FlashcardsJSON.string(from: Date().addingTimeInterval(-86_400))) == .badRequest)
+            #expect(try await sync(FlashcardsJSON.string(from: Date().addingTimeInterval(-86_400))) == .conflict)
             #expect(try await ReviewLogModel.query(on: app.db).count() == 0)
             #expect(try await sync(FlashcardsJSON.string(from: Date())) == .ok)
             #expect(try await ReviewLogModel.query(on: app.db).count() == 1)
@@ -287,14 +287,15 @@ struct ClientAddressTests {
             #expect(try await signup("b1@example.org", from: "198.51.100.2") == .created)
             // Client 1 guesses passwords of several accounts: past five failures it is refused …
             for index in 1...5 {
-                #expect(try await login("x\(index)@example.org", "wrong password", from: "198.51.100.1") == .badRequest)
+                #expect(
+                    try await login("x\(index)@example.org", "wrong password", from: "198.51.100.1") == .unauthorized)
             }
             #expect(try await login("a1@example.org", "correct horse", from: "198.51.100.1") == .tooManyRequests)
             // … while client 2 behind the same proxy signs in as usual.
             #expect(try await login("b1@example.org", "correct horse", from: "198.51.100.2") == .ok)
             // Three wrong passwords for one account lock that account, from any address.
             for _ in 1...3 {
-                #expect(try await login("b1@example.org", "nope nope", from: "198.51.100.3") == .badRequest)
+                #expect(try await login("b1@example.org", "nope nope", from: "198.51.100.3") == .unauthorized)
             }
             #expect(try await login("b1@example.org", "correct horse", from: "198.51.100.4") == .tooManyRequests)
         }

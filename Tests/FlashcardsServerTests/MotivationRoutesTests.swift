@@ -214,7 +214,7 @@ struct MotivationRoutesTests {
                 for bad in [
                     UpdateSettingsRequest(dailyGoal: 0), UpdateSettingsRequest(reminderTime: "24:00"),
                     UpdateSettingsRequest(reminderTime: "+1:+5"), UpdateSettingsRequest(reminderTime: "-0:00"),
-                    UpdateSettingsRequest(language: "fr"), UpdateSettingsRequest(theme: .set("gold")),
+                    UpdateSettingsRequest(language: "fr"),
                     UpdateSettingsRequest(onboarding: OnboardingPatch(minutesPerDay: .set(7))),
                     UpdateSettingsRequest(
                         onboarding: OnboardingPatch(
@@ -227,6 +227,13 @@ struct MotivationRoutesTests {
                         #expect(code(of: error) == "validation_failed")
                     }
                 }
+                // A theme of the boxes, not won yet: refused as things stand (409).
+                do {
+                    _ = try await client.updateSettings(UpdateSettingsRequest(theme: .set("gold")))
+                    Issue.record("a locked theme was accepted")
+                } catch {
+                    #expect(code(of: error) == "theme_locked")
+                }
                 #expect(try await client.settings() == settings)
 
                 // Rest days: today and ahead, never the past.
@@ -235,14 +242,17 @@ struct MotivationRoutesTests {
                 var progress = try await client.progress()
                 #expect(progress.streak.restToday && progress.restDays == ["2026-06-13", "2026-06-20"])
                 #expect(progress.focusMode)
-                for bad in [
-                    "2026-06-12", "2026-13-01", "2026-02-30", "heute", "2026-08-13", "2026-06-+5", "+026-06-14",
+                for (bad, expected) in [
+                    ("2026-06-12", "rest_day_out_of_range"), ("2026-13-01", "validation_failed"),
+                    ("2026-02-30", "validation_failed"), ("heute", "validation_failed"),
+                    ("2026-08-13", "rest_day_out_of_range"), ("2026-06-+5", "validation_failed"),
+                    ("+026-06-14", "validation_failed"),
                 ] {
                     do {
                         try await client.setRestDay(bad, true)
                         Issue.record("accepted rest day \(bad)")
                     } catch {
-                        #expect(code(of: error) == "validation_failed")
+                        #expect(code(of: error) == expected, "\(bad)")
                     }
                 }
                 try await client.setRestDay("2026-06-13", false)

@@ -113,7 +113,7 @@ struct PasswordResetTests {
                     try await anonymous.confirmPasswordReset(token: token, newPassword: "noch-ein-passwort")
                     Issue.record("a spent link worked twice")
                 } catch let error as FlashcardsError {
-                    guard case .invalid(let body) = error else { throw error }
+                    guard case .unauthorized(let body) = error else { throw error }
                     #expect(body?.code == "invalid_reset_token")
                     #expect(body?.message.contains("ungültig, abgelaufen oder wurde schon benutzt") == true)
                 }
@@ -122,7 +122,7 @@ struct PasswordResetTests {
     }
 
     @Test(
-        "a link expires; a newer request spends the earlier link; malformed tokens are 400",
+        "a link expires; a newer request spends the earlier link; malformed tokens are 401",
         arguments: TestDatabase.available)
     func expiryAndSupersede(db: TestDatabase) async throws {
         let smtp = try await TestSMTPServer.start()
@@ -157,17 +157,17 @@ struct PasswordResetTests {
             #expect(english.contains("Hello Bea,") && english.contains("30 minutes"))
 
             let spent = try await confirm(first)
-            #expect(spent.status == .badRequest)
+            #expect(spent.status == .unauthorized)
             #expect((spent.json as? [String: Any])?["code"] as? String == "invalid_reset_token")
 
             clock.advance(by: 30 * 60 + 1)
             let expired = try await confirm(second)
-            #expect(expired.status == .badRequest)
+            #expect(expired.status == .unauthorized)
             #expect((expired.json as? [String: Any])?["code"] as? String == "invalid_reset_token")
 
             for bad in ["", "abc", String(repeating: "A", count: 43), String(repeating: "!", count: 43), first + "x"] {
                 let response = try await confirm(bad)
-                #expect(response.status == .badRequest, "\(bad)")
+                #expect(response.status == .unauthorized, "\(bad)")
                 #expect((response.json as? [String: Any])?["code"] as? String == "invalid_reset_token")
             }
             try await app.testing().test(
@@ -209,7 +209,7 @@ struct PasswordResetTests {
                                 try await FlashcardsClient(baseURL: url).confirmPasswordReset(
                                     token: token, newPassword: "passwort-\(index)-neu")
                                 return true
-                            } catch FlashcardsError.invalid(let body) where body?.code == "invalid_reset_token" {
+                            } catch FlashcardsError.unauthorized(let body) where body?.code == "invalid_reset_token" {
                                 return false
                             }
                         }
@@ -289,7 +289,7 @@ struct PasswordResetTests {
             try await app.testing().test(
                 .POST, "api/v1/auth/password-reset/confirm", headers: bearerHeaders(nil),
                 body: rawJSON(#"{"token":"\#(String(repeating: "a", count: 43))","newPassword":"neues-passwort"}"#)
-            ) { res in #expect(res.status == .badRequest) }
+            ) { res in #expect(res.status == .unauthorized) }
         }
     }
 

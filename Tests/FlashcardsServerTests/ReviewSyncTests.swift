@@ -160,17 +160,27 @@ struct ReviewSyncTests {
                     #expect(error.response?.message.contains(eveCard.id.path) == true)
                     #expect(error.response?.message.contains(unknown.path) == true)
                 }
-                for bad in [
-                    SyncReviewDTO(id: UUID(), cardId: card.id, rating: .medium, reviewedAt: Date()),
-                    SyncReviewDTO(id: UUID(), cardId: card.id, rating: .good, reviewedAt: Date(), durationMs: -1),
-                    SyncReviewDTO(
-                        id: UUID(), cardId: card.id, rating: .good, reviewedAt: Date().addingTimeInterval(9 * 86_400)),
+                for (bad, code) in [
+                    (
+                        SyncReviewDTO(id: UUID(), cardId: card.id, rating: .medium, reviewedAt: Date()),
+                        "rating_not_for_scheduler"
+                    ),
+                    (
+                        SyncReviewDTO(id: UUID(), cardId: card.id, rating: .good, reviewedAt: Date(), durationMs: -1),
+                        "validation_failed"
+                    ),
+                    (
+                        SyncReviewDTO(
+                            id: UUID(), cardId: card.id, rating: .good,
+                            reviewedAt: Date().addingTimeInterval(9 * 86_400)),
+                        "reviewed_in_future"
+                    ),
                 ] {
                     do {
                         _ = try await ada.syncReviews([mine, bad])
                         Issue.record("bad review accepted: \(bad)")
                     } catch let error as FlashcardsError {
-                        #expect(error.code == "validation_failed")
+                        #expect(error.code == code)
                     }
                 }
                 // Eve's review id reused by Ada: a conflict, not a silent duplicate.

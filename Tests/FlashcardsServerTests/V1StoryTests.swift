@@ -150,7 +150,7 @@ struct V1StoryTests {
                     _ = try await client.updateMe(timeZone: "Mars/Olympus")
                     Issue.record("invalid time zone accepted")
                 } catch let error as FlashcardsError {
-                    #expect(error.code == "validation_failed")
+                    #expect(error.code == "unknown_time_zone")
                 }
 
                 let token = try #require(client.token)

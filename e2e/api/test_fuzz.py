@@ -2,7 +2,10 @@
 
 Schemathesis reads the document the server itself serves (GET /api/v1/openapi.json), generates
 valid and invalid requests for each operation and checks every answer: never a 5xx, the status is
-documented, the Content-Type is the documented one and the body matches the status's schema.
+documented, the Content-Type is the documented one and the body matches the status's schema. And the
+document is as strict as the server: a request the schema allows is not refused as bad input (400,
+415, 422), a request it forbids is refused, but for the few refusals no schema can state
+(UNSTATABLE_REFUSALS, each with its reason and its own error code).
 
 Bounded and deterministic: Hypothesis is derandomized (a fixed seed per test), the example count
 per operation is small and the whole module stops sending after FLASHCARDS_FUZZ_BUDGET_SECONDS (shared by the
@@ -28,11 +31,14 @@ import schemathesis
 from hypothesis import HealthCheck, Phase, settings
 from schemathesis.checks import (
     content_type_conformance,
+    negative_data_rejection,
     not_a_server_error,
+    positive_data_acceptance,
     response_headers_conformance,
     response_schema_conformance,
     status_code_conformance,
 )
+from schemathesis.core.parameters import ParameterLocation
 
 from conftest import BACKENDS, PASSWORD, Server, load_document, operations, unique_mail
 
@@ -40,12 +46,61 @@ MAX_EXAMPLES = int(os.environ.get("FLASHCARDS_FUZZ_EXAMPLES", "10"))
 # The budget is for the whole run, shared by the backends.
 FUZZ_BUDGET_SECONDS = float(os.environ.get("FLASHCARDS_FUZZ_BUDGET_SECONDS", "40")) / len(BACKENDS)
 UUID_PATTERN = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+#: Refusals of schema-valid requests that no JSON schema can state, by (operation or "*", status, error
+#: code), with the reason. A schema-valid request refused in any other way fails the positive-data check.
+UPLOAD_OPERATIONS = (
+    "POST /api/v1/imports/preview",
+    "POST /api/v1/imports",
+    "POST /api/v1/me/restore",
+    "POST /api/v1/stacks/{stackId}/generations",
+    "POST /stack/{stackId}/createFromFile",
+)
+UNSTATABLE_REFUSALS: dict[tuple[str, int, str], str] = {
+    ("POST /login", 400, "user_not_found"): "the original API's contract (its iOS app shows its login text only on 400)",
+    ("POST /login", 400, "wrong_password"): "the original API's contract (its iOS app shows its login text only on 400)",
+    ("POST /signup", 400, "user_already_exists"): "the original API's contract",
+    ("*", 400, "unknown_time_zone"): "the tz database's names, which change with its releases",
+    ("*", 400, "password_too_long"): "72 bytes of UTF-8, where a schema's maxLength counts characters",
+    ("POST /api/v1/me/push-subscriptions", 400, "invalid_push_keys"): "p256dh must be a point on the P-256 curve",
+    ("PUT /stack/{stackId}/card/{cardId}", 400, "ids_contradict_path"): "a body's ids compared with the path's",
+    ("DELETE /stack/{stackId}/card/{cardId}", 400, "ids_contradict_path"): "a body's ids compared with the path's",
+    **{
+        (operation, 415, "unsupported_media_type"): "an upload is judged by its content, not by its declared type"
+        for operation in UPLOAD_OPERATIONS
+    },
+}
+
+
+def unstatable_refusal(case, response) -> bool:
+    if response.status_code < 400:
+        return False
+    try:
+        body = response.json()
+    except ValueError:
+        return False
+    code = body.get("code") if isinstance(body, dict) else None
+    label = case.operation.label
+    return any((operation, response.status_code, code) in UNSTATABLE_REFUSALS for operation in (label, "*"))
+
+
+@schemathesis.check
+def positive_data_acceptance_but_unstatable(ctx, response, case):
+    """schemathesis' positive-data check, but for the refusals in UNSTATABLE_REFUSALS."""
+    if unstatable_refusal(case, response):
+        return None
+    return positive_data_acceptance(ctx, response, case)
+
+
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
     content_type_conformance,
     response_headers_conformance,
     response_schema_conformance,
+    # The document is as strict as the server: what the schema allows is accepted (but for the refusals
+    # above, which no schema can state), what it forbids is refused.
+    positive_data_acceptance_but_unstatable,
+    negative_data_rejection,
 ]
 
 #: Per backend: when fuzzing started, how many requests were sent, and the current operation's deadline.
@@ -184,13 +239,16 @@ class Target:
 
     def aim(self, case) -> None:
         """Points ids at the real stack, card, job and drafts every other time each kind of id is seen
-        (the generated values themselves repeat too often to decide by them)."""
+        (the generated values themselves repeat too often to decide by them). A part that was generated
+        to violate the schema is left as it is: replacing its id could replace the very violation the
+        server has to refuse."""
 
         def real(kind: str, value, replacement):
             return replacement if replacement and self._turn(kind) else value
 
+        negative = negative_locations(case)
         draft = self.draft_ids[0] if self.draft_ids else ""
-        params = case.path_parameters or {}
+        params = {} if ParameterLocation.PATH in negative else (case.path_parameters or {})
         for name, replacement in (
             ("stackId", self.stack_id),
             ("cardId", self.card_id),
@@ -199,9 +257,9 @@ class Target:
         ):
             if name in params:
                 params[name] = real(name, params[name], replacement)
-        if isinstance(case.query, dict) and "jobId" in case.query:
+        if isinstance(case.query, dict) and "jobId" in case.query and ParameterLocation.QUERY not in negative:
             case.query["jobId"] = real("query jobId", case.query["jobId"], self.job_id)
-        if isinstance(case.body, dict):
+        if isinstance(case.body, dict) and ParameterLocation.BODY not in negative:
             if isinstance(case.body.get("stackId"), str):
                 # The compatibility bodies name the stack by a plain string.
                 case.body["stackId"] = real("body stackId", case.body["stackId"], self.stack_id)
@@ -219,6 +277,14 @@ class Target:
             for review in reviews if isinstance(reviews, list) else []:
                 if isinstance(review, dict) and "cardId" in review:
                     review["cardId"] = real("review cardId", review["cardId"], self.card_id)
+
+
+def negative_locations(case) -> set:
+    """Where the case was generated to violate the schema (path, query, body, …)."""
+    meta = case.meta
+    if meta is None:
+        return set()
+    return {location for location, component in meta.components.items() if component.mode.is_negative}
 
 
 @pytest.fixture(scope="session")
@@ -279,7 +345,9 @@ def send(case, fuzz_server: Server, fuzz_target: Target, stats: dict) -> None:
     compat = not path.startswith("/api/v1")
     # Logout revokes the token it is sent with: it gets one of its own, so that the target's keeps working.
     token = fuzz_target.spare_token() if path == "/api/v1/auth/logout" else fuzz_target.token
-    headers = {"Authorization": token if compat else f"Bearer {token}"}
+    # A case generated without its Authorization header (or with a broken one) is sent as generated.
+    negative_header = ParameterLocation.HEADER in negative_locations(case)
+    headers = {} if negative_header else {"Authorization": token if compat else f"Bearer {token}"}
     response = case.call(headers=headers, timeout=30)
     stats["requests"] += 1
     if response.status_code < 300 and "/drafts" in path and case.method.upper() in ("DELETE", "POST"):

@@ -245,8 +245,8 @@ def test_two_instances_behind_nginx_under_mixed_load():
             return session.post(nginx.base_url + V1 + "/auth/login", timeout=30,
                                 json={"mail": unique_mail(), "password": "falsch"}).status_code
         guesser, neighbour = session_from(learners[0].address), session_from(learners[1].address)
-        assert [login(guesser) for _ in range(4)] == [400, 400, 400, 429]
-        assert login(neighbour) == 400
+        assert [login(guesser) for _ in range(4)] == [401, 401, 401, 429]
+        assert login(neighbour) == 401
         # A client cannot choose its address by writing the header: nginx replaces it.
         spoofed = guesser.post(nginx.base_url + V1 + "/auth/login", timeout=30,
                                headers={"X-Forwarded-For": "203.0.113.50"},

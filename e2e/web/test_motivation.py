@@ -859,7 +859,7 @@ def test_settings_are_saved_and_survive_a_reload(make_page):
     expect(page).to_have_url(re.compile(r"/app/register$"))
     expect(page.get_by_text("Dein Konto wurde gelöscht.")).to_be_visible()
     status, _ = api(page, "POST", "/auth/login", {"mail": account["mail"], "password": "ganz-neu-und-lang"})
-    assert status == 400
+    assert status == 401  # user_not_found: the account is gone
 
 
 def test_a_guest_deletes_the_account_without_a_password(page: Page):

@@ -222,25 +222,31 @@ public enum TextCheck {
         case invalidCharacters = "invalid"
     }
 
-    /// `value` trimmed, or why it breaks the rules (`required`: it may not be empty).
+    /// `value` trimmed, or why it breaks the rules (`required`: it may not be empty). The length is
+    /// that of `value` as sent, in Unicode code points, as JSON Schema's `maxLength` counts.
     public static func checked(_ value: String, max: Int, required: Bool) -> Result<String, Problem> {
         let trimmed = trimmed(value)
         if required, trimmed.isEmpty { return .failure(.empty) }
-        // Characters are counted only when the bytes could exceed the limit (a character is at
+        // Code points are counted only when the bytes could exceed the limit (a code point is at
         // least one byte): an import checks hundreds of thousands of texts.
-        if trimmed.utf8.count > max, trimmed.count > max { return .failure(.tooLong) }
+        if value.utf8.count > max, value.unicodeScalars.count > max { return .failure(.tooLong) }
         if trimmed.utf8.contains(0) { return .failure(.invalidCharacters) }
         return .success(trimmed)
     }
 
-    /// `value` without white space and line breaks at either end (Unicode's White_Space, as
-    /// Foundation's `whitespacesAndNewlines`).
+    /// `value` without white space and line breaks at either end: Unicode's White_Space (as
+    /// Foundation's `whitespacesAndNewlines`) and the separators U+001C…U+001F, so that a text is
+    /// blank exactly when the OpenAPI document's `\S` (a regular expression's white space) finds
+    /// nothing in it.
     public static func trimmed(_ value: String) -> String {
         func isPlain(_ byte: UInt8?) -> Bool { byte.map { $0 > 0x20 && $0 < 0x7F } ?? true }
         if isPlain(value.utf8.first), isPlain(value.utf8.last) { return value }
         let scalars = value.unicodeScalars
-        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.isWhitespace || (0x1C...0x1F).contains(scalar.value)
+        }
+        guard let start = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
+        let end = scalars.lastIndex(where: { !isSpace($0) })!
         return String(scalars[start...end])
     }
 }

@@ -27,8 +27,7 @@ struct PasswordResetService {
         guard isAvailable else {
             throw AppError.unavailable(Self.unavailableMessage, code: "password_reset_unavailable")
         }
-        let key = UserModel.key(forMail: mail)
-        guard !key.isEmpty else { throw AppError.validation("Die E-Mail-Adresse darf nicht leer sein.") }
+        let key = try Validate.mailKey(mail)
         guard key.count <= TextLimits.mail else {
             throw AppError.validation("Die E-Mail-Adresse darf höchstens \(TextLimits.mail) Zeichen lang sein.")
         }

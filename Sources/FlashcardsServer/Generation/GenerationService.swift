@@ -56,12 +56,14 @@ struct GenerationService {
         // Checked whenever it is sent, as the document says, though only a topic uses it.
         let depth = request.depth ?? 1
         guard (1...20).contains(depth) else { throw AppError.validation("depth muss zwischen 1 und 20 liegen.") }
-        if let topic = request.topic, !topic.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        if let topic = request.topic, !TextCheck.trimmed(topic).isEmpty {
+            let topic = try Validate.text(topic, field: "Das Thema", max: 200)
+            // How this server is set up decides, not the request: 409.
             guard context.configuration.llm != nil else {
-                throw AppError.validation(GenerationError.topicNeedsModel.germanMessage)
+                throw AppError.refused(GenerationError.topicNeedsModel.germanMessage, code: "topic_needs_model")
             }
             payload = GenerationPayload(
-                stackId: stack.id!, source: "topic", text: try Validate.text(topic, field: "Das Thema", max: 200),
+                stackId: stack.id!, source: "topic", text: topic,
                 customInstructions: instructions, acceptAll: false, depth: depth)
         } else if let text = request.text {
             payload = GenerationPayload(

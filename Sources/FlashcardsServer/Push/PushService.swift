@@ -22,7 +22,8 @@ struct PushSubscriptionService {
         do {
             _ = try WebPushSubscriptionKeys(p256dh: request.keys.p256dh, auth: request.keys.auth)
         } catch {
-            throw AppError.validation("Die Schlüssel des Push-Abonnements sind ungültig (\(error)).")
+            throw AppError.invalid(
+                "Die Schlüssel des Push-Abonnements sind ungültig (\(error)).", code: "invalid_push_keys")
         }
         let sql = context.store.sql
         // A browser that subscribed under another account before now belongs to this one.

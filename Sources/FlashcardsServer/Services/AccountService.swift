@@ -42,8 +42,7 @@ struct AccountService {
     /// Checks mail and password. Failed attempts count per account and per client address; past
     /// the limit every attempt is refused with 429 until the window has passed.
     func login(mail: String, password: String) async throws -> UserModel {
-        let key = UserModel.key(forMail: mail)
-        guard !key.isEmpty else { throw AppError.validation("Die E-Mail-Adresse darf nicht leer sein.") }
+        let key = try Validate.mailKey(mail)
         guard !password.isEmpty else { throw AppError.validation("Das Passwort darf nicht leer sein.") }
         // Two limits: per account (guessing one password) and, much higher, per client address
         // (trying many accounts), so that one client behind a shared address seldom locks out the
@@ -157,7 +156,7 @@ struct AccountService {
     func changePassword(_ user: UserModel, current: String, new: String) async throws {
         let new = try Validate.newPassword(new)
         guard try await context.passwords.verify(current, created: user.passwordHash) else {
-            throw AppError.wrongPassword
+            throw AppError.wrongCurrentPassword
         }
         user.passwordHash = try await context.passwords.hash(new)
         user.tokenVersion += 1
@@ -169,7 +168,7 @@ struct AccountService {
         // A guest has no password to confirm with.
         if !user.isGuest {
             guard let password, try await context.passwords.verify(password, created: user.passwordHash) else {
-                throw AppError.wrongPassword
+                throw AppError.wrongCurrentPassword
             }
         }
         try await user.delete(on: context.db)

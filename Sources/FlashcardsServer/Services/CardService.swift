@@ -53,14 +53,17 @@ struct CardService {
         try await CardModel.query(on: context.db).filter(\.$stackId == stackId).sort(\.$id).all()
     }
 
-    /// Creates a card, due at once. A card without a hint gets one from a hint job.
-    /// A new card, due at once. `createdAt` is when a card made offline was made (its reviews may
-    /// not be older): not before 2000, at most a day ahead of the server's clock.
+    /// A new card, due at once; one without a hint gets one from a hint job. `createdAt` is when a
+    /// card made offline was made (its reviews may not be older): not before 2000 (400, as the
+    /// document's pattern says), at most a day ahead of the server's clock (409, as that depends on
+    /// when it is sent).
     func create(question: String, answer: String, hint: String?, createdAt: Date? = nil) async throws -> CardModel {
         if let createdAt {
-            guard createdAt >= ReviewService.earliestReview, createdAt <= context.now.addingTimeInterval(86_400)
-            else {
-                throw AppError.validation("createdAt muss zwischen 2000 und morgen liegen.")
+            guard createdAt >= ReviewService.earliestReview else {
+                throw AppError.validation("createdAt liegt vor dem Jahr 2000.")
+            }
+            guard createdAt <= context.now.addingTimeInterval(86_400) else {
+                throw AppError.refused("createdAt liegt in der Zukunft.", code: "created_in_future")
             }
         }
         let card = CardModel(

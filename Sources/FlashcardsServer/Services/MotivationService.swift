@@ -357,7 +357,8 @@ struct MotivationService {
         }
         let today = days.day(of: context.now)
         guard (today...(today + 60)).contains(day) else {
-            throw AppError.validation("Ruhetage lassen sich nur für heute und die nächsten 60 Tage festlegen.")
+            throw AppError.refused(
+                "Ruhetage lassen sich nur für heute und die nächsten 60 Tage festlegen.", code: "rest_day_out_of_range")
         }
         let sql = context.store.sql
         if rest {

@@ -36,7 +36,8 @@ struct ReviewService {
             }
             // A review must have happened: no more than a day in the future of the server's clock.
             guard review.reviewedAt <= context.now.addingTimeInterval(86_400) else {
-                throw AppError.validation("reviewedAt liegt in der Zukunft (\(review.id.path)).")
+                throw AppError.refused(
+                    "reviewedAt liegt in der Zukunft (\(review.id.path)).", code: "reviewed_in_future")
             }
             guard review.reviewedAt >= Self.earliestReview else {
                 throw AppError.validation("reviewedAt liegt vor dem Jahr 2000 (\(review.id.path)).")
@@ -79,8 +80,8 @@ struct ReviewService {
                 }
                 // Nor before its card was made (a device's clock may run a little behind).
                 guard review.reviewedAt >= card.createdAt.addingTimeInterval(-Self.clockLeeway) else {
-                    throw AppError.validation(
-                        "reviewedAt liegt vor dem Anlegen der Karte (\(review.id.path)).")
+                    throw AppError.refused(
+                        "reviewedAt liegt vor dem Anlegen der Karte (\(review.id.path)).", code: "reviewed_before_card")
                 }
                 guard let scheduler = schedulers[card.stackId],
                     let rating = StudyRating(key: review.rating.rawValue, scheduler: scheduler.kind)
@@ -95,9 +96,9 @@ struct ReviewService {
                         mode: review.mode ?? .flashcards))
             }
             if !invalid.isEmpty {
-                throw AppError.validation(
+                throw AppError.refused(
                     "Ungültige Bewertung (FSRS: again, hard, good, easy; Leiter: easy, medium, hard): "
-                        + invalid.joined(separator: ", "))
+                        + invalid.joined(separator: ", "), code: "rating_not_for_scheduler")
             }
             var inserted = 0
             var changedStacks = Set<Int>()

@@ -76,9 +76,12 @@ struct SettingsService {
         case .keep: break
         case .clear: settings.theme = nil
         case .set(let theme):
+            guard MysteryBox.themes.values.contains(where: { $0.contains(theme) }) else {
+                throw AppError.validation("Dieses Farbschema gibt es nicht.")
+            }
             unlocked = try await MotivationService(context: context, user: user).unlockedThemes()
             guard unlocked!.contains(theme) else {
-                throw AppError.validation("Dieses Farbschema ist noch nicht freigeschaltet.")
+                throw AppError.refused("Dieses Farbschema ist noch nicht freigeschaltet.", code: "theme_locked")
             }
             settings.theme = theme
         }
@@ -94,9 +97,11 @@ struct SettingsService {
         }
         var cleaned: [String] = []
         for interest in interests {
-            let text = interest.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !text.isEmpty, text.count <= maximumInterestLength,
-                !text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) })
+            // As the document's schema says: the length as sent, in code points; no control
+            // character (Unicode's Cc) anywhere; not blank.
+            let text = TextCheck.trimmed(interest)
+            guard !text.isEmpty, interest.unicodeScalars.count <= maximumInterestLength,
+                !interest.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
             else {
                 throw AppError.validation("Jedes Interesse muss 1 bis \(maximumInterestLength) Zeichen lang sein.")
             }

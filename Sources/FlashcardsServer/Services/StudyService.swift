@@ -69,7 +69,9 @@ struct StudyService {
     {
         let scheduler = try await scheduler()
         guard let rating = StudyRating(key: key, scheduler: scheduler.kind) else {
-            throw AppError.validation("rating muss einer von \(scheduler.kind.ratingKeysText) sein.")
+            // Which keys a card takes depends on its stack's scheduler, not on the request alone: 409.
+            throw AppError.refused(
+                "rating muss einer von \(scheduler.kind.ratingKeysText) sein.", code: "rating_not_for_scheduler")
         }
         let card = try await rate(
             cardId: cardId, rating: rating, reviewId: reviewId, durationMs: durationMs, mode: mode,

@@ -52,6 +52,15 @@ enum Validate {
         return color
     }
 
+    /// The lookup key of a mail sent to sign in or to ask for a reset link: not blank, and without
+    /// a NUL character (which PostgreSQL cannot compare).
+    static func mailKey(_ value: String) throws -> String {
+        let key = UserModel.key(forMail: value)
+        guard !key.isEmpty else { throw AppError.validation("Die E-Mail-Adresse darf nicht leer sein.") }
+        guard !key.utf8.contains(0) else { throw AppError.validation("Die E-Mail-Adresse enthält ungültige Zeichen.") }
+        return key
+    }
+
     /// A plausible mail address.
     static func mail(_ value: String) throws -> String {
         let mail = try text(value, field: "Die E-Mail-Adresse", max: TextLimits.mail)
@@ -68,7 +77,8 @@ enum Validate {
             throw AppError.validation("Das Passwort muss mindestens \(TextLimits.minimumPassword) Zeichen lang sein.")
         }
         guard value.utf8.count <= TextLimits.maximumPassword else {
-            throw AppError.validation("Das Passwort darf höchstens \(TextLimits.maximumPassword) Bytes lang sein.")
+            throw AppError.invalid(
+                "Das Passwort darf höchstens \(TextLimits.maximumPassword) Bytes lang sein.", code: "password_too_long")
         }
         guard !value.unicodeScalars.contains("\u{0}") else {
             throw AppError.validation("Das Passwort enthält ungültige Zeichen.")
@@ -79,7 +89,7 @@ enum Validate {
     /// An IANA time zone name.
     static func timeZone(_ value: String) throws -> String {
         guard TimeZone(identifier: value) != nil, value.count <= 64 else {
-            throw AppError.validation("'\(value.prefix(64))' ist keine gültige Zeitzone.")
+            throw AppError.invalid("'\(value.prefix(64))' ist keine gültige Zeitzone.", code: "unknown_time_zone")
         }
         return value
     }

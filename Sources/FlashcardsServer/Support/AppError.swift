@@ -8,14 +8,20 @@ import Vapor
 public enum AppError: Error, Equatable, Sendable {
     /// Input that breaks a rule; the message says which in German.
     case validation(String)
+    /// Input that breaks a rule its schema cannot state (a key that is no point on its curve):
+    /// German message and a code of its own; 400.
+    case invalid(String, code: String)
     /// The body is not the JSON the route expects.
     case malformedBody(String)
     /// Missing, expired, forged or malformed token.
     case unauthorized
     /// Login: no account with that mail.
     case userNotFound
-    /// Login or password change: the password does not match.
+    /// Login: the password does not match.
     case wrongPassword
+    /// A password sent to confirm a change of the signed-in account (new password, deletion) does
+    /// not match: 403 with the code `wrong_password` (the token itself is fine).
+    case wrongCurrentPassword
     /// Signup: the mail is taken.
     case userAlreadyExists
     /// The stack does not exist for this caller.
@@ -30,7 +36,6 @@ public enum AppError: Error, Equatable, Sendable {
     case invalidResetToken
     /// A client-made id already belongs to something else.
     case conflict(String)
-    /// An upload over the limit.
     /// An upload over its limit (in MB).
     case uploadTooLarge(megabytes: Int)
     /// An upload of a type we do not take; the message says which we take.
@@ -43,10 +48,20 @@ public enum AppError: Error, Equatable, Sendable {
     /// done, an upgrade of an account that is no guest): German message and a code; 409.
     case refused(String, code: String)
 
-    var status: HTTPResponseStatus {
+    /// The status on the primary API (`/api/v1`).
+    var status: HTTPResponseStatus { status(compatibility: false) }
+
+    /// The status on one of the two surfaces. The original API answers every login and sign-up
+    /// refusal with 400 (its iOS app shows its login-failed text only on 400); the primary API
+    /// answers a rejected credential with 401 and a taken mail with 409, so that a 400 always
+    /// means a request its document refuses.
+    func status(compatibility: Bool) -> HTTPResponseStatus {
         switch self {
-        case .validation, .malformedBody, .userNotFound, .wrongPassword, .userAlreadyExists, .invalidResetToken:
-            .badRequest
+        case .userNotFound, .wrongPassword: compatibility ? .badRequest : .unauthorized
+        case .userAlreadyExists: compatibility ? .badRequest : .conflict
+        case .invalidResetToken: .unauthorized
+        case .wrongCurrentPassword: .forbidden
+        case .validation, .invalid, .malformedBody: .badRequest
         case .unauthorized: .unauthorized
         case .stackNotFound, .cardNotFound, .notFound: .notFound
         case .tooManyAttempts, .tooManyRequests: .tooManyRequests
@@ -64,7 +79,7 @@ public enum AppError: Error, Equatable, Sendable {
         case .unauthorized:
             ErrorResponse(message: "Nicht angemeldet oder Sitzung abgelaufen.", code: "unauthorized")
         case .userNotFound: ErrorResponse(message: "USER_NOT_FOUND", code: "user_not_found")
-        case .wrongPassword: ErrorResponse(message: "WRONG_PASSWORD", code: "wrong_password")
+        case .wrongPassword, .wrongCurrentPassword: ErrorResponse(message: "WRONG_PASSWORD", code: "wrong_password")
         case .userAlreadyExists: ErrorResponse(message: "USER_ALREADY_EXISTS", code: "user_already_exists")
         case .stackNotFound: ErrorResponse(message: "Stack not found", code: "stack_not_found")
         case .cardNotFound: ErrorResponse(message: "Card not found", code: "card_not_found")
@@ -79,7 +94,7 @@ public enum AppError: Error, Equatable, Sendable {
                     "Der Link zum Zurücksetzen ist ungültig, abgelaufen oder wurde schon benutzt. Bitte fordere einen neuen an.",
                 code: "invalid_reset_token")
         case .conflict(let message): ErrorResponse(message: message, code: "conflict")
-        case .notFound(let message, let code), .refused(let message, let code):
+        case .notFound(let message, let code), .refused(let message, let code), .invalid(let message, let code):
             ErrorResponse(message: message, code: code)
         case .uploadTooLarge(let megabytes):
             ErrorResponse(
@@ -114,7 +129,7 @@ struct ErrorRenderingMiddleware: AsyncMiddleware {
         var headers = HTTPHeaders()
         switch error {
         case let error as AppError:
-            status = error.status
+            status = error.status(compatibility: !request.url.path.hasPrefix("/api/"))
             body = error.body
             if case .tooManyAttempts(let seconds) = error {
                 headers.replaceOrAdd(name: .retryAfter, value: "\(seconds)")

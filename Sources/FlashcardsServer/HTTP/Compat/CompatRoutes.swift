@@ -121,7 +121,7 @@ struct CompatRoutes: RouteCollection {
             return UUID(exactly: value) != id
         }
         if differs(body.stackId, stack.uniqueId) || differs(body.cardId, card.uniqueId) {
-            throw AppError.validation("Die Ids im Inhalt passen nicht zum Pfad.")
+            throw AppError.invalid("Die Ids im Inhalt passen nicht zum Pfad.", code: "ids_contradict_path")
         }
     }
 
