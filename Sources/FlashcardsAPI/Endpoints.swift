@@ -218,6 +218,8 @@ extension Endpoint {
         public static let studyRate = Endpoint(.post, .v1, "stacks/:stackId/study/rate")
         /// `GET /api/v1/stacks/{stackId}/study/quiz`: the next due card as a multiple-choice question.
         public static let studyQuiz = Endpoint(.get, .v1, "stacks/:stackId/study/quiz")
+        /// `POST /api/v1/render`: a rich text as sanitised HTML and plain text (an editor's preview).
+        public static let renderText = Endpoint(.post, .v1, "render")
         /// `POST /api/v1/stacks/{stackId}/match`: a finished match game; the best time is kept.
         public static let recordMatch = Endpoint(.post, .v1, "stacks/:stackId/match")
         /// `POST /api/v1/stacks/{stackId}/study/check`: a typed answer against the card's (Write mode).
@@ -321,7 +323,7 @@ extension Endpoint {
             passwordResetStatus, requestPasswordReset, confirmPasswordReset,
             listStacks, createStack, showStack, updateStack, deleteStack,
             listCards, createCard, showCard, updateCard, deleteCard, bookmarkCard, unbookmarkCard,
-            studyNext, studyRate, studyQuiz, studyCheck, recordMatch, undoReview, syncReviews,
+            renderText, studyNext, studyRate, studyQuiz, studyCheck, recordMatch, undoReview, syncReviews,
             stackStats, stackRetrievability, userStats, userRetrievability,
             schedulerParameters, resetSchedulerParameters, optimizeScheduler,
             job, jobEvents, cancelJob,

@@ -349,13 +349,21 @@ public struct CardDTO: Codable, Sendable, Hashable {
     public var reviewCount: Int?
     /// Bookmarked by the learner (the feed's swipe left).
     public var bookmarked: Bool
+    /// How question, answer and hint are written: `plain`, or `markdown` (the rich-text subset).
+    public var format: CardFormat
+    /// For a `markdown` card: its texts as sanitised HTML (formulas left for the client to typeset);
+    /// `nil` for a plain card.
+    public var rendered: RenderedCardDTO?
 
     /// Creates the DTO.
     public init(
         id: UUID, stackId: UUID, question: String, answer: String, hint: String?, dueAt: Date, level: Int,
         createdAt: Date, updatedAt: Date, state: CardState? = nil, stability: Double? = nil, difficulty: Double? = nil,
-        lastReviewedAt: Date? = nil, reviewCount: Int? = nil, bookmarked: Bool = false
+        lastReviewedAt: Date? = nil, reviewCount: Int? = nil, bookmarked: Bool = false, format: CardFormat = .plain,
+        rendered: RenderedCardDTO? = nil
     ) {
+        self.format = format
+        self.rendered = rendered
         self.state = state
         self.stability = stability
         self.difficulty = difficulty
@@ -385,9 +393,14 @@ public struct CreateCardRequest: Codable, Sendable, Hashable {
     /// When the card was made, for a card made offline (its reviews may not be older); not before
     /// 2000, at most a day ahead of the server's clock. Default: now.
     public var createdAt: Date?
+    /// How the texts are written; default `plain`.
+    public var format: CardFormat?
 
     /// Creates the request.
-    public init(question: String, answer: String, hint: String? = nil, createdAt: Date? = nil) {
+    public init(
+        question: String, answer: String, hint: String? = nil, createdAt: Date? = nil, format: CardFormat? = nil
+    ) {
+        self.format = format
         self.question = question
         self.answer = answer
         self.hint = hint
@@ -403,9 +416,12 @@ public struct UpdateCardRequest: Codable, Sendable, Hashable {
     public var answer: String?
     /// New hint; `""` removes the hint.
     public var hint: String?
+    /// New format; left out: kept.
+    public var format: CardFormat?
 
     /// Creates the request.
-    public init(question: String? = nil, answer: String? = nil, hint: String? = nil) {
+    public init(question: String? = nil, answer: String? = nil, hint: String? = nil, format: CardFormat? = nil) {
+        self.format = format
         self.question = question
         self.answer = answer
         self.hint = hint
@@ -544,6 +560,57 @@ extension CardDTO {
         try container.encode(lastReviewedAt, forKey: .lastReviewedAt)
         try container.encode(reviewCount, forKey: .reviewCount)
         try container.encode(bookmarked, forKey: .bookmarked)
+        try container.encode(format, forKey: .format)
+        try container.encode(rendered, forKey: .rendered)
+    }
+}
+
+/// A rich card's texts as sanitised HTML: only the tags of `RichText.html`, every text escaped,
+/// formulas as `<span class="math">` / `<div class="math math-display">` holding their LaTeX.
+public struct RenderedCardDTO: Codable, Sendable, Hashable {
+    /// The front side.
+    public var question: String
+    /// The back side.
+    public var answer: String
+    /// The hint; `nil` when there is none or it is hidden.
+    public var hint: String?
+
+    /// Renders the three texts.
+    public init(question: String, answer: String, hint: String?) {
+        self.question = RichText.html(question)
+        self.answer = RichText.html(answer)
+        self.hint = hint.map(RichText.html)
+    }
+
+    /// Writes every field, `null` for an absent hint.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(question, forKey: .question)
+        try container.encode(answer, forKey: .answer)
+        try container.encode(hint, forKey: .hint)
+    }
+}
+
+/// `POST /api/v1/render`: a text of the rich-text subset, for an editor's preview.
+public struct RenderRequest: Codable, Sendable, Hashable {
+    /// The Markdown source, at most 20,000 characters.
+    public var text: String
+
+    /// Creates the request.
+    public init(text: String) { self.text = text }
+}
+
+/// The answer of `POST /api/v1/render`.
+public struct RenderResponse: Codable, Sendable, Hashable {
+    /// The text as sanitised HTML (see ``RenderedCardDTO``).
+    public var html: String
+    /// The text without its formatting, as the original API shows it.
+    public var plainText: String
+
+    /// Creates the answer.
+    public init(html: String, plainText: String) {
+        self.html = html
+        self.plainText = plainText
     }
 }
 

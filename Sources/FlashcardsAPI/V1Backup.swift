@@ -237,13 +237,16 @@ public struct BackupCardDTO: Codable, Sendable, Hashable {
     @Nullable public var difficulty: Double?
     @Nullable public var firstReviewedAt: Date?
     @Nullable public var lastReviewedAt: Date?
+    /// How the texts are written; documents written before rich text have none (plain).
+    public var format: CardFormat?
 
     public init(
         id: UUID, question: String, answer: String, hint: String?, hintSource: String?, tags: String?,
         bookmarked: Bool, createdAt: Date, updatedAt: Date, dueAt: Date, level: Int, reviewCount: Int, queue: Int,
         state: String, step: Int?, stability: Double?, difficulty: Double?, firstReviewedAt: Date?,
-        lastReviewedAt: Date?
+        lastReviewedAt: Date?, format: CardFormat? = .plain
     ) {
+        self.format = format
         self.id = id
         self.question = question
         self.answer = answer

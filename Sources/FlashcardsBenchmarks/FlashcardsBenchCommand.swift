@@ -6,7 +6,10 @@ public struct FlashcardsBenchCommand: AsyncParsableCommand {
     /// The command's description and subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "flashcards-bench", abstract: "Smart Flashcards benchmarks (run a release build).",
-        subcommands: [ServerBenchCommand.self, HomeBenchCommand.self, ImportBenchCommand.self, AnkiBenchCommand.self])
+        subcommands: [
+            ServerBenchCommand.self, HomeBenchCommand.self, ImportBenchCommand.self, AnkiBenchCommand.self,
+            CardsBenchCommand.self,
+        ])
 
     /// Creates the command.
     public init() {}

@@ -87,7 +87,7 @@ struct ImportBenchCommand: AsyncParsableCommand {
                 rows, result.reviewsImported, seconds, accepted, cpu, ServerBenchCommand.peakMemoryMB(of: pid)))
     }
 
-    private static func upload(_ http: HTTPClient, _ url: String, _ file: Data, fileName: String, token: String)
+    static func upload(_ http: HTTPClient, _ url: String, _ file: Data, fileName: String, token: String)
         async throws -> Data
     {
         let boundary = "bench-\(UUID().uuidString)"

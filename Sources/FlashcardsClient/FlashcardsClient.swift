@@ -171,11 +171,14 @@ public struct FlashcardsClient: Sendable {
 
     /// Creates a card, due at once.
     public func createCard(
-        in stack: UUID, question: String, answer: String, hint: String? = nil, createdAt: Date? = nil
+        in stack: UUID, question: String, answer: String, hint: String? = nil, createdAt: Date? = nil,
+        format: CardFormat? = nil
     ) async throws -> CardDTO {
         try await transport.send(
             CardDTO.self, Endpoint.V1.createCard, stack.path,
-            body: .json(CreateCardRequest(question: question, answer: answer, hint: hint, createdAt: createdAt)))
+            body: .json(
+                CreateCardRequest(question: question, answer: answer, hint: hint, createdAt: createdAt, format: format))
+        )
     }
 
     /// One card.
@@ -185,11 +188,17 @@ public struct FlashcardsClient: Sendable {
 
     /// Changes a card; `hint: ""` removes its hint.
     public func updateCard(
-        _ id: UUID, in stack: UUID, question: String? = nil, answer: String? = nil, hint: String? = nil
+        _ id: UUID, in stack: UUID, question: String? = nil, answer: String? = nil, hint: String? = nil,
+        format: CardFormat? = nil
     ) async throws -> CardDTO {
         try await transport.send(
             CardDTO.self, Endpoint.V1.updateCard, stack.path, id.path,
-            body: .json(UpdateCardRequest(question: question, answer: answer, hint: hint)))
+            body: .json(UpdateCardRequest(question: question, answer: answer, hint: hint, format: format)))
+    }
+
+    /// A rich text as the server renders a card's (`RenderResponse.html`) and as plain text.
+    public func render(_ text: String) async throws -> RenderResponse {
+        try await transport.send(RenderResponse.self, Endpoint.V1.renderText, body: .json(RenderRequest(text: text)))
     }
 
     /// Deletes a card.

@@ -19,6 +19,9 @@ public struct AppConfiguration: Sendable {
     public var defaultTimeZone: String = "Europe/Berlin"
     /// Folder of the web app (`FLASHCARDS_PUBLIC_DIR`).
     public var publicDirectory: String = "./Public"
+    /// KaTeX, which typesets the formulas of rich cards in the web app: Debian's `libjs-katex`
+    /// (served under `/assets/vendor/katex/`, never from a CDN; without it formulas show as LaTeX).
+    public var katexDirectory: String = "/usr/share/javascript/katex"
     /// bcrypt cost (`FLASHCARDS_BCRYPT_COST`, 4…31).
     public var bcryptCost: Int = 12
     /// Failed logins per account or per IP address within the window before 429
@@ -140,6 +143,7 @@ public struct AppConfiguration: Sendable {
             self.defaultTimeZone = zone
         }
         if let dir = string("FLASHCARDS_PUBLIC_DIR") { self.publicDirectory = dir }
+        if let dir = string("FLASHCARDS_KATEX_DIR") { self.katexDirectory = dir }
         if let cost = try int("FLASHCARDS_BCRYPT_COST", 4...31) { self.bcryptCost = cost }
         if let max = try int("FLASHCARDS_LOGIN_MAX_FAILURES", 1...10_000) { self.loginMaxFailures = max }
         if let window = try int("FLASHCARDS_LOGIN_WINDOW_SECONDS", 1...86_400) { self.loginWindowSeconds = window }

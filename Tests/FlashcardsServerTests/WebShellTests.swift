@@ -39,4 +39,39 @@ struct WebShellTests {
             }
         }
     }
+
+    @Test("KaTeX is served from its configured folder, and nothing else of the file system")
+    func katex() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("katex-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("fonts"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("window.katex = {};".utf8).write(to: folder.appendingPathComponent("katex.min.js"))
+        try Data("wOF2".utf8).write(to: folder.appendingPathComponent("fonts/KaTeX_Main-Regular.woff2"))
+        try Data("secret".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        try await withApp(
+            .sqlite, adjust: { $0.katexDirectory = folder.path },
+            { app in
+                try await app.testing().test(.GET, "/assets/vendor/katex/katex.min.js") { res in
+                    #expect(res.status == .ok)
+                    #expect(res.body.string == "window.katex = {};")
+                    #expect(res.headers.contentType?.subType == "javascript")
+                    #expect(res.headers.first(name: "Content-Security-Policy")?.contains("default-src 'self'") == true)
+                }
+                try await app.testing().test(.GET, "/assets/vendor/katex/fonts/KaTeX_Main-Regular.woff2") { res in
+                    #expect(res.status == .ok)
+                }
+                for path in [
+                    "/assets/vendor/katex/notes.txt", "/assets/vendor/katex/../katex.min.js",
+                    "/assets/vendor/katex/%2e%2e/%2e%2e/etc/passwd", "/assets/vendor/katex/fonts",
+                    "/assets/vendor/katex/.hidden.js", "/assets/vendor/katex/missing.js",
+                ] {
+                    // 403 is the file middleware's answer to a path that climbs out of its folder.
+                    try await app.testing().test(.GET, path) { res in
+                        #expect([.notFound, .forbidden].contains(res.status), "\(path)")
+                        #expect(!res.body.string.contains("secret") && !res.body.string.contains("root:"), "\(path)")
+                    }
+                }
+            })
+    }
 }

@@ -385,6 +385,47 @@ def test_v1_account_story(api: Api):
 # --- /api/v1 stacks and cards ------------------------------------------------------------------------
 
 
+RENDER = V1 + "/render"
+
+
+def test_v1_rich_cards_story(api: Api):
+    """Issue 20: a card written in the Markdown subset with formulas is rendered as sanitised HTML on
+    /api/v1 and shown as plain text by the original routes; the editor's preview renders the same way."""
+    owner = api.signup()
+    token = owner["token"]
+    _, stack = api.call("POST", STACKS, token=token, json_body={"name": "Physik", "color": "#2563EB"}, expect=201)
+    at = {"stackId": stack["id"]}
+    source = {"question": "Was besagt **Newtons** 2. Gesetz?", "answer": "$F = m \\cdot a$", "hint": "<b>Kraft</b>"}
+    _, card = api.call("POST", CARDS, path=at, token=token, json_body={**source, "format": "markdown"}, expect=201)
+    assert card["format"] == "markdown" and card["question"] == source["question"]
+    assert card["rendered"] == {
+        "question": "<p>Was besagt <strong>Newtons</strong> 2. Gesetz?</p>",
+        "answer": '<p><span class="math">F = m \\cdot a</span></p>',
+        "hint": "<p>&lt;b&gt;Kraft&lt;/b&gt;</p>",
+    }
+    _, plain = api.call("POST", CARDS, path=at, token=token, json_body={"question": "a*b*c", "answer": "x"}, expect=201)
+    assert plain["format"] == "plain" and plain["rendered"] is None
+    _, page = api.call("GET", CARDS, path=at, token=token, expect=200)
+    assert {c["id"]: c["format"] for c in page["items"]} == {card["id"]: "markdown", plain["id"]: "plain"}
+    # The original routes show the words.
+    _, compat = api.call("GET", C_CARD, path={**at, "cardId": card["id"]}, token=token, raw_token=True, expect=200)
+    assert compat["question"] == "Was besagt Newtons 2. Gesetz?" and compat["answer"] == "F = m \\cdot a"
+    # Switching the format back and forth; a format that does not exist is refused.
+    _, changed = api.call("PATCH", CARD, path={**at, "cardId": plain["id"]}, token=token,
+                          json_body={"format": "markdown"}, expect=200)
+    assert changed["rendered"]["question"] == "<p>a<em>b</em>c</p>"
+    _, body = api.call("PATCH", CARD, path={**at, "cardId": plain["id"]}, token=token,
+                       json_body={"format": "html"}, expect=400)
+    assert code(body) == "validation_failed"
+    # The editor's preview.
+    _, preview = api.call("POST", RENDER, token=token, json_body={"text": "- $x^2$\n- <script>"}, expect=200)
+    assert preview == {"html": '<ul><li><span class="math">x^2</span></li><li>&lt;script&gt;</li></ul>',
+                       "plainText": "- x^2\n- <script>"}
+    _, body = api.call("POST", RENDER, token=token, json_body={"text": "x" * 20_001}, expect=400)
+    assert code(body) == "validation_failed"
+    api.call("POST", RENDER, json_body={"text": "x"}, expect=401)
+
+
 def test_v1_stacks_and_cards_story(api: Api):
     owner = api.signup()
     token = owner["token"]

@@ -304,4 +304,9 @@ export default {
   'board.empty': 'Heute steht noch niemand auf der Rangliste',
   'board.emptyText': 'Sobald heute jemand lernt, der mitmacht, erscheint der Name hier.',
   'board.notYet': 'Sobald du heute lernst, erscheinst du hier.',
+  'card.rich': 'Formatierung und Formeln',
+  'card.richHelp': '**fett**, *kursiv*, `Code`, Listen mit „- “ oder „1. “, Tabellen mit | und Formeln in LaTeX: $E = mc^2$ oder $$…$$ in einer eigenen Zeile.',
+  'card.preview': 'Vorschau',
+  'card.previewEmpty': 'Hier erscheint deine Karte, sobald du schreibst.',
+  'card.previewError': 'Die Vorschau ist gerade nicht verfügbar. Gespeichert wird trotzdem.',
 };

@@ -304,4 +304,9 @@ export default {
   'board.empty': 'Nobody is on the leaderboard today yet',
   'board.emptyText': 'As soon as someone who takes part studies today, their name shows up here.',
   'board.notYet': 'As soon as you study today, you show up here.',
+  'card.rich': 'Formatting and formulas',
+  'card.richHelp': '**bold**, *italic*, `code`, lists with “- ” or “1. ”, tables with | and formulas in LaTeX: $E = mc^2$ or $$…$$ on a line of its own.',
+  'card.preview': 'Preview',
+  'card.previewEmpty': 'Your card appears here as you write.',
+  'card.previewError': 'The preview is not available right now. Saving still works.',
 };

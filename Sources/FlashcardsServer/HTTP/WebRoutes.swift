@@ -7,6 +7,33 @@ struct WebRoutes: RouteCollection {
         routes.get(use: landing)
         routes.get("app", use: shell)
         routes.get("app", "**", use: shell)
+        routes.get("assets", "vendor", "katex", "**", use: katex)
+    }
+
+    /// KaTeX's script, style sheet and fonts from the configured folder (Debian's `libjs-katex`):
+    /// names of letters, digits, `-`, `_` and `.` only, no hidden files, and only the types KaTeX
+    /// ships, so nothing else of the file system can be reached.
+    func katex(_ req: Request) async throws -> Response {
+        let parts = req.parameters.getCatchall()
+        let allowedTypes: Set<String> = ["js", "mjs", "css", "woff2", "woff", "ttf"]
+        guard !parts.isEmpty, parts.count <= 3,
+            parts.allSatisfy({ part in
+                !part.isEmpty && !part.hasPrefix(".")
+                    && part.unicodeScalars.allSatisfy {
+                        CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)
+                    }
+                    && part.unicodeScalars.allSatisfy(\.isASCII)
+            }),
+            let type = parts.last?.split(separator: ".").last, allowedTypes.contains(String(type))
+        else { throw Abort(.notFound) }
+        let path = absolutePath(req.application.appConfiguration.katexDirectory) + "/" + parts.joined(separator: "/")
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw Abort(.notFound)
+        }
+        let response = try await req.fileio.asyncStreamFile(at: path)
+        response.headers.replaceOrAdd(name: .cacheControl, value: "public, max-age=86400")
+        return response
     }
 
     func landing(_ req: Request) async throws -> Response {

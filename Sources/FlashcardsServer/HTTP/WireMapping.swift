@@ -34,18 +34,23 @@ extension CardModel {
     /// The card as `/api/v1` shows it, with its scheduling state; without its hint where the study
     /// routes hide it (the card routes always return it, for editing).
     func dto(stack: StackModel, hintVisible: Bool = true) -> CardDTO {
-        CardDTO(
-            id: uniqueId, stackId: stack.uniqueId, question: question, answer: answer, hint: hintVisible ? hint : nil,
+        let format = cardFormat
+        let hint = hintVisible ? hint : nil
+        return CardDTO(
+            id: uniqueId, stackId: stack.uniqueId, question: question, answer: answer, hint: hint,
             dueAt: dueAt, level: level, createdAt: createdAt, updatedAt: updatedAt, state: cardState,
             stability: stability, difficulty: difficulty, lastReviewedAt: lastReviewedAt, reviewCount: reviewCount,
-            bookmarked: bookmarked)
+            bookmarked: bookmarked, format: format,
+            rendered: format == .markdown ? RenderedCardDTO(question: question, answer: answer, hint: hint) : nil)
     }
 
-    /// The card as the original API shows it, with the rating options of `GET …/card/next`.
+    /// The card as the original API shows it, with the rating options of `GET …/card/next`: a rich
+    /// card's texts without their formatting, as its clients show plain text.
     func compat(options: [RatingOption] = [], hintVisible: Bool = true) -> CompatCard {
-        CompatCard(
-            id: id!, uniqueId: uniqueId.uuidString.lowercased(), question: question, answer: answer,
-            hint: hintVisible ? hint ?? "" : "",
+        let format = cardFormat
+        return CompatCard(
+            id: id!, uniqueId: uniqueId.uuidString.lowercased(), question: format.plainText(question),
+            answer: format.plainText(answer), hint: hintVisible ? hint.map(format.plainText) ?? "" : "",
             difficultyAndDurations: options.sorted { $0.compatId < $1.compatId }.map(\.compat),
             maturity: CompatMaturity(id: id!, maturity: FlashcardsJSON.string(from: dueAt), level: level))
     }

@@ -100,7 +100,7 @@ enum BackupService {
                     createdAt: card.createdAt, updatedAt: card.updatedAt, dueAt: card.dueAt, level: card.level,
                     reviewCount: card.reviewCount, queue: card.queue, state: card.state, step: card.step,
                     stability: card.stability, difficulty: card.difficulty, firstReviewedAt: card.firstReviewedAt,
-                    lastReviewedAt: card.lastReviewedAt)
+                    lastReviewedAt: card.lastReviewedAt, format: card.cardFormat)
             },
             reviews: logs.compactMap { log in
                 // A log row always belongs to a card of its stack; a row whose card is gone has no

@@ -190,7 +190,7 @@ enum BackupWriter {
                     .int(card.queue), .text(card.state), card.step.map(StoredValue.int) ?? .null,
                     card.stability.map(StoredValue.double) ?? .null, card.difficulty.map(StoredValue.double) ?? .null,
                     .bool(card.bookmarked), card.tags.flatMap { $0.isEmpty ? nil : StoredValue.text($0) } ?? .null,
-                    date(card.firstReviewedAt), date(card.lastReviewedAt),
+                    date(card.firstReviewedAt), date(card.lastReviewedAt), .text((card.format ?? .plain).rawValue),
                 ])
             }
             var reviewIds: [UUID: UUID] = [:]

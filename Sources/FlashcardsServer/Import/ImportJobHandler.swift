@@ -158,7 +158,7 @@ enum NewCardRows {
     static let columns = [
         "id", "unique_id", "stack_id", "user_id", "question", "answer", "hint", "hint_source", "search_text", "due_at",
         "level", "review_count", "created_at", "updated_at", "queue", "state", "step", "stability", "difficulty",
-        "bookmarked", "tags", "first_reviewed_at", "last_reviewed_at",
+        "bookmarked", "tags", "first_reviewed_at", "last_reviewed_at", "format",
     ]
 
     /// One card's values in `columns` order, with the id taken beforehand and its schedule.
@@ -174,7 +174,7 @@ enum NewCardRows {
             schedule.stability.map(StoredValue.double) ?? .null, schedule.difficulty.map(StoredValue.double) ?? .null,
             .bool(false), card.tags.isEmpty ? .null : .text(card.tags.joined(separator: " ")),
             schedule.firstReviewedAt.map(StoredValue.date) ?? .null,
-            schedule.lastReviewedAt.map(StoredValue.date) ?? .null,
+            schedule.lastReviewedAt.map(StoredValue.date) ?? .null, .text(CardFormat.plain.rawValue),
         ]
     }
 }

@@ -29,5 +29,6 @@ enum Migrations {
         UpdateCardDraftAddSource(),
         CreateMotivation(),
         UpdateCardAddTags(),
+        UpdateCardAddFormat(),
     ]
 }

@@ -44,12 +44,16 @@ final class CardModel: Model, @unchecked Sendable {
     @Field(key: "bookmarked") var bookmarked: Bool
     /// Tags, space-separated (from imports; exports write them back).
     @OptionalField(key: "tags") var tags: String?
+    /// `plain` or `markdown` (`CardFormat`): how question, answer and hint are written.
+    @Field(key: "format") var format: String
 
     init() {}
 
     init(
-        uniqueId: UUID, stackId: Int, userId: UUID, question: String, answer: String, hint: String?, now: Date
+        uniqueId: UUID, stackId: Int, userId: UUID, question: String, answer: String, hint: String?, now: Date,
+        format: CardFormat = .plain
     ) {
+        self.format = format.rawValue
         self.uniqueId = uniqueId
         self.stackId = stackId
         self.userId = userId
@@ -71,6 +75,9 @@ final class CardModel: Model, @unchecked Sendable {
     static func searchText(question: String, answer: String, hint: String?) -> String {
         [question, answer, hint ?? ""].joined(separator: "\n").lowercased()
     }
+
+    /// How the texts are written (an unknown stored value reads as plain).
+    var cardFormat: CardFormat { CardFormat(rawValue: format) ?? .plain }
 
     /// The card's state as the scheduler rules see it (an unknown stored state reads as review).
     var cardState: CardState { CardState(rawValue: state) ?? .review }

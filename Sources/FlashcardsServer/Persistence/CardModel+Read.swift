@@ -8,7 +8,7 @@ extension CardModel {
     static let columns = [
         "id", "unique_id", "stack_id", "user_id", "question", "answer", "hint", "search_text", "due_at", "level",
         "review_count", "created_at", "updated_at", "hint_source", "queue", "state", "step", "stability",
-        "difficulty", "first_reviewed_at", "last_reviewed_at", "bookmarked",
+        "difficulty", "first_reviewed_at", "last_reviewed_at", "bookmarked", "format",
     ]
 
     /// The card in a row with the `columns` of `cards`, read column by column: on the learning path
@@ -40,6 +40,7 @@ extension CardModel {
         card.firstReviewedAt = try row.optional("first_reviewed_at", as: Date.self)
         card.lastReviewedAt = try row.optional("last_reviewed_at", as: Date.self)
         card.bookmarked = try row.value("bookmarked", as: Bool.self)
+        card.format = try row.value("format", as: String.self)
         card.$id.exists = true
         return card
     }

@@ -57,7 +57,9 @@ struct CardService {
     /// card made offline was made (its reviews may not be older): not before 2000 (400, as the
     /// document's pattern says), at most a day ahead of the server's clock (409, as that depends on
     /// when it is sent).
-    func create(question: String, answer: String, hint: String?, createdAt: Date? = nil) async throws -> CardModel {
+    func create(
+        question: String, answer: String, hint: String?, createdAt: Date? = nil, format: CardFormat = .plain
+    ) async throws -> CardModel {
         if let createdAt {
             guard createdAt >= ReviewService.earliestReview else {
                 throw AppError.validation("createdAt liegt vor dem Jahr 2000.")
@@ -70,7 +72,7 @@ struct CardService {
             uniqueId: context.uuid(), stackId: stackId, userId: stack.userId,
             question: try Validate.text(question, field: "Die Vorderseite", max: TextLimits.question),
             answer: try Validate.text(answer, field: "Die Rückseite", max: TextLimits.answer),
-            hint: try Validate.hint(hint), now: context.now)
+            hint: try Validate.hint(hint), now: context.now, format: format)
         if let createdAt { card.createdAt = min(createdAt, context.now) }
         card.hintSource = card.hint == nil ? nil : "user"
         try await card.create(on: context.db)
@@ -80,8 +82,11 @@ struct CardService {
 
     /// Changes the given fields; an empty hint removes the hint. A generated hint is remade when
     /// the question or answer changes; a hint the user wrote (or removed) stays theirs.
-    func update(_ card: CardModel, question: String?, answer: String?, hint: String?) async throws -> CardModel {
+    func update(
+        _ card: CardModel, question: String?, answer: String?, hint: String?, format: CardFormat? = nil
+    ) async throws -> CardModel {
         let before = (card.question, card.answer)
+        if let format { card.format = format.rawValue }
         if let question {
             card.question = try Validate.text(question, field: "Die Vorderseite", max: TextLimits.question)
         }

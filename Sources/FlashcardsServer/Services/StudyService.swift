@@ -49,7 +49,12 @@ struct StudyService {
         guard let card = state.card else { return (state, nil) }
         let candidates = try await store.answers(near: card, perSide: Self.quizCandidatesPerSide)
         let seed = FSRSScheduler.fuzzSeed(cardID: Int64(card.id!), reviewCount: card.reviewCount)
-        return (state, QuizOptions.question(answer: card.answer, candidates: candidates, seed: seed))
+        // Choices are shown as plain text: a rich card's answer without its formatting (the other
+        // candidates are read as stored; card types with their own choices come with issue 20).
+        return (
+            state,
+            QuizOptions.question(answer: card.cardFormat.plainText(card.answer), candidates: candidates, seed: seed)
+        )
     }
 
     /// Candidates read on each side of the asked card: enough to find three of its kind and length.

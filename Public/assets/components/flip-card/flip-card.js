@@ -7,6 +7,7 @@
 import { html, render } from '../../js/html.js';
 import { t } from '../../js/i18n.js';
 import { icon } from '../../js/ui.js';
+import { setCardText } from '../../js/rich-text.js';
 
 /** The iOS app strips a leading "Hinweis:"; so do we. */
 const cleanHint = (hint) => (hint || '').replace(/^\s*(Hinweis|Hint)\s*:\s*/i, '').trim();
@@ -25,20 +26,21 @@ class FlipCard extends HTMLElement {
         <div class="face face-front" data-face="front">
           <span class="face-label">${t('learn.question')}</span>
           <button type="button" class="btn btn-ghost btn-sm hint-button" data-hint hidden>${icon('bulb')}<span>${t('learn.hint')}</span></button>
-          <p class="face-text" data-question></p>
-          <p class="hint-text" data-hint-text aria-live="polite"></p>
+          <div class="face-text" data-question></div>
+          <div class="hint-text" data-hint-text aria-live="polite"></div>
           <span class="flip-cue" aria-hidden="true">${icon('flip')}<span class="hide-touch">${t('learn.revealHelp')}</span><span class="show-touch">${t('learn.revealHelpTouch')}</span></span>
         </div>
         <div class="face face-back" data-face="back" aria-hidden="true">
           <span class="face-label">${t('learn.answer')}</span>
-          <p class="face-question" data-question-small></p>
+          <div class="face-question" data-question-small></div>
           <div class="face-text face-answer" data-answer aria-live="polite"></div>
         </div>
       </div>`);
     this.querySelector('[data-hint]').addEventListener('click', (event) => {
       event.stopPropagation();
       const text = this.querySelector('[data-hint-text]');
-      text.textContent = cleanHint(this.#card?.hint);
+      if (this.#card?.format === 'markdown') setCardText(text, this.#card, 'hint');
+      else text.textContent = cleanHint(this.#card?.hint);
       event.currentTarget.hidden = true;
       text.classList.add('is-visible');
     });
@@ -56,8 +58,8 @@ class FlipCard extends HTMLElement {
     this.#revealed = false;
     this.classList.add('no-anim');
     this.classList.remove('is-flipped');
-    this.querySelector('[data-question]').textContent = card.question;
-    this.querySelector('[data-question-small]').textContent = card.question;
+    setCardText(this.querySelector('[data-question]'), card, 'question');
+    setCardText(this.querySelector('[data-question-small]'), card, 'question');
     this.querySelector('[data-answer]').textContent = '';
     const hintText = this.querySelector('[data-hint-text]');
     hintText.textContent = '';
@@ -77,7 +79,7 @@ class FlipCard extends HTMLElement {
     this.classList.add('is-flipped');
     this.querySelector('[data-face=front]').setAttribute('aria-hidden', 'true');
     this.querySelector('[data-face=back]').removeAttribute('aria-hidden');
-    this.querySelector('[data-answer]').textContent = this.#card.answer;
+    setCardText(this.querySelector('[data-answer]'), this.#card, 'answer');
   }
 }
 

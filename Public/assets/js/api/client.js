@@ -147,6 +147,8 @@ export const api = {
   card: (id, cardId) => request('GET', `/stacks/${enc(id)}/cards/${enc(cardId)}`),
   createCard: (id, card) => request('POST', `/stacks/${enc(id)}/cards`, card),
   updateCard: (id, cardId, changes) => request('PATCH', `/stacks/${enc(id)}/cards/${enc(cardId)}`, changes),
+  /** A rich text as the server renders it (the card editor's preview). */
+  render: (text, signal) => request('POST', '/render', { text }, { signal }),
   deleteCard: (id, cardId) => request('DELETE', `/stacks/${enc(id)}/cards/${enc(cardId)}`),
   /** Bookmarks a card (`on`) or removes its bookmark; resolves with the card. */
   setBookmark: (id, cardId, on) =>

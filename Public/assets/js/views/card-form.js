@@ -1,11 +1,13 @@
 // Create (/app/stacks/{id}/cards/new) or edit (/app/stacks/{id}/cards/{cardId}) a flashcard.
 
 import { html, render } from '../html.js';
-import { formatDateTime, t } from '../i18n.js';
+import { formatDateTime, loadStrings, t } from '../i18n.js';
 import { api } from '../api/client.js';
+import { setRichHTML } from '../rich-text.js';
 import { leaveTo } from '../router.js';
 import {
-  backButton, confirmDialog, errorText, errorView, fieldError, icon, loadingView, setBusy, toast, stackBreadcrumb,
+  backButton, confirmDialog, errorText, errorView, fieldError, icon, loadStylesheet, loadingView, setBusy, toast,
+  stackBreadcrumb,
 } from '../ui.js';
 
 export async function mount(root, ctx) {
@@ -19,6 +21,8 @@ export async function mount(root, ctx) {
     [stack, card] = await Promise.all([
       api.stack(params.stackId),
       editing ? api.card(params.stackId, params.cardId) : null,
+      loadStrings('more'), // the formatting option's strings
+      loadStylesheet('/assets/css/rich-text.css'),
     ]);
   } catch (error) {
     if (error.status === 401) return;
@@ -66,6 +70,17 @@ export async function mount(root, ctx) {
               aria-describedby="hint-help" data-describedby="hint-help" value="${card?.hint ?? ''}">
             <p class="help" id="hint-help">${t('card.hintHelp')}${stack.hintsEnabled === false ? html` <span data-hints-off>${t('card.hintsOff')}</span>` : ''}</p>
           </div>
+          <div class="field">
+            <label class="check-row"><input type="checkbox" id="rich" name="rich" ${card?.format === 'markdown' ? 'checked' : ''}
+              aria-describedby="rich-help" data-describedby="rich-help"> ${t('card.rich')}</label>
+            <p class="help" id="rich-help">${t('card.richHelp')}</p>
+          </div>
+          <section class="card-preview" id="preview" aria-labelledby="preview-title" hidden>
+            <h2 class="small" id="preview-title">${t('card.preview')}</h2>
+            <p class="help" id="preview-status" aria-live="polite"></p>
+            <div class="preview-face"><span class="preview-label">${t('card.question').replace(/\s*\*$/, '')}</span><div id="preview-question"></div></div>
+            <div class="preview-face"><span class="preview-label">${t('card.answer').replace(/\s*\*$/, '')}</span><div id="preview-answer"></div></div>
+          </section>
           <div class="form-actions">
             ${editing ? html`<button type="button" class="btn btn-danger-ghost" id="delete-card">${icon('trash')}<span>${t('delete')}</span></button>` : ''}
             <span class="spacer"></span>
@@ -79,7 +94,41 @@ export async function mount(root, ctx) {
   const form = root.querySelector('#card-form');
   const formError = root.querySelector('#form-error');
   const saved = root.querySelector('#saved');
-  const { question, answer, hint } = form.elements;
+  const { question, answer, hint, rich } = form.elements;
+  const preview = root.querySelector('#preview');
+  const previewStatus = root.querySelector('#preview-status');
+  let previewTimer = 0;
+  let previewAbort = null;
+
+  /** The preview of a rich card, rendered by the server (as the card will be), shortly after typing. */
+  async function updatePreview() {
+    preview.hidden = !rich.checked;
+    if (!rich.checked) return;
+    previewAbort?.abort();
+    previewAbort = new AbortController();
+    const { signal } = previewAbort;
+    const texts = [question.value, answer.value];
+    if (!texts.some((text) => text.trim())) {
+      previewStatus.textContent = t('card.previewEmpty');
+      for (const id of ['#preview-question', '#preview-answer']) root.querySelector(id).replaceChildren();
+      return;
+    }
+    try {
+      const [front, back] = await Promise.all(texts.map((text) => api.render(text, signal)));
+      if (signal.aborted) return;
+      previewStatus.textContent = '';
+      setRichHTML(root.querySelector('#preview-question'), front.html);
+      setRichHTML(root.querySelector('#preview-answer'), back.html);
+    } catch (error) {
+      if (error.name === 'AbortError' || error.status === 401) return;
+      previewStatus.textContent = t('card.previewError');
+    }
+  }
+  const schedulePreview = () => { clearTimeout(previewTimer); previewTimer = setTimeout(updatePreview, 250); };
+  rich.addEventListener('change', updatePreview);
+  question.addEventListener('input', schedulePreview);
+  answer.addEventListener('input', schedulePreview);
+  updatePreview();
 
   form.addEventListener('input', () => { saved.hidden = true; });
   form.addEventListener('submit', async (event) => {
@@ -100,15 +149,20 @@ export async function mount(root, ctx) {
     setBusy(button, true);
     try {
       const h = hint.value.trim();
+      const format = rich.checked ? 'markdown' : 'plain';
       if (editing) {
         // The hint only when the user changed it: an unchanged generated hint stays generated, so
         // the server remakes it for a new question or answer (a sent hint becomes the user's).
         const changes = { question: q, answer: a };
         if (h !== (card.hint ?? '')) changes.hint = h;
+        if (format !== (card.format ?? 'plain')) changes.format = format;
         card = await api.updateCard(params.stackId, params.cardId, changes);
       } else {
-        await api.createCard(params.stackId, { question: q, answer: a, ...(h ? { hint: h } : {}) });
+        await api.createCard(params.stackId, { question: q, answer: a, format, ...(h ? { hint: h } : {}) });
+        const keepRich = rich.checked;
         form.reset();
+        rich.checked = keepRich; // the next card is likely written the same way
+        updatePreview();
       }
       saved.hidden = false;
       saved.scrollIntoView({ block: 'nearest' });

@@ -10,6 +10,7 @@ import { api } from '../api/client.js';
 import { announce, errorText, errorView, icon, loadingView, retryable, stackBreadcrumb, stacksBreadcrumb } from '../ui.js';
 import { StudySession, knewItRating, sessionStacks, sizeFromQuery } from '../study-session.js';
 import { summaryMarkup } from '../session-summary.js';
+import { cardPlainText, setCardText } from '../rich-text.js';
 
 const PAGE = 50;
 /** A swipe is a move of at least this many CSS pixels; less is a tap. */
@@ -79,8 +80,8 @@ async function mountFeed(root, ctx, reload) {
             aria-describedby="feed-help">
             <p class="pill pill-stack" id="from-stack" hidden></p>
             <span class="face-label" id="face-label"></span>
-            <p class="feed-text" id="feed-question"></p>
-            <p class="feed-text feed-answer" id="feed-answer" hidden></p>
+            <div class="feed-text" id="feed-question"></div>
+            <div class="feed-text feed-answer" id="feed-answer" hidden></div>
             <span class="feed-marks">
               <span class="pill pill-bookmark" id="mark-bookmark" hidden>${icon('bookmark')}<span>${t('feed.bookmarked')}</span></span>
               <span class="pill pill-done" id="mark-understood" hidden>${icon('check')}<span>${t('feed.understood')}</span></span>
@@ -123,11 +124,11 @@ async function mountFeed(root, ctx, reload) {
     $('#from-stack').hidden = !session.allStacks;
     $('#from-stack').textContent = session.allStacks ? t('study.fromStack', { name: item.stack.name }) : '';
     $('#face-label').textContent = t('learn.question');
-    $('#feed-question').textContent = item.card.question;
-    $('#feed-answer').textContent = item.card.answer;
+    setCardText($('#feed-question'), item.card, 'question');
+    setCardText($('#feed-answer'), item.card, 'answer');
     $('#feed-answer').hidden = true;
     cardEl.classList.remove('is-flipped');
-    cardEl.setAttribute('aria-label', `${t('learn.question')}: ${item.card.question}`);
+    cardEl.setAttribute('aria-label', `${t('learn.question')}: ${cardPlainText(item.card, 'question')}`);
     markers();
     $('#feed-prev').disabled = position === 0;
     updateStatus();

@@ -98,7 +98,14 @@ struct CompatRoutes: RouteCollection {
         let card = try await cards.find(req.parameters.get("cardId"))
         let body = try req.decodeBody(CompatCardContext.self)
         try rejectContradiction(body, stack: cards.stack, card: card)
-        let updated = try await cards.update(card, question: body.question, answer: body.answer, hint: nil)
+        // The original clients show a rich card as plain text; what they send back is plain text,
+        // so a rich card they change becomes a plain one (unchanged texts keep it rich).
+        let format = card.cardFormat
+        let changed = body.question != format.plainText(card.question) || body.answer != format.plainText(card.answer)
+        let updated =
+            changed
+            ? try await cards.update(card, question: body.question, answer: body.answer, hint: nil, format: .plain)
+            : card
         return try jsonResponse(updated.compat())
     }
 

@@ -17,6 +17,7 @@ struct StackRoutes: RouteCollection {
         authed.on(Endpoint.V1.showCard, use: showCard)
         authed.on(Endpoint.V1.updateCard, use: updateCard)
         authed.on(Endpoint.V1.deleteCard, use: deleteCard)
+        authed.on(Endpoint.V1.renderText, use: render)
         authed.on(Endpoint.V1.bookmarkCard) { try await bookmark($0, true) }
         authed.on(Endpoint.V1.unbookmarkCard) { try await bookmark($0, false) }
 
@@ -98,7 +99,8 @@ struct StackRoutes: RouteCollection {
         let (stack, cards) = try await stackAndCards(req)
         let body = try req.decodeBody(CreateCardRequest.self)
         let card = try await cards.create(
-            question: body.question, answer: body.answer, hint: body.hint, createdAt: body.createdAt)
+            question: body.question, answer: body.answer, hint: body.hint, createdAt: body.createdAt,
+            format: body.format ?? .plain)
         return try jsonResponse(card.dto(stack: stack), status: .created)
     }
 
@@ -111,8 +113,17 @@ struct StackRoutes: RouteCollection {
         let (stack, cards) = try await stackAndCards(req)
         let card = try await cards.find(req.parameters.get("cardId"))
         let body = try req.decodeBody(UpdateCardRequest.self)
-        let updated = try await cards.update(card, question: body.question, answer: body.answer, hint: body.hint)
+        let updated = try await cards.update(
+            card, question: body.question, answer: body.answer, hint: body.hint, format: body.format)
         return try jsonResponse(updated.dto(stack: stack))
+    }
+
+    /// A rich text rendered as a card's would be, for the editor's preview.
+    func render(_ req: Request) async throws -> Response {
+        _ = try req.user
+        let body = try req.decodeBody(RenderRequest.self)
+        let text = try Validate.optionalText(body.text, field: "Der Text", max: TextLimits.answer)
+        return try jsonResponse(RenderResponse(html: RichText.html(text), plainText: RichText.plainText(text)))
     }
 
     func bookmark(_ req: Request, _ bookmarked: Bool) async throws -> Response {
@@ -169,12 +180,14 @@ struct StackRoutes: RouteCollection {
         let (stack, cards) = try await stackAndCards(req)
         let body = try req.decodeBody(CheckAnswerRequest.self)
         let card = try await cards.find(body.cardId.uuidString)
+        // A rich card's answer is typed as its words, not its formatting.
+        let expected = card.cardFormat.plainText(card.answer)
         let result = try Validate.answerCheck(
-            body.answer, against: card.answer, ignoringDiacritics: body.ignoreDiacritics)
+            body.answer, against: expected, ignoringDiacritics: body.ignoreDiacritics)
         func key(_ verdict: AnswerCheck.Verdict) -> RatingKey { verdict.rating(in: stack.schedulerKind).wireKey }
         return try jsonResponse(
             CheckAnswerResponse(
-                verdict: result.verdict, expected: card.answer, diff: result.diff, rating: key(result.verdict),
+                verdict: result.verdict, expected: expected, diff: result.diff, rating: key(result.verdict),
                 ratingIfRight: key(.correct)))
     }
 

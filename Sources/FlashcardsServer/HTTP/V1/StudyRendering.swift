@@ -83,6 +83,18 @@ extension JSONBufferWriter {
         raw(",\"reviewCount\":")
         optional(card.reviewCount) { $0.int($1) }
         raw(card.bookmarked ? ",\"bookmarked\":true" : ",\"bookmarked\":false")
+        raw(",\"format\":")
+        string(card.format.rawValue)
+        raw(",\"rendered\":")
+        optional(card.rendered) { writer, rendered in
+            writer.raw("{\"question\":")
+            writer.string(rendered.question)
+            writer.raw(",\"answer\":")
+            writer.string(rendered.answer)
+            writer.raw(",\"hint\":")
+            writer.optional(rendered.hint) { $0.string($1) }
+            writer.raw("}")
+        }
         raw("}")
     }
 }

@@ -1,0 +1,97 @@
+import Testing
+
+@testable import FlashcardsCore
+
+@Suite("Rich text: the Markdown subset with formulas")
+struct RichTextTests {
+    @Test(
+        "inline formatting becomes the allowed tags, everything else stays escaped text",
+        arguments: [
+            ("**fett** und *kursiv*", "<p><strong>fett</strong> und <em>kursiv</em></p>"),
+            ("__fett__ und _kursiv_", "<p><strong>fett</strong> und <em>kursiv</em></p>"),
+            ("**fett mit *kursiv* darin**", "<p><strong>fett mit <em>kursiv</em> darin</strong></p>"),
+            ("snake_case_name bleibt", "<p>snake_case_name bleibt</p>"),
+            ("2 * 3 * 4 = 24", "<p>2 * 3 * 4 = 24</p>"),
+            ("ein * allein", "<p>ein * allein</p>"),
+            ("`a *b* <c>`", "<p><code>a *b* &lt;c&gt;</code></p>"),
+            ("\\*kein\\* Stern", "<p>*kein* Stern</p>"),
+            ("Zeile 1\nZeile 2", "<p>Zeile 1<br>Zeile 2</p>"),
+            ("$E = mc^2$ gilt", "<p><span class=\"math\">E = mc^2</span> gilt</p>"),
+            ("5 $ und 10 $", "<p>5 $ und 10 $</p>"),
+            ("kostet $5 oder $10", "<p>kostet $5 oder $10</p>"),
+            ("$a<b$", "<p><span class=\"math\">a&lt;b</span></p>"),
+            ("\\$x\\$", "<p>$x$</p>"),
+            ("**offen", "<p>**offen</p>"),
+            ("", ""),
+        ])
+    func inline(source: String, html: String) {
+        #expect(RichText.html(source) == html)
+    }
+
+    @Test("blocks: paragraphs, code, lists, tables and display formulas")
+    func blocks() {
+        #expect(RichText.html("Eins\n\nZwei") == "<p>Eins</p><p>Zwei</p>")
+        #expect(
+            RichText.html("```\nlet x = 1 < 2\n**nicht fett**\n```")
+                == "<pre><code>let x = 1 &lt; 2\n**nicht fett**</code></pre>")
+        #expect(
+            RichText.html("Liste:\n- Apfel\n- **Birne**\n  mit Stiel\n\n1. eins\n2) zwei")
+                == "<p>Liste:</p><ul><li>Apfel</li><li><strong>Birne</strong><br>mit Stiel</li></ul><ol><li>eins</li><li>zwei</li></ol>"
+        )
+        #expect(
+            RichText.html("| Säure | pH |\n|:---|---:|\n| HCl | 1 |\n| Wasser |")
+                == "<table><thead><tr><th class=\"align-left\">Säure</th><th class=\"align-right\">pH</th></tr></thead>"
+                + "<tbody><tr><td class=\"align-left\">HCl</td><td class=\"align-right\">1</td></tr>"
+                + "<tr><td class=\"align-left\">Wasser</td><td class=\"align-right\"></td></tr></tbody></table>")
+        #expect(
+            RichText.html("$$\n\\int_0^1 x\\,dx = \\frac{1}{2}\n$$")
+                == "<div class=\"math math-display\">\\int_0^1 x\\,dx = \\frac{1}{2}</div>")
+        // A pipe in running text is no table without its rule line.
+        #expect(RichText.html("a | b") == "<p>a | b</p>")
+    }
+
+    @Test("no markup of a source survives: HTML, attributes and script URLs are text")
+    func hostileSources() {
+        let payloads = [
+            "<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "\"><svg onload=alert(1)>",
+            "[x](javascript:alert(1))", "**<b onmouseover=alert(1)>x</b>**", "$\\href{javascript:alert(1)}{x}$",
+            "| <script> |\n|---|\n| <img src=x onerror=alert(1)> |", "```\n</code></pre><script>alert(1)</script>\n```",
+            "- <iframe src=javascript:alert(1)>", "&lt;script&gt;",
+        ]
+        for payload in payloads {
+            let html = RichText.html(payload)
+            #expect(!html.contains("<script"), "\(payload)")
+            #expect(!html.contains("<img") && !html.contains("<svg") && !html.contains("<iframe"), "\(payload)")
+            #expect(!html.contains("<b ") && !html.contains("\"><"), "\(payload)")
+            // Only the writer's own tags appear.
+            let tags = html.split(separator: "<").dropFirst().map { $0.prefix(while: { $0 != ">" && $0 != " " }) }
+            let allowed: Set<Substring> = [
+                "p", "/p", "br", "strong", "/strong", "em", "/em", "code", "/code", "pre", "/pre", "ul", "/ul", "ol",
+                "/ol", "li", "/li", "table", "/table", "thead", "/thead", "tbody", "/tbody", "tr", "/tr", "th", "/th",
+                "td", "/td", "span", "/span", "div", "/div",
+            ]
+            #expect(tags.allSatisfy(allowed.contains), "\(payload): \(html)")
+        }
+        #expect(RichText.html("&lt;script&gt;") == "<p>&amp;lt;script&amp;gt;</p>")
+    }
+
+    @Test("plain text drops the markers and keeps the words")
+    func plain() {
+        #expect(RichText.plainText("**Mitose** ist *Kernteilung*") == "Mitose ist Kernteilung")
+        #expect(RichText.plainText("- Apfel\n- Birne") == "- Apfel\n- Birne")
+        #expect(RichText.plainText("1. eins\n1. zwei") == "1. eins\n2. zwei")
+        #expect(RichText.plainText("| A | B |\n|---|---|\n| 1 | 2 |") == "A | B\n1 | 2")
+        #expect(RichText.plainText("Energie: $E = mc^2$") == "Energie: E = mc^2")
+        #expect(RichText.plainText("Eins\n\n$$x^2$$") == "Eins\n\nx^2")
+        #expect(RichText.plainText("snake_case") == "snake_case")
+        #expect(RichText.plainText("") == "")
+    }
+
+    @Test("lone markers in long texts stay fast and stay text")
+    func pathological() {
+        let text = String(repeating: "*a _b $c ", count: 4_000)
+        let html = RichText.html(text)
+        #expect(html.hasPrefix("<p>*a _b $c *a"))
+        #expect(!html.contains("<em>") && !html.contains("<code>"))
+    }
+}
