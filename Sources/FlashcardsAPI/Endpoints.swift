@@ -218,6 +218,16 @@ extension Endpoint {
         public static let studyRate = Endpoint(.post, .v1, "stacks/:stackId/study/rate")
         /// `GET /api/v1/stacks/{stackId}/study/quiz`: the next due card as a multiple-choice question.
         public static let studyQuiz = Endpoint(.get, .v1, "stacks/:stackId/study/quiz")
+        /// `GET /api/v1/stacks/{stackId}/share`: the stack's read-only link, if it has one.
+        public static let shareLink = Endpoint(.get, .v1, "stacks/:stackId/share")
+        /// `POST /api/v1/stacks/{stackId}/share`: makes the link (or answers the one there is).
+        public static let createShareLink = Endpoint(.post, .v1, "stacks/:stackId/share")
+        /// `DELETE /api/v1/stacks/{stackId}/share`: revokes the link at once.
+        public static let revokeShareLink = Endpoint(.delete, .v1, "stacks/:stackId/share")
+        /// `GET /api/v1/shared/{token}`: a shared stack, for anyone with the link.
+        public static let sharedStack = Endpoint(.get, .v1, "shared/:token")
+        /// `POST /api/v1/shared/{token}/copy`: the caller's own copy of a shared stack.
+        public static let copySharedStack = Endpoint(.post, .v1, "shared/:token/copy")
         /// `POST /api/v1/render`: a rich text as sanitised HTML and plain text (an editor's preview).
         public static let renderText = Endpoint(.post, .v1, "render")
         /// `POST /api/v1/stacks/{stackId}/match`: a finished match game; the best time is kept.
@@ -323,7 +333,8 @@ extension Endpoint {
             passwordResetStatus, requestPasswordReset, confirmPasswordReset,
             listStacks, createStack, showStack, updateStack, deleteStack,
             listCards, createCard, showCard, updateCard, deleteCard, bookmarkCard, unbookmarkCard,
-            renderText, studyNext, studyRate, studyQuiz, studyCheck, recordMatch, undoReview, syncReviews,
+            renderText, shareLink, createShareLink, revokeShareLink, sharedStack, copySharedStack, studyNext, studyRate,
+            studyQuiz, studyCheck, recordMatch, undoReview, syncReviews,
             stackStats, stackRetrievability, userStats, userRetrievability,
             schedulerParameters, resetSchedulerParameters, optimizeScheduler,
             job, jobEvents, cancelJob,

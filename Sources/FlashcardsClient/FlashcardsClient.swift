@@ -325,3 +325,34 @@ extension UUID {
     /// The lowercase form used in paths.
     var path: String { uuidString.lowercased() }
 }
+
+// MARK: Sharing
+
+extension FlashcardsClient {
+    /// The stack's read-only link; `notFound` (`share_not_found`) when it is not shared.
+    public func shareLink(of stack: UUID) async throws -> ShareLinkDTO {
+        try await transport.send(ShareLinkDTO.self, Endpoint.V1.shareLink, stack.path)
+    }
+
+    /// Shares the stack: its link (a new one, or the one it has).
+    public func share(_ stack: UUID) async throws -> ShareLinkDTO {
+        try await transport.send(ShareLinkDTO.self, Endpoint.V1.createShareLink, stack.path)
+    }
+
+    /// Revokes the stack's link at once.
+    public func stopSharing(_ stack: UUID) async throws {
+        _ = try await transport.send(Endpoint.V1.revokeShareLink, stack.path)
+    }
+
+    /// A shared stack by the token of its link (no sign-in needed), a page of its cards.
+    public func sharedStack(token: String, page: Int = 1, perPage: Int = 50) async throws -> SharedStackDTO {
+        try await transport.send(
+            SharedStackDTO.self, Endpoint.V1.sharedStack, token,
+            query: [URLQueryItem(name: "page", value: "\(page)"), URLQueryItem(name: "perPage", value: "\(perPage)")])
+    }
+
+    /// Copies a shared stack into the caller's library, with new progress.
+    public func copySharedStack(token: String) async throws -> StackDTO {
+        try await transport.send(StackDTO.self, Endpoint.V1.copySharedStack, token)
+    }
+}

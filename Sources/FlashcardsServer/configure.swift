@@ -91,6 +91,7 @@ func routes(_ app: Application) throws {
     try v1.register(collection: GenerationRoutes())
     try v1.register(collection: MotivationRoutes())
     try v1.register(collection: ImportRoutes())
+    try v1.register(collection: ShareRoutes())
     try app.register(collection: CreateFromFileRoute())
     try app.register(collection: WebRoutes())
 }

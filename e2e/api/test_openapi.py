@@ -426,6 +426,55 @@ def test_v1_rich_cards_story(api: Api):
     api.call("POST", RENDER, json_body={"text": "x"}, expect=401)
 
 
+SHARE = STACK + "/share"
+SHARED = V1 + "/shared/{token}"
+SHARED_COPY = SHARED + "/copy"
+
+
+def test_v1_share_link_story(api: Api):
+    """Issue 20: a read-only link to a stack, viewed without an account, copied with new progress,
+    revoked at once."""
+    owner = api.signup()
+    token = owner["token"]
+    _, stack = api.call("POST", STACKS, token=token, json_body={"name": "Latein", "color": "#7C3AED"}, expect=201)
+    at = {"stackId": stack["id"]}
+    api.call("POST", CARDS, path=at, token=token, json_body={"question": "amo", "answer": "ich liebe"}, expect=201)
+    api.call("POST", CARDS, path=at, token=token,
+             json_body={"question": "**esse**", "answer": "sein", "format": "markdown"}, expect=201)
+    _, body = api.call("GET", SHARE, path=at, token=token, expect=404)
+    assert code(body) == "share_not_found"
+    _, link = api.call("POST", SHARE, path=at, token=token, expect=201)
+    assert link["path"] == "/app/shared/" + link["token"]
+    _, same = api.call("POST", SHARE, path=at, token=token, expect=200)
+    assert same == link
+    _, shown = api.call("GET", SHARE, path=at, token=token, expect=200)
+    assert shown == link
+    api.call("POST", SHARE, path=at, expect=401)
+    # Anyone with the link; no learning state in it.
+    _, shared = api.call("GET", SHARED, path={"token": link["token"]}, expect=200)
+    assert shared["name"] == "Latein" and shared["cardCount"] == 2
+    assert [c["question"] for c in shared["cards"]["items"]] == ["amo", "**esse**"]
+    assert shared["cards"]["items"][1]["rendered"]["question"] == "<p><strong>esse</strong></p>"
+    assert all(set(c) == {"question", "answer", "hint", "format", "rendered"} for c in shared["cards"]["items"])
+    api.call("GET", SHARED, path={"token": link["token"]}, params={"perPage": "0"}, expect=400)
+    # Another learner copies it.
+    other = api.signup("Jonas Fremd")
+    api.call("POST", SHARED_COPY, path={"token": link["token"]}, expect=401)
+    _, copy = api.call("POST", SHARED_COPY, path={"token": link["token"]}, token=other["token"], expect=201)
+    assert copy["name"] == "Latein" and copy["cardCount"] == 2 and copy["dueCount"] == 2 and copy["id"] != stack["id"]
+    api.call("GET", SHARE, path=at, token=other["token"], expect=404)
+    api.call("DELETE", SHARE, path=at, token=other["token"], expect=404)
+    # Revoked: gone at once.
+    api.call("DELETE", SHARE, path=at, token=token, expect=204)
+    api.call("DELETE", SHARE, path=at, token=token, expect=204)
+    _, body = api.call("GET", SHARED, path={"token": link["token"]}, expect=404)
+    assert code(body) == "share_not_found"
+    _, body = api.call("POST", SHARED_COPY, path={"token": link["token"]}, token=other["token"], expect=404)
+    assert code(body) == "share_not_found"
+    _, body = api.call("GET", SHARED, path={"token": "A" * 43}, expect=404)
+    assert code(body) == "share_not_found"
+
+
 def test_v1_stacks_and_cards_story(api: Api):
     owner = api.signup()
     token = owner["token"]

@@ -216,6 +216,7 @@ export default {
   'detail.stats': 'Statistik',
   'detail.import': 'Karten importieren',
   'detail.export': 'Exportieren',
+  'detail.share': 'Teilen',
   'detail.exportCsv': 'CSV (Excel)',
   'detail.exportTsv': 'TSV (Quizlet, Anki)',
   'detail.exportApkg': 'Anki (.apkg, mit Verlauf)',

@@ -211,6 +211,7 @@ export default {
   'detail.stats': 'Statistics',
   'detail.import': 'Import cards',
   'detail.export': 'Export',
+  'detail.share': 'Share',
   'detail.exportCsv': 'CSV (Excel)',
   'detail.exportTsv': 'TSV (Quizlet, Anki)',
   'detail.exportApkg': 'Anki (.apkg, with history)',

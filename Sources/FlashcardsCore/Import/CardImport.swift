@@ -12,12 +12,17 @@ public enum CardImport {
         public var answer: String
         public var hint: String?
         public var tags: [String]
+        /// How the texts are written (a file's are plain; a copied stack keeps its cards').
+        public var format: CardFormat
 
-        public init(question: String, answer: String, hint: String? = nil, tags: [String] = []) {
+        public init(
+            question: String, answer: String, hint: String? = nil, tags: [String] = [], format: CardFormat = .plain
+        ) {
             self.question = question
             self.answer = answer
             self.hint = hint
             self.tags = tags
+            self.format = format
         }
     }
 

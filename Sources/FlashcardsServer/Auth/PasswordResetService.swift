@@ -51,7 +51,7 @@ struct PasswordResetService {
         guard let user = try await UserModel.query(on: context.db).filter(\.$mailKey == key).first(),
             let userId = user.id
         else { return }
-        let token = PasswordResetToken.make()
+        let token = RandomToken.make()
         let now = context.now
         let resetId = context.uuid()
         let payload = PasswordResetMailHandler.Payload(
@@ -85,7 +85,7 @@ struct PasswordResetService {
     /// Anything else about the token is one answer: 400 `invalid_reset_token`.
     func confirm(token: String, newPassword: String) async throws -> UserModel {
         let password = try Validate.newPassword(newPassword)
-        guard PasswordResetToken.isWellFormed(token) else { throw AppError.invalidResetToken }
+        guard RandomToken.isWellFormed(token) else { throw AppError.invalidResetToken }
         let hash = PasswordResetToken.hash(token)
         let passwordHash = try await context.passwords.hash(password)
         let now = context.now
@@ -140,29 +140,12 @@ enum MailLanguage: String, Sendable {
     }
 }
 
-/// Reset tokens: 32 random bytes as base64url (43 characters), stored as the hex SHA-256.
+/// Reset tokens: `RandomToken`s, stored as the hex SHA-256.
 enum PasswordResetToken {
-    /// A new token from the system's secure random source.
-    static func make() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return base64URL(Data(bytes))
-    }
 
     /// The stored form.
     static func hash(_ token: String) -> String {
         SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
-
-    /// Whether `token` has the shape of one of ours (so a wrong one costs no hashing or query).
-    static func isWellFormed(_ token: String) -> Bool {
-        token.utf8.count == 43
-            && token.utf8.allSatisfy { byte in
-                (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                    || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-            }
     }
 
     /// The token encrypted for the mail job's payload (AES-GCM under a key derived from the server's
@@ -187,13 +170,6 @@ enum PasswordResetToken {
         HKDF<SHA256>.deriveKey(
             inputKeyMaterial: SymmetricKey(data: Data(secret.utf8)), info: Data("password-reset-mail".utf8),
             outputByteCount: 32)
-    }
-
-    private static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }
 

@@ -34,14 +34,23 @@ extension CardModel {
     /// The card as `/api/v1` shows it, with its scheduling state; without its hint where the study
     /// routes hide it (the card routes always return it, for editing).
     func dto(stack: StackModel, hintVisible: Bool = true) -> CardDTO {
-        let format = cardFormat
         let hint = hintVisible ? hint : nil
         return CardDTO(
             id: uniqueId, stackId: stack.uniqueId, question: question, answer: answer, hint: hint,
             dueAt: dueAt, level: level, createdAt: createdAt, updatedAt: updatedAt, state: cardState,
             stability: stability, difficulty: difficulty, lastReviewedAt: lastReviewedAt, reviewCount: reviewCount,
-            bookmarked: bookmarked, format: format,
-            rendered: format == .markdown ? RenderedCardDTO(question: question, answer: answer, hint: hint) : nil)
+            bookmarked: bookmarked, format: cardFormat, rendered: rendered(hint: hint))
+    }
+
+    /// The card as a shared stack shows it: its texts, no learning state.
+    var shared: SharedCardDTO {
+        SharedCardDTO(
+            question: question, answer: answer, hint: hint, format: cardFormat, rendered: rendered(hint: hint))
+    }
+
+    /// A rich card's texts as sanitised HTML (`hint` as shown); nil for a plain card.
+    private func rendered(hint: String?) -> RenderedCardDTO? {
+        cardFormat == .markdown ? RenderedCardDTO(question: question, answer: answer, hint: hint) : nil
     }
 
     /// The card as the original API shows it, with the rating options of `GET …/card/next`: a rich

@@ -174,7 +174,7 @@ enum NewCardRows {
             schedule.stability.map(StoredValue.double) ?? .null, schedule.difficulty.map(StoredValue.double) ?? .null,
             .bool(false), card.tags.isEmpty ? .null : .text(card.tags.joined(separator: " ")),
             schedule.firstReviewedAt.map(StoredValue.date) ?? .null,
-            schedule.lastReviewedAt.map(StoredValue.date) ?? .null, .text(CardFormat.plain.rawValue),
+            schedule.lastReviewedAt.map(StoredValue.date) ?? .null, .text(card.format.rawValue),
         ]
     }
 }

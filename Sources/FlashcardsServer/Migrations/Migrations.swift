@@ -30,5 +30,6 @@ enum Migrations {
         CreateMotivation(),
         UpdateCardAddTags(),
         UpdateCardAddFormat(),
+        CreateShareLinks(),
     ]
 }

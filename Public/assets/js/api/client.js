@@ -147,6 +147,13 @@ export const api = {
   card: (id, cardId) => request('GET', `/stacks/${enc(id)}/cards/${enc(cardId)}`),
   createCard: (id, card) => request('POST', `/stacks/${enc(id)}/cards`, card),
   updateCard: (id, cardId, changes) => request('PATCH', `/stacks/${enc(id)}/cards/${enc(cardId)}`, changes),
+  shareLink: (id) => request('GET', `/stacks/${enc(id)}/share`),
+  share: (id) => request('POST', `/stacks/${enc(id)}/share`),
+  stopSharing: (id) => request('DELETE', `/stacks/${enc(id)}/share`),
+  /** A shared stack by its link's token; no sign-in needed (a session is not sent). */
+  sharedStack: (token, page = 1, perPage = 50) =>
+    request('GET', `/shared/${enc(token)}?page=${page}&perPage=${perPage}`, undefined, { auth: false }),
+  copySharedStack: (token) => request('POST', `/shared/${enc(token)}/copy`),
   /** A rich text as the server renders it (the card editor's preview). */
   render: (text, signal) => request('POST', '/render', { text }, { signal }),
   deleteCard: (id, cardId) => request('DELETE', `/stacks/${enc(id)}/cards/${enc(cardId)}`),

@@ -8,11 +8,13 @@ import { api } from '../api/client.js';
 import { exportStack } from '../api/transfer.js';
 import { leaveTo } from '../router.js';
 import {
-  confirmDialog, errorText, errorView, icon, loadStylesheet, loadingView, saveFile, stacksBreadcrumb, toast,
+  confirmDialog, defineIcons, errorText, errorView, icon, loadStylesheet, loadingView, saveFile, stacksBreadcrumb, toast,
 } from '../ui.js';
 import { badgeText } from './dashboard.js';
 
 const PER_PAGE = 25;
+
+defineIcons({ share: 'M8.6 13.5l6.8 4M15.4 6.5l-6.8 4M18 8a3 3 0 1 0 0-6 3 3 0 0 0 0 6ZM6 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6Zm12 7a3 3 0 1 0 0-6 3 3 0 0 0 0 6Z' });
 
 /** A card's question shortened for a label (the edit link names the card by it). */
 const shortText = (text, max = 40) => {
@@ -55,6 +57,7 @@ export async function mount(root, { params, query, navigate }) {
         <div class="actions">
           <a class="btn btn-secondary" href="${base}/edit">${icon('pencil')}<span>${t('edit')}</span></a>
           <button type="button" class="btn btn-secondary" id="delete-stack">${icon('trash')}<span>${t('delete')}</span></button>
+          <button type="button" class="btn btn-secondary" id="share-stack" aria-haspopup="dialog">${icon('share')}<span>${t('detail.share')}</span></button>
           <a class="btn btn-secondary btn-stats" href="${base}/stats">${icon('chart')}<span>${t('detail.stats')}</span></a>
           <details class="menu" id="export-menu">
             <summary class="btn btn-secondary">${icon('download')}<span>${t('detail.export')}</span></summary>
@@ -203,6 +206,13 @@ export async function mount(root, { params, query, navigate }) {
     bookmarkedOnly = event.target.value === 'bookmarked';
     page = 1;
     load();
+  });
+
+  root.querySelector('#share-stack').addEventListener('click', async (event) => {
+    const button = event.currentTarget;
+    const { openShareDialog } = await import('../share-dialog.js');
+    await openShareDialog(stack);
+    if (button.isConnected) button.focus();
   });
 
   root.querySelector('#delete-stack').addEventListener('click', async () => {

@@ -1,0 +1,99 @@
+import FlashcardsAPI
+import FlashcardsCore
+import Fluent
+import Foundation
+import SQLKit
+
+/// Read-only links to a stack: its owner makes or revokes one; anyone with the link sees the
+/// stack's cards (never its learning state), and a signed-in learner can copy it into their own
+/// library with new progress. A revoked link stops working at once, and never comes back.
+struct ShareService {
+    let context: ServiceContext
+
+    static let notFound = AppError.notFound(
+        "Dieser Link gilt nicht (mehr): Der Stapel wird nicht mehr geteilt oder der Link ist falsch.",
+        code: "share_not_found")
+
+    private struct LinkRow: Decodable {
+        let token: String
+        let created_at: Date
+    }
+
+    /// The stack's active link, if it has one.
+    func link(of stack: StackModel) async throws -> ShareLinkDTO? {
+        try await context.store.sql.raw(
+            """
+            SELECT token, created_at FROM share_links
+            WHERE stack_id = \(bind: stack.id!) AND revoked_at IS NULL ORDER BY created_at LIMIT 1
+            """
+        ).first(decoding: LinkRow.self).map { ShareLinkDTO(token: $0.token, createdAt: $0.created_at) }
+    }
+
+    /// The stack's active link: the one there is, or a new one (`created` says which).
+    func create(for stack: StackModel) async throws -> (link: ShareLinkDTO, created: Bool) {
+        if let link = try await link(of: stack) { return (link, false) }
+        let token = RandomToken.make()
+        try await context.store.sql.insert(into: "share_links")
+            .columns("token", "stack_id", "user_id", "created_at")
+            .values(SQLBind(token), SQLBind(stack.id!), SQLBind(stack.userId), SQLBind(context.now)).run()
+        return (ShareLinkDTO(token: token, createdAt: context.now), true)
+    }
+
+    /// Revokes the stack's link (nothing to do when it has none).
+    func revoke(for stack: StackModel) async throws {
+        try await context.store.sql.update("share_links").set("revoked_at", to: SQLBind(context.now))
+            .where("stack_id", .equal, SQLBind(stack.id!)).where("revoked_at", .is, SQLLiteral.null).run()
+    }
+
+    /// The stack an active link shows.
+    func stack(token: String?) async throws -> StackModel {
+        guard let token, RandomToken.isWellFormed(token) else { throw Self.notFound }
+        struct Row: Decodable { let stack_id: Int }
+        guard
+            let row = try await context.store.sql.raw(
+                "SELECT stack_id FROM share_links WHERE token = \(bind: token) AND revoked_at IS NULL"
+            ).first(decoding: Row.self),
+            let stack = try await StackModel.find(row.stack_id, on: context.db)
+        else { throw Self.notFound }
+        return stack
+    }
+
+    /// A shared stack with a page of its cards.
+    func shared(token: String?, page: Int, perPage: Int) async throws -> SharedStackDTO {
+        let stack = try await stack(token: token)
+        let query = CardModel.query(on: context.db).filter(\.$stackId == stack.id!)
+        let total = try await query.count()
+        let cards = try await query.sort(\.$id).range((page - 1) * perPage..<(page * perPage)).all()
+        return SharedStackDTO(
+            name: stack.name, color: stack.color, description: stack.description,
+            icon: stack.icon.flatMap { StackIcon(rawValue: $0) },
+            cardCount: total,
+            cards: PageDTO(items: cards.map(\.shared), page: page, perPage: perPage, total: total))
+    }
+
+    /// The caller's own copy of a shared stack: the same texts, colour, description and icon, and
+    /// new progress (every card new, no history), in one transaction.
+    func copy(token: String?, for user: UserModel) async throws -> StackModel {
+        let source = try await stack(token: token)
+        let cards = try await CardModel.query(on: context.db).filter(\.$stackId == source.id!).sort(\.$id).all()
+        let deck = ImportWriter.Deck(
+            name: source.name,
+            cards: cards.map { card in
+                ImportWriter.Card(
+                    card: CardImport.Card(
+                        question: card.question, answer: card.answer, hint: card.hint,
+                        tags: (card.tags ?? "").split(separator: " ").map(String.init), format: card.cardFormat),
+                    reviews: [])
+            })
+        let written = try await ImportWriter.save(
+            [deck], target: nil, name: nil, userId: user.id!, uuid: context.uuid, now: context.now, on: context.db,
+            store: context.store)
+        guard let written = written.first?.stack, let copy = try await StackModel.find(written.id, on: context.db)
+        else { throw Self.notFound }
+        copy.color = source.color
+        copy.description = source.description
+        copy.icon = source.icon
+        try await copy.save(on: context.db)
+        return copy
+    }
+}
