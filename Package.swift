@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "FlashcardsCore", targets: ["FlashcardsCore"]),
         .library(name: "FlashcardsAPI", targets: ["FlashcardsAPI"]),
         .library(name: "FlashcardsClient", targets: ["FlashcardsClient"]),
+        .library(name: "FlashcardsAppCore", targets: ["FlashcardsAppCore"]),
         .executable(name: "flashcards", targets: ["flashcards"]),
     ],
     dependencies: [
@@ -32,6 +33,8 @@ let package = Package(
         .target(name: "FlashcardsAPI", dependencies: ["FlashcardsCore"]),
         // The Swift SDK for iOS/macOS/Linux apps (URLSession).
         .target(name: "FlashcardsClient", dependencies: ["FlashcardsAPI"]),
+        // The iOS app's core: view models (Observation) over the SDK, no UIKit or SwiftUI, tested here.
+        .target(name: "FlashcardsAppCore", dependencies: ["FlashcardsClient"]),
         // Text extraction and card generators; talks to processes and HTTP, not Vapor.
         .target(
             name: "FlashcardsGeneration",
@@ -124,6 +127,7 @@ let package = Package(
                 "FlashcardsClient",
                 "FlashcardsAPI",
                 "FlashcardsCLI",
+                "FlashcardsAppCore",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,0 +1,112 @@
+import FlashcardsAPI
+import FlashcardsClient
+import Foundation
+import Observation
+
+/// Flip-and-rate through a stack's due cards. A rating that cannot reach the server is kept in the
+/// ``OfflineReviewQueue`` (with the moment it was made) and the session says it is offline.
+@MainActor @Observable
+public final class StudySessionModel {
+    /// What the screen shows.
+    public enum Phase: Equatable, Sendable {
+        /// Waiting for the server.
+        case loading
+        /// A card with its rating options.
+        case card(CardDTO, [StudyOptionDTO])
+        /// Nothing is due; `nextDueAt` says when the next card is.
+        case finished(nextDueAt: Date?)
+        /// No connection: the ratings so far are kept and sent later.
+        case offline
+        /// Something else failed; the message says what.
+        case failed(String)
+    }
+
+    /// What the screen shows.
+    public private(set) var phase: Phase = .loading
+    /// Whether the answer side is shown.
+    public private(set) var revealed = false
+    /// Ratings made in this session (sent or queued).
+    public private(set) var reviewed = 0
+    /// Cards still due in the stack, as the server counts them.
+    public private(set) var dueCount = 0
+    /// A rating is being sent.
+    public private(set) var isWorking = false
+
+    /// The stack being learned.
+    public let stackId: UUID
+    private let client: FlashcardsClient
+    private let queue: OfflineReviewQueue
+    private let clock: any AppClock
+    private var shownAt: Date
+
+    /// A session over `stackId` with `client`; offline ratings go to `queue`.
+    public init(stackId: UUID, client: FlashcardsClient, queue: OfflineReviewQueue, clock: any AppClock = SystemClock())
+    {
+        self.stackId = stackId
+        self.client = client
+        self.queue = queue
+        self.clock = clock
+        shownAt = clock.now
+    }
+
+    /// Sends what waits in the queue, then asks for the next card (offline, that fails too, and
+    /// the session says so).
+    public func start() async {
+        phase = .loading
+        if queue.pendingCount > 0 { await queue.sync(using: client) }
+        do {
+            show(try await client.nextCard(in: stackId))
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Shows the answer.
+    public func reveal() {
+        guard case .card = phase else { return }
+        revealed = true
+    }
+
+    /// Rates the shown card with one of its options (only once the answer is shown).
+    public func rate(_ rating: RatingKey) async {
+        guard case .card(let card, let options) = phase, revealed, !isWorking,
+            options.contains(where: { $0.rating == rating })
+        else { return }
+        isWorking = true
+        defer { isWorking = false }
+        let reviewId = UUID()
+        let reviewedAt = clock.now
+        let durationMs = max(0, Int(reviewedAt.timeIntervalSince(shownAt) * 1000))
+        do {
+            let answer = try await client.rate(
+                card.id, in: stackId, rating: rating, reviewId: reviewId, durationMs: min(durationMs, 60_000))
+            reviewed += 1
+            show(answer.next)
+        } catch  where UserFacingError.isOffline(error) {
+            // Kept with its moment; the server replays it in order when it arrives.
+            try? queue.enqueue(
+                SyncReviewDTO(
+                    id: reviewId, cardId: card.id, rating: rating, reviewedAt: reviewedAt,
+                    durationMs: min(durationMs, 60_000), mode: .flashcards))
+            reviewed += 1
+            phase = .offline
+        } catch {
+            fail(error)
+        }
+    }
+
+    private func show(_ next: StudyNextResponse) {
+        dueCount = next.dueCount
+        revealed = false
+        shownAt = clock.now
+        if let card = next.card {
+            phase = .card(card, next.options)
+        } else {
+            phase = .finished(nextDueAt: next.nextDueAt)
+        }
+    }
+
+    private func fail(_ error: any Error) {
+        phase = UserFacingError.isOffline(error) ? .offline : .failed(UserFacingError.message(for: error))
+    }
+}

@@ -1,0 +1,193 @@
+import FlashcardsAPI
+import FlashcardsAppCore
+import FlashcardsClient
+import Foundation
+import Testing
+import Vapor
+
+@testable import FlashcardsServer
+
+/// The iOS app's view models (issue 22), driven against the real server through the SDK. Only the
+/// token store's file and the clock are test doubles.
+@Suite("FlashcardsAppCore: the app's view models against the real server")
+struct AppCoreTests {
+    final class FixedClock: AppClock, @unchecked Sendable {
+        var now: Date
+        init(_ now: Date) { self.now = now }
+    }
+
+    private static func folder() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("appcore-\(UUID().uuidString)")
+    }
+
+    @Test("sign up, stay signed in across launches, wrong password, sign out revokes the token")
+    func session() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = FileTokenStore(file: folder.appendingPathComponent("session.json"))
+        try await withApp(.sqlite) { app in
+            try await withRunningServer(app) { _, url in try await Self.sessionStory(url: url, store: store) }
+        }
+    }
+
+    @MainActor
+    private static func sessionStory(url: URL, store: FileTokenStore) async throws {
+        let session = SessionModel(server: url, store: store)
+        #expect(!session.isSignedIn)
+        await session.signUp(name: "Ada", mail: "ada@example.org", password: "kurz")
+        #expect(session.errorMessage == "Das Passwort muss mindestens 8 Zeichen lang sein.")
+        await session.signUp(name: "Ada", mail: "ada@example.org", password: "correct horse")
+        #expect(session.user?.name == "Ada" && session.errorMessage == nil)
+        let mode = try FileManager.default.attributesOfItem(atPath: store.file.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        // The next launch is signed in, with a working token.
+        let relaunched = SessionModel(server: url, store: store)
+        #expect(relaunched.user?.mail == "ada@example.org")
+        #expect(try await relaunched.client.me().name == "Ada")
+        // Another server's session is not used.
+        #expect(!SessionModel(server: URL(string: "http://127.0.0.1:9")!, store: store).isSignedIn)
+
+        await relaunched.signOut()
+        #expect(!relaunched.isSignedIn && store.load() == nil)
+        // The server revoked the token: the first model's copy no longer works.
+        await #expect(throws: FlashcardsError.self) { _ = try await session.client.me() }
+
+        let again = SessionModel(server: url, store: store)
+        await again.signIn(mail: "ada@example.org", password: "falsch-falsch")
+        #expect(again.errorMessage == "E-Mail-Adresse oder Passwort stimmen nicht." && !again.isSignedIn)
+        await again.signIn(mail: " ADA@example.org ", password: "correct horse")
+        #expect(again.isSignedIn && again.errorMessage == nil)
+        await again.startAsGuest()
+        #expect(again.user?.isGuest == true)
+    }
+
+    @Test("the library: empty, create, a blank name, delete; a dead server says so")
+    func library() async throws {
+        try await withApp(.sqlite) { app in
+            try await withRunningServer(app) { client, _ in try await Self.libraryStory(client: client) }
+        }
+    }
+
+    @MainActor
+    private static func libraryStory(client: FlashcardsClient) async throws {
+        try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
+        let stacks = StacksModel(client: client)
+        #expect(stacks.state.value == nil && !stacks.isEmpty)
+        await stacks.load()
+        #expect(stacks.isEmpty)
+        #expect(await stacks.create(name: "   ") == nil)
+        #expect(stacks.errorMessage == "Bitte gib dem Stapel einen Namen.")
+        let biology = try #require(await stacks.create(name: "Biologie"))
+        _ = await stacks.create(name: "Chemie")
+        #expect(stacks.state.value?.map(\.name) == ["Biologie", "Chemie"] && stacks.errorMessage == nil)
+        await stacks.delete(biology)
+        await stacks.load()
+        #expect(stacks.state.value?.map(\.name) == ["Chemie"])
+
+        let offline = StacksModel(client: FlashcardsClient(baseURL: URL(string: "http://127.0.0.1:9")!))
+        await offline.load()
+        #expect(offline.state.failure == "Keine Verbindung zum Server. Prüfe deine Internetverbindung.")
+    }
+
+    /// What the first part of the study story hands the second.
+    final class Learned: @unchecked Sendable {
+        var stackId = UUID()
+        var cardIds: [UUID] = []
+        var token = ""
+    }
+
+    @Test("a study session: reveal, rate, finish; offline ratings are kept on disk and synced once")
+    func study() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let queueFile = folder.appendingPathComponent("reviews.json")
+        let clock = FixedClock(Date())
+        let learned = Learned()
+        try await withApp(.sqlite) { app in
+            try await withRunningServer(app) { client, _ in
+                try await Self.studyUntilOffline(
+                    client: client, queueFile: queueFile, clock: clock, learned: learned,
+                    stop: { await app.server.shutdown() })
+            }
+            // A new launch reads the queue from disk and sends it when the server is back.
+            try await withRunningServer(app) { _, url in
+                try await Self.studyAfterReconnect(url: url, queueFile: queueFile, clock: clock, learned: learned)
+            }
+        }
+    }
+
+    @MainActor
+    private static func studyUntilOffline(
+        client: FlashcardsClient, queueFile: URL, clock: FixedClock, learned: Learned,
+        stop: @Sendable () async -> Void
+    ) async throws {
+        try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
+        learned.token = client.token!
+        let stack = try await client.createStack(name: "Vokabeln", color: "#2563EB")
+        learned.stackId = stack.id
+        for (question, answer) in [("dog", "Hund"), ("cat", "Katze"), ("mouse", "Maus")] {
+            learned.cardIds.append(try await client.createCard(in: stack.id, question: question, answer: answer).id)
+        }
+        let queue = OfflineReviewQueue(file: queueFile)
+        let session = StudySessionModel(stackId: stack.id, client: client, queue: queue, clock: clock)
+        await session.start()
+        guard case .card(let first, let options) = session.phase else {
+            Issue.record("no card: \(session.phase)")
+            return
+        }
+        #expect(first.question == "dog" && options.map(\.rating) == [.again, .hard, .good, .easy])
+        #expect(session.dueCount == 3)
+        // Rating before the answer is shown does nothing.
+        await session.rate(.easy)
+        #expect(session.reviewed == 0)
+        session.reveal()
+        clock.now += 4
+        await session.rate(.easy)
+        #expect(session.reviewed == 1 && !session.revealed)
+        guard case .card(let second, _) = session.phase else {
+            Issue.record("no second card: \(session.phase)")
+            return
+        }
+        #expect(second.question == "cat")
+        let logged = try await client.card(first.id, in: stack.id)
+        #expect(logged.reviewCount == 1 && logged.state == .review)
+
+        // The connection drops: the rating is kept with its moment, the session says so.
+        await stop()
+        session.reveal()
+        clock.now += 3
+        await session.rate(.easy)
+        #expect(session.phase == .offline && session.reviewed == 2)
+        #expect(queue.pendingCount == 1 && queue.pending.first?.cardId == second.id)
+        await session.start()
+        #expect(session.phase == .offline && queue.pendingCount == 1)
+    }
+
+    @MainActor
+    private static func studyAfterReconnect(url: URL, queueFile: URL, clock: FixedClock, learned: Learned)
+        async throws
+    {
+        let client = FlashcardsClient(baseURL: url, token: learned.token)
+        let queue = OfflineReviewQueue(file: queueFile)
+        #expect(queue.pendingCount == 1)
+        let session = StudySessionModel(stackId: learned.stackId, client: client, queue: queue, clock: clock)
+        await session.start()
+        #expect(queue.pendingCount == 0 && queue.lastError == nil)
+        #expect(try await client.card(learned.cardIds[1], in: learned.stackId).reviewCount == 1)
+        guard case .card(let third, _) = session.phase else {
+            Issue.record("no third card: \(session.phase)")
+            return
+        }
+        #expect(third.question == "mouse")
+        session.reveal()
+        await session.rate(.easy)
+        if case .finished = session.phase {} else { Issue.record("not finished: \(session.phase)") }
+        // A review whose card is gone is dropped on its own; the others still arrive.
+        try queue.enqueue(SyncReviewDTO(id: UUID(), cardId: UUID(), rating: .good, reviewedAt: clock.now))
+        try queue.enqueue(SyncReviewDTO(id: UUID(), cardId: learned.cardIds[2], rating: .good, reviewedAt: clock.now))
+        #expect(await queue.sync(using: client))
+        #expect(queue.pendingCount == 0 && queue.dropped == 1)
+        #expect(try await client.card(learned.cardIds[2], in: learned.stackId).reviewCount == 2)
+    }
+}
