@@ -72,10 +72,27 @@ public final class SessionModel {
 
     /// The session ended on the server (a 401 anywhere): back to the sign-in screen.
     public func sessionExpired() {
+        forget(saying: "Deine Sitzung ist abgelaufen. Bitte melde dich erneut an.")
+    }
+
+    /// The account was deleted: nothing to revoke, everything to forget.
+    func accountDeleted() {
+        forget(saying: nil)
+    }
+
+    /// The account's name or time zone changed: the stored session shows the new one.
+    func accountChanged(_ account: UserDTO) {
+        user = account
+        if let token = client.token {
+            try? store.save(StoredSession(server: client.baseURL, token: token, user: account))
+        }
+    }
+
+    private func forget(saying message: String?) {
         client.logout()
         try? store.clear()
         user = nil
-        errorMessage = "Deine Sitzung ist abgelaufen. Bitte melde dich erneut an."
+        errorMessage = message
     }
 
     private func run(_ request: @escaping () async throws -> AuthResponse) async {

@@ -8,6 +8,12 @@ extension FlashcardsClient {
         try await transport.send(JobDTO.self, Endpoint.V1.job, id.path)
     }
 
+    /// Asks the server to stop the job; answers the job as it stands then.
+    @discardableResult
+    public func cancelJob(_ id: UUID) async throws -> JobDTO {
+        try await transport.send(JobDTO.self, Endpoint.V1.cancelJob, id.path)
+    }
+
     /// Polls the job every `interval` seconds until it has finished (succeeded, failed or
     /// cancelled); `progress` sees each state on the way.
     public func waitForJob(

@@ -190,4 +190,167 @@ struct AppCoreTests {
         #expect(queue.pendingCount == 0 && queue.dropped == 1)
         #expect(try await client.card(learned.cardIds[2], in: learned.stackId).reviewCount == 2)
     }
+
+    @Test("a stack's cards page by page and searched; the card editor checks, previews and saves")
+    func cardsAndEditor() async throws {
+        try await withApp(.sqlite) { app in
+            try await withRunningServer(app) { client, _ in try await Self.cardsStory(client: client) }
+        }
+    }
+
+    @MainActor
+    private static func cardsStory(client: FlashcardsClient) async throws {
+        try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
+        let stack = try await client.createStack(name: "Physik", color: "#2563EB")
+
+        // The editor refuses what the server would, before asking it.
+        let editor = CardEditorModel(stackId: stack.id, client: client)
+        #expect(editor.problem == "Die Vorderseite ist leer.")
+        #expect(await editor.save() == false && editor.errorMessage == "Die Vorderseite ist leer.")
+        editor.question = "Was besagt das **2. Newtonsche Gesetz**?"
+        editor.answer = String(repeating: "x", count: 20_001)
+        #expect(editor.problem == "Die Rückseite ist zu lang (höchstens 20.000 Zeichen).")
+        editor.answer = "$F = m \\cdot a$"
+        editor.isRich = true
+        await editor.updatePreview()
+        #expect(editor.preview?.question == "<p>Was besagt das <strong>2. Newtonsche Gesetz</strong>?</p>")
+        #expect(editor.preview?.answer == "<p><span class=\"math\">F = m \\cdot a</span></p>")
+        #expect(await editor.save())
+        #expect(editor.question.isEmpty && editor.answer.isEmpty && editor.isRich, "ready for the next card")
+        for index in 1...6 {
+            editor.isRich = false
+            editor.question = "Frage \(index)"
+            editor.answer = "Antwort \(index)"
+            #expect(await editor.save())
+        }
+
+        // The stack's page: two at a time, then a search.
+        let detail = StackDetailModel(stackId: stack.id, client: client, perPage: 2)
+        await detail.load()
+        #expect(detail.state.value?.count == 2 && detail.total == 7 && detail.hasMore)
+        await detail.loadMore()
+        await detail.loadMore()
+        #expect(detail.state.value?.count == 6)
+        await detail.load(search: " frage ")
+        #expect(detail.total == 6 && detail.search == "frage")
+        let first = try #require(detail.state.value?.first)
+        await detail.delete(first)
+        #expect(detail.total == 5 && detail.state.value?.contains(first) == false)
+
+        // Editing switches the format and keeps the rest.
+        let rich = try #require(try await client.cards(in: stack.id).items.first { $0.format == .markdown })
+        let change = CardEditorModel(stackId: stack.id, client: client, card: rich)
+        #expect(change.isRich && change.question == rich.question)
+        change.isRich = false
+        #expect(await change.save())
+        #expect(change.card?.format == .plain && change.card?.rendered == nil)
+        #expect(change.question == rich.question, "an edited card keeps its fields")
+    }
+
+    @Test("generation from pasted text: progress, drafts, accept some, discard one", .timeLimit(.minutes(1)))
+    func generation() async throws {
+        try await withApp(.sqlite, adjust: workers(1)) { app in
+            try await withRunningServer(app) { client, _ in try await Self.generationStory(client: client) }
+        }
+    }
+
+    @MainActor
+    private static func generationStory(client: FlashcardsClient) async throws {
+        try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
+        let stack = try await client.createStack(name: "Biologie", color: "#059669")
+        let model = GenerationModel(stackId: stack.id, client: client, pollInterval: 0.05)
+        await model.generate(text: "   ")
+        #expect(model.phase == .failed("Füge zuerst einen Text ein."))
+        await model.generate(
+            text: "Das Mitochondrium ist das Kraftwerk der Zelle, in dem ATP gebildet wird.\n"
+                + "Unter Osmose versteht man die Diffusion von Wasser durch eine halbdurchlässige Membran.\n"
+                + "Das Ribosom ist der Ort, an dem Proteine aus Aminosäuren gebildet werden.\n")
+        #expect(model.phase == .review)
+        #expect(model.drafts.count >= 2, "\(model.drafts.map(\.question))")
+        let drafts = model.drafts
+        await model.discard(drafts[0])
+        await model.accept([drafts[1].id])
+        #expect(model.accepted == 1 && model.drafts.count == drafts.count - 2)
+        #expect(try await client.cards(in: stack.id).items.map(\.question) == [drafts[1].question])
+        await model.accept()
+        #expect(model.drafts.isEmpty && model.accepted == drafts.count - 1)
+    }
+
+    @Test("a generation that waits for a free worker can be cancelled", .timeLimit(.minutes(1)))
+    func generationCancelled() async throws {
+        // No worker runs: the job stays queued until the learner gives up on it.
+        try await withApp(.sqlite, adjust: workers(0)) { app in
+            try await withRunningServer(app) { client, _ in try await Self.cancelStory(client: client) }
+        }
+    }
+
+    @MainActor
+    private static func cancelStory(client: FlashcardsClient) async throws {
+        try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
+        let stack = try await client.createStack(name: "Chemie", color: "#DC2626")
+        let model = GenerationModel(stackId: stack.id, client: client, pollInterval: 0.05)
+        let running = Task { await model.generate(text: "Ein Katalysator beschleunigt eine Reaktion.") }
+        while true {
+            if case .running = model.phase, model.canCancel { break }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        await model.cancel()
+        await running.value
+        #expect(model.phase == .idle && model.drafts.isEmpty)
+        #expect(try await client.drafts(in: stack.id).isEmpty)
+    }
+
+    @Test("settings: profile, goal, reminder, focus mode, password (still signed in), delete account")
+    func settings() async throws {
+        let store = FileTokenStore(file: Self.folder().appendingPathComponent("token.json"))
+        try await withApp(.sqlite) { app in
+            try await withRunningServer(app) { _, url in try await Self.settingsStory(url: url, store: store) }
+        }
+    }
+
+    @MainActor
+    private static func settingsStory(url: URL, store: FileTokenStore) async throws {
+        let session = SessionModel(server: url, store: store)
+        await session.signUp(name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
+        let model = SettingsModel(session: session)
+        await model.load()
+        #expect(model.state.value?.dailyGoal == 20 && model.state.value?.focusMode == false)
+
+        await model.updateProfile(name: "Ada L.", timeZone: "Europe/Berlin")
+        #expect(model.user?.name == "Ada L." && session.user?.timeZone == "Europe/Berlin")
+        #expect(store.load()?.user.name == "Ada L.", "the next launch shows the new name")
+        await model.updateProfile(timeZone: "Mars/Olympus")
+        #expect(model.errorMessage == "Diese Zeitzone kennen wir nicht." && model.user?.timeZone == "Europe/Berlin")
+
+        await model.setDailyGoal(0)
+        #expect(model.errorMessage == "Das Tagesziel liegt zwischen 1 und 500 Karten.")
+        await model.setDailyGoal(35)
+        await model.setFocusMode(true)
+        await model.setReminder(enabled: true, time: "25:00")
+        #expect(model.errorMessage == "Gib die Uhrzeit als HH:MM an, zum Beispiel 18:30.")
+        await model.setReminder(enabled: true, time: "18:30")
+        await model.setLeaderboardOptIn(true)
+        await model.setLanguage("en")
+        #expect(model.errorMessage == nil && model.confirmation == "Gespeichert.")
+        let saved = try await session.client.settings()
+        #expect(saved.dailyGoal == 35 && saved.focusMode && saved.remindersEnabled && saved.reminderTime == "18:30")
+        #expect(saved.leaderboardOptIn && saved.language == "en")
+
+        await model.changePassword(current: "correct horse", new: "battery staple", repeated: "battery stapel")
+        #expect(model.errorMessage == "Die beiden neuen Passwörter stimmen nicht überein.")
+        await model.changePassword(current: "wrong horse", new: "battery staple", repeated: "battery staple")
+        #expect(model.errorMessage != nil && session.isSignedIn)
+        await model.changePassword(current: "correct horse", new: "battery staple", repeated: "battery staple")
+        #expect(model.confirmation == "Dein Passwort wurde geändert." && session.isSignedIn)
+        #expect(try await session.client.me().name == "Ada L.", "the new token works")
+
+        await model.deleteAccount(password: "")
+        #expect(model.errorMessage == "Bestätige das Löschen mit deinem Passwort." && session.isSignedIn)
+        await model.deleteAccount(password: "battery staple")
+        #expect(!session.isSignedIn && store.load() == nil)
+        let again = FlashcardsClient(baseURL: url)
+        await #expect(throws: FlashcardsError.self) {
+            try await again.login(mail: "ada@example.org", password: "battery staple")
+        }
+    }
 }

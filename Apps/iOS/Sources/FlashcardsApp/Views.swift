@@ -62,13 +62,16 @@
                 case .loaded(let list) where list.isEmpty: Text("Noch keine Stapel. Lege deinen ersten an.")
                 case .loaded(let list):
                     ForEach(list, id: \.id) { stack in
-                        NavigationLink(stack.name) { StudyView(stackId: stack.id, client: session.client) }
+                        NavigationLink(stack.name) { StackDetailView(stack: stack, client: session.client) }
                             .badge(stack.dueCount)
                     }
                 }
             }
             .navigationTitle("Stapel")
-            .toolbar { Button("Abmelden") { Task { await session.signOut() } } }
+            .toolbar {
+                NavigationLink("Einstellungen") { SettingsView(session: session) }
+                Button("Abmelden") { Task { await session.signOut() } }
+            }
             .refreshable { await model.load() }
             .task { await model.load() }
         }
@@ -108,6 +111,217 @@
             }
             .padding()
             .task { await model.start() }
+        }
+    }
+
+    /// A stack: learn, add or generate cards, the cards page by page with a search.
+    struct StackDetailView: View {
+        let stack: StackDTO
+        let client: FlashcardsClient
+        @State private var model: StackDetailModel
+        @State private var search = ""
+
+        init(stack: StackDTO, client: FlashcardsClient) {
+            self.stack = stack
+            self.client = client
+            _model = State(initialValue: StackDetailModel(stackId: stack.id, client: client))
+        }
+
+        var body: some View {
+            List {
+                Section {
+                    NavigationLink("Lernen") { StudyView(stackId: stack.id, client: client) }
+                    NavigationLink("Neue Karte") {
+                        CardEditorView(model: CardEditorModel(stackId: stack.id, client: client))
+                    }
+                    NavigationLink("Karten aus Text erstellen") {
+                        GenerationView(model: GenerationModel(stackId: stack.id, client: client))
+                    }
+                }
+                Section("Karten") {
+                    switch model.state {
+                    case .idle, .loading: ProgressView("Lädt …")
+                    case .failed(let message): Text(message)
+                    case .loaded(let cards) where cards.isEmpty:
+                        Text(
+                            model.search.isEmpty
+                                ? "Dieser Stapel hat noch keine Karten." : "Keine Karte passt zur Suche.")
+                    case .loaded(let cards):
+                        ForEach(cards, id: \.id) { card in
+                            NavigationLink(card.question) {
+                                CardEditorView(model: CardEditorModel(stackId: stack.id, client: client, card: card))
+                            }
+                            .swipeActions {
+                                Button("Löschen", role: .destructive) { Task { await model.delete(card) } }
+                            }
+                        }
+                        if model.hasMore { Button("Mehr laden") { Task { await model.loadMore() } } }
+                    }
+                    if let message = model.errorMessage { Text(message).foregroundStyle(.secondary) }
+                }
+            }
+            .navigationTitle(stack.name)
+            .searchable(text: $search, prompt: "Karten durchsuchen")
+            .onSubmit(of: .search) { Task { await model.load(search: search) } }
+            .refreshable { await model.load(search: search) }
+            .task { await model.load() }
+        }
+    }
+
+    /// Writing a card: fields, the rich-text option with the server's preview, saving.
+    struct CardEditorView: View {
+        @State var model: CardEditorModel
+        @Environment(\.dismiss) private var dismiss
+
+        var body: some View {
+            Form {
+                Section("Vorderseite") { TextField("Frage", text: $model.question, axis: .vertical) }
+                Section("Rückseite") { TextField("Antwort", text: $model.answer, axis: .vertical) }
+                Section("Hinweis (optional)") { TextField("Hinweis", text: $model.hint, axis: .vertical) }
+                Toggle("Formatierung und Formeln", isOn: $model.isRich)
+                if model.isRich, let preview = model.preview {
+                    Section("Vorschau") {
+                        // The server's sanitised HTML (formulas stay as their source here).
+                        Text(Self.attributed(preview.question))
+                        Text(Self.attributed(preview.answer))
+                    }
+                }
+                if let message = model.errorMessage { Text(message).foregroundStyle(.red) }
+                Button("Speichern") {
+                    Task { if await model.save(), model.card != nil { dismiss() } }
+                }
+                .disabled(model.isWorking || model.problem != nil)
+            }
+            .task(id: "\(model.isRich)\(model.question)\(model.answer)") { await model.updatePreview() }
+        }
+
+        /// Styled text of the server's sanitised HTML; the plain source when it does not parse.
+        static func attributed(_ html: String) -> AttributedString {
+            guard let data = html.data(using: .utf8),
+                let text = try? NSAttributedString(
+                    data: data,
+                    options: [
+                        .documentType: NSAttributedString.DocumentType.html,
+                        .characterEncoding: String.Encoding.utf8.rawValue,
+                    ],
+                    documentAttributes: nil)
+            else { return AttributedString(html) }
+            return AttributedString(text)
+        }
+    }
+
+    /// Cards from pasted text: progress while the job runs, then the drafts to keep or discard.
+    struct GenerationView: View {
+        @State var model: GenerationModel
+        @State private var text = ""
+
+        var body: some View {
+            Form {
+                switch model.phase {
+                case .idle, .failed:
+                    if case .failed(let message) = model.phase { Text(message).foregroundStyle(.secondary) }
+                    TextField("Text einfügen", text: $text, axis: .vertical).lineLimit(6...20)
+                    Button("Karten erstellen") { Task { await model.generate(text: text) } }
+                case .running(let message):
+                    ProgressView(message)
+                    Button("Abbrechen", role: .cancel) { Task { await model.cancel() } }.disabled(!model.canCancel)
+                case .review:
+                    if model.drafts.isEmpty { Text("\(model.accepted) Karten übernommen.") }
+                    ForEach(model.drafts, id: \.id) { draft in
+                        VStack(alignment: .leading) {
+                            Text(draft.question).bold()
+                            Text(draft.answer)
+                        }
+                        .swipeActions {
+                            Button("Verwerfen", role: .destructive) { Task { await model.discard(draft) } }
+                        }
+                    }
+                    if !model.drafts.isEmpty { Button("Alle übernehmen") { Task { await model.accept() } } }
+                }
+            }
+            .navigationTitle("Karten erstellen")
+        }
+    }
+
+    /// Profile, goal, language, focus mode, reminder, leaderboard, password, deleting the account.
+    struct SettingsView: View {
+        let session: SessionModel
+        @State private var model: SettingsModel
+        @State private var name = ""
+        @State private var current = ""
+        @State private var new = ""
+        @State private var repeated = ""
+        @State private var deletePassword = ""
+
+        init(session: SessionModel) {
+            self.session = session
+            _model = State(initialValue: SettingsModel(session: session))
+        }
+
+        var body: some View {
+            Form {
+                switch model.state {
+                case .idle, .loading: ProgressView("Lädt …")
+                case .failed(let message): Text(message)
+                case .loaded(let settings):
+                    Section("Profil") {
+                        TextField("Name", text: $name).onSubmit { Task { await model.updateProfile(name: name) } }
+                        Text(model.user?.timeZone ?? "")
+                    }
+                    Section("Lernen") {
+                        Stepper(
+                            "Tagesziel: \(settings.dailyGoal) Karten",
+                            onIncrement: { Task { await model.setDailyGoal(settings.dailyGoal + 5) } },
+                            onDecrement: { Task { await model.setDailyGoal(max(1, settings.dailyGoal - 5)) } })
+                        Toggle(
+                            "Fokusmodus",
+                            isOn: Binding(
+                                get: { settings.focusMode }, set: { on in Task { await model.setFocusMode(on) } }))
+                        Toggle(
+                            "Erinnerung um \(settings.reminderTime)",
+                            isOn: Binding(
+                                get: { settings.remindersEnabled },
+                                set: { on in Task { await model.setReminder(enabled: on) } }))
+                        Toggle(
+                            "In Bestenlisten erscheinen",
+                            isOn: Binding(
+                                get: { settings.leaderboardOptIn },
+                                set: { on in Task { await model.setLeaderboardOptIn(on) } }))
+                        Picker(
+                            "Sprache",
+                            selection: Binding(
+                                get: { settings.language }, set: { value in Task { await model.setLanguage(value) } })
+                        ) {
+                            Text("Deutsch").tag("de")
+                            Text("English").tag("en")
+                        }
+                    }
+                    if !(model.user?.isGuest ?? false) {
+                        Section("Passwort ändern") {
+                            SecureField("Bisheriges Passwort", text: $current)
+                            SecureField("Neues Passwort", text: $new)
+                            SecureField("Neues Passwort wiederholen", text: $repeated)
+                            Button("Passwort ändern") {
+                                Task { await model.changePassword(current: current, new: new, repeated: repeated) }
+                            }
+                        }
+                    }
+                    Section("Konto löschen") {
+                        if !(model.user?.isGuest ?? false) { SecureField("Passwort", text: $deletePassword) }
+                        Button("Konto und alle Daten löschen", role: .destructive) {
+                            Task { await model.deleteAccount(password: deletePassword) }
+                        }
+                    }
+                }
+                if let message = model.errorMessage { Text(message).foregroundStyle(.red) }
+                if let message = model.confirmation { Text(message).foregroundStyle(.secondary) }
+            }
+            .navigationTitle("Einstellungen")
+            .disabled(model.isWorking)
+            .task {
+                await model.load()
+                name = model.user?.name ?? ""
+            }
         }
     }
 #endif
