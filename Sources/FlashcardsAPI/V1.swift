@@ -347,6 +347,11 @@ public struct CardDTO: Codable, Sendable, Hashable {
     public var lastReviewedAt: Date?
     /// Reviews that count.
     public var reviewCount: Int?
+    /// FSRS (re)learning step (0-based); nil in review, for new and for ladder cards. With the
+    /// other fields it is the whole schedule, so a client can schedule the card offline.
+    public var step: Int?
+    /// The first review that counts (the daily new-card limit counts cards first reviewed today).
+    public var firstReviewedAt: Date?
     /// Bookmarked by the learner (the feed's swipe left).
     public var bookmarked: Bool
     /// How question, answer and hint are written: `plain`, or `markdown` (the rich-text subset).
@@ -359,9 +364,11 @@ public struct CardDTO: Codable, Sendable, Hashable {
     public init(
         id: UUID, stackId: UUID, question: String, answer: String, hint: String?, dueAt: Date, level: Int,
         createdAt: Date, updatedAt: Date, state: CardState? = nil, stability: Double? = nil, difficulty: Double? = nil,
-        lastReviewedAt: Date? = nil, reviewCount: Int? = nil, bookmarked: Bool = false, format: CardFormat = .plain,
-        rendered: RenderedCardDTO? = nil
+        lastReviewedAt: Date? = nil, reviewCount: Int? = nil, step: Int? = nil, firstReviewedAt: Date? = nil,
+        bookmarked: Bool = false, format: CardFormat = .plain, rendered: RenderedCardDTO? = nil
     ) {
+        self.step = step
+        self.firstReviewedAt = firstReviewedAt
         self.format = format
         self.rendered = rendered
         self.state = state
