@@ -566,6 +566,8 @@ extension CardDTO {
         try container.encode(difficulty, forKey: .difficulty)
         try container.encode(lastReviewedAt, forKey: .lastReviewedAt)
         try container.encode(reviewCount, forKey: .reviewCount)
+        try container.encode(step, forKey: .step)
+        try container.encode(firstReviewedAt, forKey: .firstReviewedAt)
         try container.encode(bookmarked, forKey: .bookmarked)
         try container.encode(format, forKey: .format)
         try container.encode(rendered, forKey: .rendered)

@@ -38,6 +38,8 @@ public final class StudySessionModel {
     private let queue: OfflineReviewQueue
     private let clock: any AppClock
     private var shownAt: Date
+    private let startedAt: Date
+    private var sender: RatingSender { RatingSender(stackId: stackId, client: client, queue: queue, clock: clock) }
 
     /// A session over `stackId` with `client`; offline ratings go to `queue`.
     public init(stackId: UUID, client: FlashcardsClient, queue: OfflineReviewQueue, clock: any AppClock = SystemClock())
@@ -47,6 +49,7 @@ public final class StudySessionModel {
         self.queue = queue
         self.clock = clock
         shownAt = clock.now
+        startedAt = clock.now
     }
 
     /// Sends what waits in the queue, then asks for the next card (offline, that fails too, and
@@ -74,25 +77,23 @@ public final class StudySessionModel {
         else { return }
         isWorking = true
         defer { isWorking = false }
-        let reviewId = UUID()
-        let reviewedAt = clock.now
-        let durationMs = max(0, Int(reviewedAt.timeIntervalSince(shownAt) * 1000))
         do {
-            let answer = try await client.rate(
-                card.id, in: stackId, rating: rating, reviewId: reviewId, durationMs: min(durationMs, 60_000))
-            reviewed += 1
-            show(answer.next)
-        } catch  where UserFacingError.isOffline(error) {
-            // Kept with its moment; the server replays it in order when it arrives.
-            try? queue.enqueue(
-                SyncReviewDTO(
-                    id: reviewId, cardId: card.id, rating: rating, reviewedAt: reviewedAt,
-                    durationMs: min(durationMs, 60_000), mode: .flashcards))
-            reviewed += 1
-            phase = .offline
+            switch try await sender.rate(card.id, rating, shownAt: shownAt, mode: .flashcards) {
+            case .sent(let answer):
+                reviewed += 1
+                show(answer.next)
+            case .queued:
+                reviewed += 1
+                phase = .offline
+            }
         } catch {
             fail(error)
         }
+    }
+
+    /// The session so far, for its last screen.
+    public var summary: SessionSummary {
+        SessionSummary(reviewed: reviewed, correct: nil, seconds: max(0, Int(clock.now.timeIntervalSince(startedAt))))
     }
 
     private func show(_ next: StudyNextResponse) {
@@ -107,6 +108,6 @@ public final class StudySessionModel {
     }
 
     private func fail(_ error: any Error) {
-        phase = UserFacingError.isOffline(error) ? .offline : .failed(UserFacingError.message(for: error))
+        phase = StudyFailure.phase(for: error, offline: .offline, failed: Phase.failed)
     }
 }

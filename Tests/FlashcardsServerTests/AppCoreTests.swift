@@ -353,4 +353,111 @@ struct AppCoreTests {
             try await again.login(mail: "ada@example.org", password: "battery staple")
         }
     }
+
+    @Test("the quiz: right and wrong answers rated as the server says, a summary, offline answers kept")
+    func quiz() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let queue = folder.appendingPathComponent("reviews.json")
+        try await withApp(.sqlite) { app in
+            try await withRunningServer(app) { client, _ in
+                try await Self.quizStory(client: client, queueFile: queue, stop: { await app.server.shutdown() })
+            }
+        }
+    }
+
+    @MainActor
+    private static func quizStory(client: FlashcardsClient, queueFile: URL, stop: @Sendable () async -> Void)
+        async throws
+    {
+        try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
+        let stack = try await client.createStack(name: "Hauptstädte", color: "#2563EB")
+        let pairs = [
+            ("Frankreich", "Paris"), ("Italien", "Rom"), ("Spanien", "Madrid"), ("Polen", "Warschau"),
+            ("Irland", "Dublin"),
+        ]
+        for (question, answer) in pairs {
+            _ = try await client.createCard(in: stack.id, question: question, answer: answer)
+        }
+        let clock = FixedClock(Date())
+        let queue = OfflineReviewQueue(file: queueFile)
+        let quiz = QuizSessionModel(stackId: stack.id, client: client, queue: queue, clock: clock)
+        await quiz.start()
+        guard case .question(let first) = quiz.phase, let card = first.card, let right = first.correctIndex else {
+            Issue.record("no question: \(quiz.phase)")
+            return
+        }
+        #expect(first.choices.count == 4 && first.choices[right] == card.answer)
+        let wrong = (right + 1) % first.choices.count
+        clock.now += 5
+        await quiz.choose(wrong)
+        #expect(quiz.phase == .answered(first, chosen: wrong, correct: false))
+        await quiz.choose(right)
+        #expect(quiz.answered == 1, "a question is answered once")
+        let rated = try await client.card(card.id, in: stack.id)
+        #expect(rated.reviewCount == 1 && rated.state == .learning, "a wrong answer is FSRS Again")
+
+        await quiz.next()
+        guard case .question(let second) = quiz.phase, let index = second.correctIndex else {
+            Issue.record("no second question: \(quiz.phase)")
+            return
+        }
+        #expect(second.card?.id != card.id)
+        await quiz.choose(index)
+        #expect(quiz.summary == SessionSummary(reviewed: 2, correct: 1, seconds: 5) && quiz.summary.accuracy == 0.5)
+
+        // Offline, the answer is kept for later.
+        await quiz.next()
+        guard case .question(let third) = quiz.phase, let thirdRight = third.correctIndex else {
+            Issue.record("no third question: \(quiz.phase)")
+            return
+        }
+        await stop()
+        await quiz.choose(thirdRight)
+        #expect(quiz.phase == .offline && queue.pending.map(\.mode) == [.quiz] && quiz.correct == 2)
+    }
+
+    @Test("write mode: a typo is close, the learner may claim it, a wrong answer is rated Again")
+    func write() async throws {
+        try await withApp(.sqlite) { app in
+            try await withRunningServer(app) { client, _ in try await Self.writeStory(client: client) }
+        }
+    }
+
+    @MainActor
+    private static func writeStory(client: FlashcardsClient) async throws {
+        try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
+        let stack = try await client.createStack(name: "Vokabeln", color: "#2563EB")
+        for (question, answer) in [("exercise", "Übung"), ("tree", "Baum")] {
+            _ = try await client.createCard(in: stack.id, question: question, answer: answer)
+        }
+        let queue = OfflineReviewQueue(file: Self.folder().appendingPathComponent("reviews.json"))
+        let model = WriteSessionModel(stackId: stack.id, client: client, queue: queue, clock: FixedClock(Date()))
+        await model.start()
+        guard case .card(let first) = model.phase else {
+            Issue.record("no card: \(model.phase)")
+            return
+        }
+        #expect(first.question == "exercise")
+        model.typed = "Ubung"
+        await model.check()
+        guard case .checked(_, let close) = model.phase else {
+            Issue.record("not checked: \(model.phase)")
+            return
+        }
+        #expect(close.verdict == .close && close.expected == "Übung" && close.rating == .hard)
+        await model.rate(claimingRight: true)
+        #expect(try await client.card(first.id, in: stack.id).reviewCount == 1)
+        guard case .card(let second) = model.phase else {
+            Issue.record("no second card: \(model.phase)")
+            return
+        }
+        #expect(second.question == "tree" && model.typed.isEmpty)
+        model.typed = "Blatt"
+        await model.check()
+        await model.rate()
+        #expect(model.answered == 2 && model.correct == 1)
+        let wrong = try await client.card(second.id, in: stack.id)
+        #expect(wrong.state == .learning && wrong.step == 0, "Again keeps the card at the first step: \(wrong)")
+    }
 }

@@ -39,7 +39,8 @@ extension CardModel {
             id: uniqueId, stackId: stack.uniqueId, question: question, answer: answer, hint: hint,
             dueAt: dueAt, level: level, createdAt: createdAt, updatedAt: updatedAt, state: cardState,
             stability: stability, difficulty: difficulty, lastReviewedAt: lastReviewedAt, reviewCount: reviewCount,
-            step: step, firstReviewedAt: firstReviewedAt, bookmarked: bookmarked, format: cardFormat, rendered: rendered(hint: hint))
+            step: step, firstReviewedAt: firstReviewedAt, bookmarked: bookmarked, format: cardFormat,
+            rendered: rendered(hint: hint))
     }
 
     /// The card as a shared stack shows it: its texts, no learning state.
