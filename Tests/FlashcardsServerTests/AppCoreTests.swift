@@ -460,4 +460,59 @@ struct AppCoreTests {
         let wrong = try await client.card(second.id, in: stack.id)
         #expect(wrong.state == .learning && wrong.step == 0, "Again keeps the card at the first step: \(wrong)")
     }
+
+    @Test("onboarding sets goal and interests; home greets by the hour, fills the ring, hides motivation in focus mode")
+    func onboardingAndHome() async throws {
+        try await withApp(.sqlite) { app in
+            try await withRunningServer(app) { client, _ in try await Self.homeStory(client: client) }
+        }
+    }
+
+    @MainActor
+    private static func homeStory(client: FlashcardsClient) async throws {
+        try await client.signup(
+            name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "Europe/Berlin")
+        #expect(try await client.settings().onboarding.done == false)
+        let onboarding = OnboardingModel(client: client)
+        await onboarding.next()
+        await onboarding.next()
+        onboarding.back()
+        #expect(onboarding.step == .noGuilt)
+        await onboarding.next()
+        await onboarding.next()
+        #expect(onboarding.step == .goal)
+        onboarding.purpose = "exam"
+        await onboarding.next()
+        onboarding.minutesPerDay = 10
+        await onboarding.next()
+        for topic in ["Medizin", "Recht", "Medizin"] { onboarding.toggle(interest: topic) }
+        await onboarding.next()
+        #expect(onboarding.isDone && onboarding.errorMessage == nil)
+        let settings = try await client.settings()
+        #expect(
+            settings.onboarding == OnboardingDTO(done: true, purpose: "exam", minutesPerDay: 10, interests: ["Recht"]))
+        #expect(settings.dailyGoal == 20, "ten minutes are twenty cards")
+
+        // 06:30 UTC is 07:30 in Berlin.
+        let clock = FixedClock(ISO8601DateFormatter().date(from: "2026-11-30T06:30:00Z")!)
+        let home = HomeModel(client: client, clock: clock)
+        let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+        #expect(home.greeting(name: "Ada", timeZone: berlin) == "Guten Morgen, Ada")
+        clock.now += 11 * 3600
+        #expect(home.greeting(name: "Ada", timeZone: berlin) == "Guten Abend, Ada")
+        #expect(home.greeting(name: "", timeZone: TimeZone(identifier: "UTC")!) == "Guten Tag", "17:30 in UTC")
+
+        let stack = try await client.createStack(name: "Anatomie", color: "#DC2626")
+        let card = try await client.createCard(
+            in: stack.id, question: "Größter Knochen?", answer: "Oberschenkelknochen")
+        await home.load()
+        #expect(home.goalText == "0 / 20 Karten" && home.goalFraction == 0 && home.showsMotivation)
+        #expect(home.state.value?.dueCount == 1)
+        _ = try await client.rate(card.id, in: stack.id, rating: .good)
+        await home.load()
+        #expect(home.goalText == "1 / 20 Karten" && home.goalFraction == 0.05)
+        _ = try await client.updateSettings(UpdateSettingsRequest(focusMode: true))
+        await home.load()
+        #expect(!home.showsMotivation)
+    }
 }

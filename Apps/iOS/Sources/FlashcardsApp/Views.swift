@@ -6,6 +6,7 @@
     /// Sign-in or the library, by the session. Every behaviour is in the models (FlashcardsAppCore).
     public struct FlashcardsRootView: View {
         @State private var session: SessionModel
+        @State private var showsOnboarding = false
 
         /// The app for the server at `server`.
         public init(server: URL) {
@@ -14,7 +15,13 @@
 
         public var body: some View {
             if session.isSignedIn {
-                NavigationStack { StacksView(session: session) }
+                TabView {
+                    NavigationStack { HomeView(session: session) }.tabItem { Label("Start", systemImage: "house.fill") }
+                    NavigationStack { StacksView(session: session) }
+                        .tabItem { Label("Bibliothek", systemImage: "folder.fill") }
+                }
+                .sheet(isPresented: $showsOnboarding) { OnboardingView(model: OnboardingModel(client: session.client)) }
+                .task { showsOnboarding = (try? await session.client.settings().onboarding.done) == false }
             } else {
                 SignInView(session: session)
             }
@@ -82,9 +89,7 @@
         @State private var model: StudySessionModel
 
         init(stackId: UUID, client: FlashcardsClient) {
-            let queue = OfflineReviewQueue(
-                file: URL.applicationSupportDirectory.appendingPathComponent("pending-reviews.json"))
-            _model = State(initialValue: StudySessionModel(stackId: stackId, client: client, queue: queue))
+            _model = State(initialValue: StudySessionModel(stackId: stackId, client: client, queue: sharedReviewQueue))
         }
 
         var body: some View {
@@ -93,7 +98,7 @@
                 case .loading: ProgressView()
                 case .offline: Text("Offline: Deine Bewertungen sind gespeichert und werden später übertragen.")
                 case .failed(let message): Text(message)
-                case .finished: Text("Toll gemacht! Für heute ist alles gelernt.")
+                case .finished: SessionCompleteView(summary: model.summary)
                 case .card(let card, let options):
                     Text(card.question).font(.title2)
                     if model.revealed {
@@ -131,6 +136,8 @@
             List {
                 Section {
                     NavigationLink("Lernen") { StudyView(stackId: stack.id, client: client) }
+                    NavigationLink("Quiz") { QuizView(stackId: stack.id, client: client) }
+                    NavigationLink("Antwort schreiben") { WriteView(stackId: stack.id, client: client) }
                     NavigationLink("Neue Karte") {
                         CardEditorView(model: CardEditorModel(stackId: stack.id, client: client))
                     }
@@ -322,6 +329,173 @@
                 await model.load()
                 name = model.user?.name ?? ""
             }
+        }
+    }
+
+    /// The offline queue every study screen shares.
+    @MainActor let sharedReviewQueue = OfflineReviewQueue(
+        file: URL.applicationSupportDirectory.appendingPathComponent("pending-reviews.json"))
+
+    /// Multiple choice: right or wrong at once, then the next question.
+    struct QuizView: View {
+        @State private var model: QuizSessionModel
+
+        init(stackId: UUID, client: FlashcardsClient) {
+            _model = State(initialValue: QuizSessionModel(stackId: stackId, client: client, queue: sharedReviewQueue))
+        }
+
+        var body: some View {
+            VStack(spacing: 16) {
+                switch model.phase {
+                case .loading: ProgressView()
+                case .offline: Text("Offline: Deine Antworten sind gespeichert und werden später übertragen.")
+                case .failed(let message): Text(message)
+                case .finished: SessionCompleteView(summary: model.summary)
+                case .question(let quiz):
+                    Text(quiz.card?.question ?? "").font(.title2)
+                    ForEach(Array(quiz.choices.enumerated()), id: \.offset) { index, choice in
+                        Button(choice) { Task { await model.choose(index) } }.buttonStyle(.bordered)
+                    }
+                case .answered(let quiz, let chosen, let correct):
+                    Text(correct ? "Richtig!" : "Nicht ganz.").font(.headline)
+                    ForEach(Array(quiz.choices.enumerated()), id: \.offset) { index, choice in
+                        Text(choice)
+                            .foregroundStyle(index == quiz.correctIndex ? .green : index == chosen ? .red : .primary)
+                    }
+                    Button("Weiter") { Task { await model.next() } }.buttonStyle(.borderedProminent)
+                }
+            }
+            .padding()
+            .task { await model.start() }
+        }
+    }
+
+    /// Typing the answer, the difference shown, then rated.
+    struct WriteView: View {
+        @State private var model: WriteSessionModel
+
+        init(stackId: UUID, client: FlashcardsClient) {
+            _model = State(initialValue: WriteSessionModel(stackId: stackId, client: client, queue: sharedReviewQueue))
+        }
+
+        var body: some View {
+            VStack(spacing: 16) {
+                switch model.phase {
+                case .loading: ProgressView()
+                case .offline: Text("Offline: Deine Antworten sind gespeichert und werden später übertragen.")
+                case .failed(let message): Text(message)
+                case .finished: SessionCompleteView(summary: model.summary)
+                case .card(let card):
+                    Text(card.question).font(.title2)
+                    TextField("Deine Antwort", text: $model.typed).onSubmit { Task { await model.check() } }
+                    Toggle("Akzente ignorieren", isOn: $model.ignoreDiacritics)
+                    Button("Prüfen") { Task { await model.check() } }.buttonStyle(.borderedProminent)
+                case .checked(_, let result):
+                    Text(
+                        result.verdict == .correct
+                            ? "Richtig!" : result.verdict == .close ? "Fast richtig." : "Nicht ganz."
+                    )
+                    .font(.headline)
+                    Text("Richtige Antwort: \(result.expected)")
+                    Button("Weiter") { Task { await model.rate() } }.buttonStyle(.borderedProminent)
+                    if result.verdict != .correct {
+                        Button("Ich hatte recht") { Task { await model.rate(claimingRight: true) } }
+                    }
+                }
+            }
+            .padding()
+            .task { await model.start() }
+        }
+    }
+
+    /// The end of a session: encouraging, never pressing.
+    struct SessionCompleteView: View {
+        let summary: SessionSummary
+
+        var body: some View {
+            VStack(spacing: 8) {
+                Text("Toll gemacht!").font(.title)
+                Text("\(summary.reviewed) Karten gelernt in \(max(1, summary.seconds / 60)) Minuten")
+                if let accuracy = summary.accuracy { Text("\(Int((accuracy * 100).rounded())) % richtig") }
+            }
+        }
+    }
+
+    /// Home: greeting, today's goal as a ring, motivation unless focus mode is on.
+    struct HomeView: View {
+        let session: SessionModel
+        @State private var model: HomeModel
+
+        init(session: SessionModel) {
+            self.session = session
+            _model = State(initialValue: HomeModel(client: session.client))
+        }
+
+        var body: some View {
+            VStack(spacing: 16) {
+                Text(
+                    model.greeting(
+                        name: session.user?.name ?? "",
+                        timeZone: TimeZone(identifier: session.user?.timeZone ?? "") ?? .current)
+                ).font(.title)
+                switch model.state {
+                case .idle, .loading: ProgressView()
+                case .failed(let message): Text(message)
+                case .loaded(let progress):
+                    Gauge(value: model.goalFraction) {
+                        Text("Heute")
+                    } currentValueLabel: {
+                        Text(model.goalText)
+                    }
+                    .gaugeStyle(.accessoryCircularCapacity)
+                    if progress.dueCount == 0 { Text("Für heute ist alles gelernt.") }
+                    if model.showsMotivation {
+                        Text("Level \(progress.level.level) · \(progress.streak.current) Tage in Folge")
+                            .foregroundStyle(.secondary)
+                    }
+                }
+            }
+            .padding()
+            .task { await model.load() }
+        }
+    }
+
+    /// The first start: why the app is different, then goal, time and interests; skippable.
+    struct OnboardingView: View {
+        @State var model: OnboardingModel
+
+        var body: some View {
+            VStack(spacing: 20) {
+                switch model.step {
+                case .snapAndLearn: Text("Fotografieren und lernen: Karten aus Fotos, PDFs oder Text.")
+                case .noGuilt: Text("Kein schlechtes Gewissen: Einen Tag verpasst? Kein Problem.")
+                case .smartRepetition: Text("Kluge Wiederholung: FSRS zeigt Karten zur richtigen Zeit.")
+                case .goal:
+                    Picker("Dein Ziel", selection: $model.purpose) {
+                        Text("Prüfungen bestehen").tag(Optional("exam"))
+                        Text("Eine Sprache lernen").tag(Optional("language"))
+                        Text("Neugier").tag(Optional("curiosity"))
+                        Text("Beruf").tag(Optional("work"))
+                    }
+                case .time:
+                    Picker("Minuten pro Tag", selection: $model.minutesPerDay) {
+                        ForEach(OnboardingModel.minuteChoices, id: \.self) { Text("\($0) Minuten").tag(Optional($0)) }
+                    }
+                case .interests:
+                    ForEach(OnboardingModel.suggestedInterests, id: \.self) { topic in
+                        Toggle(
+                            topic,
+                            isOn: Binding(
+                                get: { model.interests.contains(topic) }, set: { _ in model.toggle(interest: topic) }))
+                    }
+                }
+                if let message = model.errorMessage { Text(message).foregroundStyle(.red) }
+                HStack {
+                    Button("Überspringen") { Task { await model.skip() } }
+                    Button("Weiter") { Task { await model.next() } }.buttonStyle(.borderedProminent)
+                }
+            }
+            .padding()
         }
     }
 #endif
