@@ -228,6 +228,20 @@ extension Endpoint {
         public static let sharedStack = Endpoint(.get, .v1, "shared/:token")
         /// `POST /api/v1/shared/{token}/copy`: the caller's own copy of a shared stack.
         public static let copySharedStack = Endpoint(.post, .v1, "shared/:token/copy")
+        /// `GET /api/v1/stacks/{stackId}/publication`: the stack's catalogue entry, if published.
+        public static let publication = Endpoint(.get, .v1, "stacks/:stackId/publication")
+        /// `PUT /api/v1/stacks/{stackId}/publication`: publishes the stack (or changes category and language).
+        public static let publish = Endpoint(.put, .v1, "stacks/:stackId/publication")
+        /// `DELETE /api/v1/stacks/{stackId}/publication`: takes the stack out of the catalogue.
+        public static let unpublish = Endpoint(.delete, .v1, "stacks/:stackId/publication")
+        /// `GET /api/v1/explore`: the catalogue, searched and filtered, a page at a time.
+        public static let explore = Endpoint(.get, .v1, "explore")
+        /// `GET /api/v1/explore/{entryId}`: one published stack with a page of its cards.
+        public static let exploreEntry = Endpoint(.get, .v1, "explore/:entryId")
+        /// `POST /api/v1/explore/{entryId}/copy`: the caller's own copy of a published stack.
+        public static let copyExplored = Endpoint(.post, .v1, "explore/:entryId/copy")
+        /// `POST /api/v1/explore/{entryId}/report`: reports an entry (hidden for the reporter).
+        public static let reportExplored = Endpoint(.post, .v1, "explore/:entryId/report")
         /// `POST /api/v1/render`: a rich text as sanitised HTML and plain text (an editor's preview).
         public static let renderText = Endpoint(.post, .v1, "render")
         /// `POST /api/v1/stacks/{stackId}/match`: a finished match game; the best time is kept.
@@ -333,7 +347,8 @@ extension Endpoint {
             passwordResetStatus, requestPasswordReset, confirmPasswordReset,
             listStacks, createStack, showStack, updateStack, deleteStack,
             listCards, createCard, showCard, updateCard, deleteCard, bookmarkCard, unbookmarkCard,
-            renderText, shareLink, createShareLink, revokeShareLink, sharedStack, copySharedStack, studyNext, studyRate,
+            renderText, shareLink, createShareLink, revokeShareLink, sharedStack, copySharedStack,
+            publication, publish, unpublish, explore, exploreEntry, copyExplored, reportExplored, studyNext, studyRate,
             studyQuiz, studyCheck, recordMatch, undoReview, syncReviews,
             stackStats, stackRetrievability, userStats, userRetrievability,
             schedulerParameters, resetSchedulerParameters, optimizeScheduler,

@@ -9,7 +9,7 @@ public struct FlashcardsCommand: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, MigrateCommand.self, FSRSCommand.self, GenerateCommand.self,
             BackupCommand.self, RestoreCommand.self, LoginCommand.self, LogoutCommand.self, StacksCommand.self,
-            ImportCommand.self, ExportCommand.self,
+            ImportCommand.self, ExportCommand.self, CatalogueCommand.self,
         ],
         defaultSubcommand: ServeCommand.self
     )

@@ -47,6 +47,9 @@ public struct AppConfiguration: Sendable {
     public var llm: LLMConfiguration?
     /// Background job workers in this instance (`FLASHCARDS_JOB_WORKERS`, 0 runs none).
     public var jobWorkers: Int = 2
+    /// Publish the starter decks in the catalogue on the database's first start
+    /// (`FLASHCARDS_STARTER_CATALOGUE`, `1` or `0`; default on).
+    public var starterCatalogue: Bool = true
     /// Log level (`LOG_LEVEL`).
     public var logLevel: String = "info"
     /// SQLite's `synchronous` setting for the database file (`FLASHCARDS_SQLITE_SYNCHRONOUS`):
@@ -165,6 +168,7 @@ public struct AppConfiguration: Sendable {
         if let bytes = try int("FLASHCARDS_MAX_BODY_BYTES", 1_024...104_857_600) { self.maxBodyBytes = bytes }
         self.llm = LLMConfiguration(environment: values)
         if let workers = try int("FLASHCARDS_JOB_WORKERS", 0...16) { self.jobWorkers = workers }
+        if let seed = try int("FLASHCARDS_STARTER_CATALOGUE", 0...1) { self.starterCatalogue = seed == 1 }
         if let mode = string("FLASHCARDS_SQLITE_SYNCHRONOUS") {
             guard ["normal", "full"].contains(mode) else {
                 throw ConfigurationError("FLASHCARDS_SQLITE_SYNCHRONOUS must be normal or full")

@@ -28,6 +28,7 @@ public func configure(
     app.tokens = await TokenService(secret: secret, lifetime: TimeInterval(configuration.tokenLifetimeSeconds))
     app.passwordResetSealKey = PasswordResetToken.sealKey(secret: secret)
     app.vapidKey = try await VAPIDKeys.resolve(configured: configuration.vapidPrivateKey, database: app.db)
+    if configuration.starterCatalogue { try await StarterCatalogue.seedIfNeeded(app.db, logger: app.logger) }
 
     // Order matters: CORS answers preflights and decorates errors; the error renderer sees every
     // error before Vapor's default one would.
@@ -92,6 +93,7 @@ func routes(_ app: Application) throws {
     try v1.register(collection: MotivationRoutes())
     try v1.register(collection: ImportRoutes())
     try v1.register(collection: ShareRoutes())
+    try v1.register(collection: CatalogueRoutes())
     try app.register(collection: CreateFromFileRoute())
     try app.register(collection: WebRoutes())
 }

@@ -31,5 +31,6 @@ enum Migrations {
         UpdateCardAddTags(),
         UpdateCardAddFormat(),
         CreateShareLinks(),
+        CreateCatalogue(),
     ]
 }

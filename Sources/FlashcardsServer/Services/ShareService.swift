@@ -61,20 +61,30 @@ struct ShareService {
     /// A shared stack with a page of its cards.
     func shared(token: String?, page: Int, perPage: Int) async throws -> SharedStackDTO {
         let stack = try await stack(token: token)
-        let query = CardModel.query(on: context.db).filter(\.$stackId == stack.id!)
-        let total = try await query.count()
-        let cards = try await query.sort(\.$id).range((page - 1) * perPage..<(page * perPage)).all()
+        let cards = try await Self.cards(of: stack, page: page, perPage: perPage, on: context.db)
         return SharedStackDTO(
             name: stack.name, color: stack.color, description: stack.description,
-            icon: stack.icon.flatMap { StackIcon(rawValue: $0) },
-            cardCount: total,
-            cards: PageDTO(items: cards.map(\.shared), page: page, perPage: perPage, total: total))
+            icon: stack.icon.flatMap { StackIcon(rawValue: $0) }, cardCount: cards.total, cards: cards)
+    }
+
+    /// A page of a stack's cards as others see them (texts only), in the order they were made.
+    static func cards(of stack: StackModel, page: Int, perPage: Int, on db: any Database) async throws
+        -> PageDTO<SharedCardDTO>
+    {
+        let query = CardModel.query(on: db).filter(\.$stackId == stack.id!)
+        let total = try await query.count()
+        let cards = try await query.sort(\.$id).range((page - 1) * perPage..<(page * perPage)).all()
+        return PageDTO(items: cards.map(\.shared), page: page, perPage: perPage, total: total)
     }
 
     /// The caller's own copy of a shared stack: the same texts, colour, description and icon, and
     /// new progress (every card new, no history), in one transaction.
     func copy(token: String?, for user: UserModel) async throws -> StackModel {
-        let source = try await stack(token: token)
+        try await copy(try await stack(token: token), for: user)
+    }
+
+    /// The caller's own copy of `source` (a shared or published stack).
+    func copy(_ source: StackModel, for user: UserModel) async throws -> StackModel {
         let cards = try await CardModel.query(on: context.db).filter(\.$stackId == source.id!).sort(\.$id).all()
         let deck = ImportWriter.Deck(
             name: source.name,

@@ -93,6 +93,9 @@ struct StackService {
         if hintsSwitchedOn {
             try await HintJobs.enqueueIfAnyMissing(stack: stack, db: context.db, now: context.now)
         }
+        if name != nil || library.description != nil {
+            try await CatalogueService.refreshSearchText(of: stack, sql: context.store.sql)
+        }
         return stack
     }
 

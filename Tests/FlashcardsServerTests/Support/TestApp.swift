@@ -60,6 +60,8 @@ func withApp(
     configuration.publicDirectory = publicDirectory
     // Background jobs run only in tests that ask for them, so other tests stay deterministic.
     configuration.jobWorkers = 0
+    // The starter catalogue is published only where a test asks for it.
+    configuration.starterCatalogue = false
     // Reminders are sent only where a test sends them.
     configuration.reminderIntervalSeconds = 0
     let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
