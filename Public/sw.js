@@ -3,7 +3,7 @@
 // API responses are never cached: /api/ requests are not intercepted at all.
 // Strategy: network first (always fresh when online), the cache as fallback.
 
-const CACHE = 'fc-shell-v7';
+const CACHE = 'fc-shell-v8';
 const SHELL = [
   '/', '/app.html', '/manifest.webmanifest',
   '/assets/css/base.css', '/assets/css/app.css', '/assets/css/landing.css', '/assets/css/study.css',
@@ -14,7 +14,9 @@ const SHELL = [
   '/assets/js/app.js', '/assets/js/landing.js', '/assets/js/html.js', '/assets/js/i18n.js', '/assets/js/router.js', '/assets/js/ui.js',
   '/assets/js/api/client.js', '/assets/js/api/generation.js', '/assets/js/api/jobs.js', '/assets/js/api/transfer.js',
   '/assets/js/draft-editor.js', '/assets/js/dropzone.js', '/assets/js/views/import.js', '/assets/js/rich-text.js',
-  '/assets/js/share-dialog.js', '/assets/js/views/shared.js',
+  '/assets/js/share-dialog.js', '/assets/js/views/shared.js', '/assets/js/card-pages.js',
+  '/assets/js/views/explore.js', '/assets/js/views/explore-entry.js', '/assets/css/explore.css',
+  '/assets/i18n/explore.de.js', '/assets/i18n/explore.en.js',
   '/assets/js/study-session.js', '/assets/js/session-summary.js',
   '/assets/js/views/study.js', '/assets/js/views/feed.js', '/assets/js/views/match.js',
   '/assets/js/views/stats.js', '/assets/js/charts.js',

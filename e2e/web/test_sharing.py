@@ -33,15 +33,15 @@ def test_share_view_copy_and_revoke(make_page):
     share.focus()
     owner_page.keyboard.press("Enter")
     dialog = owner_page.get_by_role("dialog")
-    expect(dialog.get_by_role("heading")).to_contain_text("teilen")
+    expect(dialog.get_by_role("heading", level=2)).to_contain_text("teilen")
     expect(dialog.get_by_role("button", name="Link erstellen")).to_be_focused()
     owner_page.keyboard.press("Enter")
     link_input = dialog.get_by_label("Link zum Stapel")
     expect(link_input).to_have_value(re.compile(r"/app/shared/[A-Za-z0-9_-]{43}$"))
-    expect(dialog.get_by_role("status")).to_have_text("Der Link ist erstellt.")
+    expect(dialog.locator("#share-status")).to_have_text("Der Link ist erstellt.")
     url = link_input.input_value()
     dialog.get_by_role("button", name="Kopieren").click()
-    expect(dialog.get_by_role("status")).to_have_text(
+    expect(dialog.locator("#share-status")).to_have_text(
         re.compile("Der Link ist (kopiert|markiert: Kopiere ihn mit Strg\\+C)."))
     shot(owner_page, "share-dialog")
     owner_page.keyboard.press("Escape")
@@ -73,7 +73,7 @@ def test_share_view_copy_and_revoke(make_page):
     # Revoked: the link says so at once.
     owner_page.get_by_role("button", name="Teilen").click()
     owner_page.get_by_role("button", name="Link widerrufen").click()
-    expect(owner_page.get_by_role("dialog").get_by_role("status")).to_have_text("Der Link ist widerrufen.")
+    expect(owner_page.get_by_role("dialog").locator("#share-status")).to_have_text("Der Link ist widerrufen.")
     expect(owner_page.get_by_role("button", name="Link erstellen")).to_be_focused()
     visitor.reload()
     expect(visitor.get_by_role("heading", level=1)).to_have_text("Dieser Link gilt nicht (mehr)")

@@ -88,6 +88,7 @@ export default {
   'nav.label': 'Hauptnavigation',
   'nav.home': 'Start',
   'nav.library': 'Stapel',
+  'nav.explore': 'Entdecken',
   'nav.leaderboard': 'Rangliste',
   'nav.settings': 'Einstellungen',
   'guest.or': 'oder',

@@ -86,6 +86,7 @@ export default {
   'nav.label': 'Main navigation',
   'nav.home': 'Home',
   'nav.library': 'Stacks',
+  'nav.explore': 'Explore',
   'nav.leaderboard': 'Leaderboard',
   'nav.settings': 'Settings',
   'guest.or': 'or',

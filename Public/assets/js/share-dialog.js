@@ -1,24 +1,33 @@
-// The stack's share dialog: make a read-only link, copy it, revoke it. Loaded when the button is
+// The stack's share dialog: make a read-only link, copy it, revoke it; publish the stack in the
+// catalogue (Explore) with a category and a language, or take it back. Loaded when the button is
 // pressed (with its strings), so the stack page's first load stays small.
 
 import { html, render } from './html.js';
-import { loadStrings, t } from './i18n.js';
+import { currentLanguage, loadStrings, t } from './i18n.js';
 import { api } from './api/client.js';
 import { defineIcons, errorText, icon, loadStylesheet, setBusy } from './ui.js';
+import { CATEGORIES, LANGUAGES } from './views/explore.js';
 
 defineIcons({ copy: 'M9 9h10v12H9zM5 15H4V3h11v1' });
 
 /** Opens the dialog for `stack`; resolves when it is closed. */
 export async function openShareDialog(stack) {
-  await Promise.all([loadStrings('more'), loadStylesheet('/assets/css/rich-text.css')]);
+  await Promise.all([
+    loadStrings('more'), loadStrings('explore'), loadStylesheet('/assets/css/rich-text.css'),
+    loadStylesheet('/assets/css/explore.css'),
+  ]);
   const dialog = document.createElement('dialog');
   dialog.className = 'dialog share-dialog';
   dialog.setAttribute('aria-labelledby', 'share-title');
   document.body.append(dialog);
   let link = null;
+  let publication = null;
   let busy = false;
+  let publishMessage = '';
 
   function draw(message = '') {
+    const category = publication?.category ?? 'other';
+    const language = publication?.language ?? (LANGUAGES.includes(currentLanguage()) ? currentLanguage() : 'other');
     const url = link ? new URL(link.path, location.origin).href : '';
     render(dialog, html`
       <div class="dialog-body">
@@ -35,9 +44,51 @@ export async function openShareDialog(stack) {
           ${link
             ? html`<button type="button" class="btn btn-danger-ghost" data-revoke>${t('share.revoke')}</button>`
             : html`<button type="button" class="btn btn-primary" data-create>${t('share.create')}</button>`}
+        </div>
+        <section class="publish-section" aria-labelledby="publish-title">
+          <h3 id="publish-title">${t('publish.title')}</h3>
+          <p class="muted">${t(publication ? 'publish.activeText' : 'publish.text')}</p>
+          <div class="publish-row">
+            <label>${t('publish.category')}
+              <select id="publish-category">
+                ${CATEGORIES.map((c) => html`<option value="${c}" ${c === category ? 'selected' : ''}>${t(`category.${c}`)}</option>`)}
+              </select>
+            </label>
+            <label>${t('publish.language')}
+              <select id="publish-language">
+                ${LANGUAGES.map((c) => html`<option value="${c}" ${c === language ? 'selected' : ''}>${t(`language.${c}`)}</option>`)}
+              </select>
+            </label>
+          </div>
+          <p class="help" role="status" id="publish-status">${publishMessage}</p>
+          <div class="dialog-actions">
+            ${publication ? html`
+              <a class="btn btn-ghost" href="${publication.path}" data-view>${t('publish.view')}</a>
+              <button type="button" class="btn btn-danger-ghost" data-unpublish>${t('publish.unpublish')}</button>
+              <button type="button" class="btn btn-secondary" data-publish>${t('publish.update')}</button>`
+              : html`<button type="button" class="btn btn-primary" data-publish>${t('publish.publish')}</button>`}
+          </div>
+        </section>
+        <div class="dialog-actions">
           <button type="button" class="btn btn-secondary" data-close>${t('close')}</button>
         </div>
       </div>`);
+    dialog.querySelector('[data-view]')?.addEventListener('click', () => dialog.close());
+    dialog.querySelector('[data-publish]').addEventListener('click', (event) => act(event.currentTarget, async () => {
+      const wasPublished = Boolean(publication);
+      publication = await api.publish(
+        stack.id, dialog.querySelector('#publish-category').value, dialog.querySelector('#publish-language').value);
+      publishMessage = t(wasPublished ? 'publish.updated' : 'publish.published');
+      draw();
+      dialog.querySelector('[data-publish]').focus();
+    }, publishStatus));
+    dialog.querySelector('[data-unpublish]')?.addEventListener('click', (event) => act(event.currentTarget, async () => {
+      await api.unpublish(stack.id);
+      publication = null;
+      publishMessage = t('publish.unpublished');
+      draw();
+      dialog.querySelector('[data-publish]').focus();
+    }, publishStatus));
     dialog.querySelector('[data-close]').addEventListener('click', () => dialog.close());
     dialog.querySelector('[data-create]')?.addEventListener('click', (event) => act(event.currentTarget, async () => {
       link = await api.share(stack.id);
@@ -63,8 +114,9 @@ export async function openShareDialog(stack) {
   }
 
   const status = (text) => { dialog.querySelector('#share-status').textContent = text; };
+  const publishStatus = (text) => { dialog.querySelector('#publish-status').textContent = text; };
 
-  async function act(button, work) {
+  async function act(button, work, say = status) {
     if (busy) return;
     busy = true;
     setBusy(button, true);
@@ -73,7 +125,7 @@ export async function openShareDialog(stack) {
     } catch (error) {
       if (error.status === 401) { dialog.close(); return; }
       setBusy(button, false);
-      status(errorText(error));
+      say(error.code === 'stack_empty' ? t('publish.empty') : errorText(error));
     } finally {
       busy = false;
     }
@@ -81,13 +133,12 @@ export async function openShareDialog(stack) {
 
   draw(t('loading'));
   dialog.showModal();
-  try {
-    link = await api.shareLink(stack.id);
-    draw();
-  } catch (error) {
-    if (error.status === 401) { dialog.close(); return; }
-    draw(error.code === 'share_not_found' ? '' : errorText(error));
-  }
+  const [shared, published] = await Promise.allSettled([api.shareLink(stack.id), api.publication(stack.id)]);
+  if ([shared, published].some((result) => result.reason?.status === 401)) { dialog.close(); return; }
+  link = shared.value ?? null;
+  publication = published.value ?? null;
+  if (published.reason && published.reason.code !== 'not_published') publishMessage = errorText(published.reason);
+  draw(shared.reason && shared.reason.code !== 'share_not_found' ? errorText(shared.reason) : '');
   (dialog.querySelector('[data-create]') ?? dialog.querySelector('[data-copy]'))?.focus();
   await new Promise((resolve) => dialog.addEventListener('close', resolve, { once: true }));
   dialog.remove();

@@ -1,5 +1,5 @@
 // <app-header>: logo, language switch, the signed-in user, "Konto sichern" for a guest, logout,
-// and the app's navigation (Start, Stapel, Rangliste, Einstellungen; the leaderboard is left out
+// and the app's navigation (Start, Stapel, Entdecken, Rangliste, Einstellungen; the leaderboard is left out
 // in focus mode). Emits `language-change` (detail: code) and `logout`; the app shell acts on them.
 
 import { html, render } from '../../js/html.js';
@@ -11,6 +11,7 @@ import { focusMode, isGuest, saveSettings } from '../../js/account.js';
 const NAV = [
   { href: '/app/home', key: 'nav.home', icon: 'home', match: /^\/app\/home$/ },
   { href: '/app/stacks', key: 'nav.library', icon: 'cards', match: /^\/app\/(stacks|study|learn|feed|stats)/ },
+  { href: '/app/explore', key: 'nav.explore', icon: 'compass', match: /^\/app\/explore/ },
   { href: '/app/leaderboard', key: 'nav.leaderboard', icon: 'trophy', match: /^\/app\/leaderboard$/, gamified: true },
   { href: '/app/settings', key: 'nav.settings', icon: 'sliders', match: /^\/app\/settings$/ },
 ];

@@ -154,6 +154,18 @@ export const api = {
   sharedStack: (token, page = 1, perPage = 50) =>
     request('GET', `/shared/${enc(token)}?page=${page}&perPage=${perPage}`, undefined, { auth: false }),
   copySharedStack: (token) => request('POST', `/shared/${enc(token)}/copy`),
+  /** The stack's catalogue entry (404 `not_published` when it is not published). */
+  publication: (id) => request('GET', `/stacks/${enc(id)}/publication`),
+  publish: (id, category, language) => request('PUT', `/stacks/${enc(id)}/publication`, { category, language }),
+  unpublish: (id) => request('DELETE', `/stacks/${enc(id)}/publication`),
+  /** A page of the catalogue: `{ q, category, language, page, perPage }`, blank values left out. */
+  explore: (params = {}, options = {}) => {
+    const query = new URLSearchParams(Object.entries(params).filter(([, value]) => value !== '' && value != null));
+    return request('GET', `/explore?${query}`, undefined, options);
+  },
+  catalogueEntry: (id, page = 1, perPage = 50) => request('GET', `/explore/${enc(id)}?page=${page}&perPage=${perPage}`),
+  copyFromCatalogue: (id) => request('POST', `/explore/${enc(id)}/copy`),
+  reportEntry: (id, reason, note) => request('POST', `/explore/${enc(id)}/report`, { reason, note: note || null }),
   /** A rich text as the server renders it (the card editor's preview). */
   render: (text, signal) => request('POST', '/render', { text }, { signal }),
   deleteCard: (id, cardId) => request('DELETE', `/stacks/${enc(id)}/cards/${enc(cardId)}`),

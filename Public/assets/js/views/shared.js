@@ -5,9 +5,8 @@
 import { html, render } from '../html.js';
 import { formatNumber, loadStrings, t } from '../i18n.js';
 import { api, session } from '../api/client.js';
-import { navigate } from '../router.js';
-import { errorText, errorView, icon, loadStylesheet, loadingView, setBusy, toast } from '../ui.js';
-import { setCardText } from '../rich-text.js';
+import { errorText, errorView, icon, loadStylesheet, loadingView } from '../ui.js';
+import { showCardPages, wireCopyButton } from '../card-pages.js';
 
 const PER_PAGE = 50;
 
@@ -63,47 +62,8 @@ export async function mount(root, ctx) {
     </section>`);
   root.querySelector('h1').focus({ preventScroll: true });
 
-  const list = root.querySelector('#shared-cards');
-  const more = root.querySelector('#more-cards');
-  let page = 1;
-  function append(cards) {
-    for (const card of cards.items) {
-      const item = document.createElement('li');
-      item.className = 'shared-card';
-      for (const field of ['question', 'answer']) {
-        const part = document.createElement('div');
-        part.className = `shared-${field}`;
-        setCardText(part, card, field);
-        item.append(part);
-      }
-      list.append(item);
-    }
-    more.hidden = cards.page * cards.perPage >= cards.total;
-  }
-  append(stack.cards);
-  more.addEventListener('click', async () => {
-    setBusy(more, true);
-    try {
-      page += 1;
-      append((await api.sharedStack(token, page, PER_PAGE)).cards);
-    } catch (error) {
-      page -= 1;
-      toast(errorText(error), 'error');
-    } finally {
-      setBusy(more, false);
-    }
-  });
+  showCardPages(root.querySelector('#shared-cards'), root.querySelector('#more-cards'), stack.cards,
+    async (page) => (await api.sharedStack(token, page, PER_PAGE)).cards);
 
-  root.querySelector('#copy-stack')?.addEventListener('click', async (event) => {
-    const button = event.currentTarget;
-    setBusy(button, true);
-    try {
-      const copy = await api.copySharedStack(token);
-      toast(t('shared.copied', { name: copy.name }));
-      navigate(`/app/stacks/${copy.id}`);
-    } catch (error) {
-      setBusy(button, false);
-      if (error.status !== 401) toast(errorText(error), 'error');
-    }
-  });
+  wireCopyButton(root.querySelector('#copy-stack'), () => api.copySharedStack(token), 'shared.copied');
 }
