@@ -475,6 +475,72 @@ def test_v1_share_link_story(api: Api):
     assert code(body) == "share_not_found"
 
 
+PUBLICATION = STACK + "/publication"
+EXPLORE = V1 + "/explore"
+EXPLORE_ENTRY = EXPLORE + "/{entryId}"
+EXPLORE_COPY = EXPLORE_ENTRY + "/copy"
+EXPLORE_REPORT = EXPLORE_ENTRY + "/report"
+
+
+def test_v1_explore_story(api: Api):
+    """Issue 20: publish a stack in the catalogue, browse, search, open, copy, report, take back;
+    the starter decks are there from the first start."""
+    import uuid
+    tag = uuid.uuid4().hex[:10]
+    owner = api.signup()
+    token = owner["token"]
+    _, stack = api.call("POST", STACKS, token=token, json_body={"name": f"Vokabeln {tag}", "color": "#7C3AED"},
+                        expect=201)
+    at = {"stackId": stack["id"]}
+    _, body = api.call("PUT", PUBLICATION, path=at, token=token,
+                       json_body={"category": "languages", "language": "de"}, expect=409)
+    assert code(body) == "stack_empty"
+    for i in range(4):
+        api.call("POST", CARDS, path=at, token=token, json_body={"question": f"Wort {i}", "answer": f"word {i}"},
+                 expect=201)
+    _, body = api.call("GET", PUBLICATION, path=at, token=token, expect=404)
+    assert code(body) == "not_published"
+    _, entry = api.call("PUT", PUBLICATION, path=at, token=token,
+                        json_body={"category": "languages", "language": "de"}, expect=201)
+    _, changed = api.call("PUT", PUBLICATION, path=at, token=token,
+                          json_body={"category": "languages", "language": "en"}, expect=200)
+    assert changed["entryId"] == entry["entryId"] and changed["language"] == "en"
+    api.call("GET", PUBLICATION, path=at, token=token, expect=200)
+    api.call("PUT", PUBLICATION, path=at, token=token, json_body={"category": "astrology", "language": "de"},
+             expect=400)
+    api.call("GET", PUBLICATION, path=at, expect=401)
+
+    other = api.signup("Jonas Fremd")
+    ot = other["token"]
+    api.call("PUT", PUBLICATION, path=at, token=ot, json_body={"category": "other", "language": "de"}, expect=404)
+    _, starter = api.call("GET", EXPLORE, token=ot, params={"perPage": "100"}, expect=200)
+    assert any(e["official"] and e["name"] == "Europäische Hauptstädte" for e in starter["items"])
+    _, found = api.call("GET", EXPLORE, token=ot, params={"q": f"VOKABELN {tag}", "language": "en"}, expect=200)
+    assert [e["name"] for e in found["items"]] == [f"Vokabeln {tag}"] and found["items"][0]["cardCount"] == 4
+    assert [c["question"] for c in found["items"][0]["preview"]] == ["Wort 0", "Wort 1", "Wort 2"]
+    api.call("GET", EXPLORE, token=ot, params={"category": "astrology"}, expect=400)
+    api.call("GET", EXPLORE, expect=401)
+    eid = {"entryId": entry["entryId"]}
+    _, page = api.call("GET", EXPLORE_ENTRY, path=eid, token=ot, params={"perPage": "3", "page": "2"}, expect=200)
+    assert [c["question"] for c in page["cards"]["items"]] == ["Wort 3"]
+    api.call("GET", EXPLORE_ENTRY, path=eid, token=ot, params={"perPage": "0"}, expect=400)
+    _, copy = api.call("POST", EXPLORE_COPY, path=eid, token=ot, expect=201)
+    assert copy["cardCount"] == 4 and copy["dueCount"] == 4
+    _, body = api.call("POST", EXPLORE_REPORT, path=eid, token=token, json_body={"reason": "spam"}, expect=409)
+    assert code(body) == "own_entry"
+    api.call("POST", EXPLORE_REPORT, path=eid, token=ot, json_body={"reason": "nonsense"}, expect=400)
+    api.call("POST", EXPLORE_REPORT, path=eid, token=ot, json_body={"reason": "spam", "note": "Werbung"}, expect=204)
+    _, body = api.call("GET", EXPLORE_ENTRY, path=eid, token=ot, expect=404)
+    assert code(body) == "catalogue_entry_not_found"
+    api.call("POST", EXPLORE_COPY, path=eid, token=ot, expect=404)
+    api.call("POST", EXPLORE_REPORT, path=eid, token=ot, json_body={"reason": "spam"}, expect=404)
+    # Taken back.
+    api.call("DELETE", PUBLICATION, path=at, token=token, expect=204)
+    api.call("DELETE", PUBLICATION, path=at, token=ot, expect=404)
+    _, body = api.call("GET", EXPLORE_ENTRY, path=eid, token=token, expect=404)
+    assert code(body) == "catalogue_entry_not_found"
+
+
 def test_v1_stacks_and_cards_story(api: Api):
     owner = api.signup()
     token = owner["token"]
