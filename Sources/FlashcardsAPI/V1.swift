@@ -588,7 +588,7 @@ public struct RenderedCardDTO: Codable, Sendable, Hashable {
     public init(question: String, answer: String, hint: String?) {
         self.question = RichText.html(question)
         self.answer = RichText.html(answer)
-        self.hint = hint.map(RichText.html)
+        self.hint = hint.map { RichText.html($0) }
     }
 
     /// Writes every field, `null` for an absent hint.

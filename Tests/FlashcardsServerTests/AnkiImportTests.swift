@@ -178,4 +178,14 @@ struct AnkiExportTests {
             #expect(first.map(\.stability) == second.map(\.stability))
         }
     }
+
+    @Test("a rich card's fields are its sanitised HTML with formulas for Anki's MathJax; a plain card's are text")
+    func richFields() {
+        #expect(
+            AnkiPackageWriter.field(.markdown, "**Kraft**: $F = m \\cdot a$ <b>")
+                == "<p><strong>Kraft</strong>: \\(F = m \\cdot a\\) &lt;b&gt;</p>")
+        #expect(AnkiPackageWriter.field(.markdown, "$$E < mc^2$$") == "\\[E &lt; mc^2\\]")
+        #expect(AnkiPackageWriter.field(.plain, "**a** <b>\nc") == "**a** &lt;b&gt;<br>c")
+        #expect(AnkiPackageWriter.field(.markdown, "") == "")
+    }
 }

@@ -45,10 +45,19 @@ public enum RichText {
     /// `li`, `table`, `thead`, `tbody`, `tr`, `th`, `td`, and formulas as
     /// `<span class="math">` / `<div class="math math-display">` holding their LaTeX source as text
     /// (a client typesets them, KaTeX without trust). Every text is escaped.
-    public static func html(_ source: String) -> String {
+    public static func html(_ source: String, formulas: FormulaStyle = .elements) -> String {
         var out = ""
-        for block in parse(source) { HTMLWriter.write(block, to: &out) }
+        let writer = HTMLWriter(formulas: formulas)
+        for block in parse(source) { writer.write(block, to: &out) }
         return out
+    }
+
+    /// How `html` writes a formula.
+    public enum FormulaStyle: Sendable {
+        /// `<span class="math">` / `<div class="math math-display">` with the LaTeX as text (our clients).
+        case elements
+        /// MathJax's delimiters `\(…\)` and `\[…\]` around the escaped LaTeX (Anki's fields).
+        case mathJax
     }
 
     /// `source` without its formatting, for clients that show plain text (the original API's):
@@ -457,15 +466,17 @@ private enum InlineParser {
 
 // MARK: - Writers
 
-private enum HTMLWriter {
-    static func write(_ block: RichText.Block, to out: inout String) {
+private struct HTMLWriter {
+    let formulas: RichText.FormulaStyle
+
+    func write(_ block: RichText.Block, to out: inout String) {
         switch block {
         case .paragraph(let inlines):
             out += "<p>"
             write(inlines, to: &out)
             out += "</p>"
         case .code(let code):
-            out += "<pre><code>" + escape(code) + "</code></pre>"
+            out += "<pre><code>" + Self.escape(code) + "</code></pre>"
         case .list(let ordered, let items):
             out += ordered ? "<ol>" : "<ul>"
             for item in items {
@@ -494,14 +505,17 @@ private enum HTMLWriter {
             }
             out += "</table>"
         case .formula(let latex):
-            out += "<div class=\"math math-display\">" + escape(latex) + "</div>"
+            out +=
+                formulas == .elements
+                ? "<div class=\"math math-display\">" + Self.escape(latex) + "</div>"
+                : "\\[" + Self.escape(latex) + "\\]"
         }
     }
 
-    static func write(_ inlines: [RichText.Inline], to out: inout String) {
+    func write(_ inlines: [RichText.Inline], to out: inout String) {
         for inline in inlines {
             switch inline {
-            case .text(let text): out += escape(text)
+            case .text(let text): out += Self.escape(text)
             case .strong(let content):
                 out += "<strong>"
                 write(content, to: &out)
@@ -510,8 +524,11 @@ private enum HTMLWriter {
                 out += "<em>"
                 write(content, to: &out)
                 out += "</em>"
-            case .code(let code): out += "<code>" + escape(code) + "</code>"
-            case .formula(let latex): out += "<span class=\"math\">" + escape(latex) + "</span>"
+            case .code(let code): out += "<code>" + Self.escape(code) + "</code>"
+            case .formula(let latex):
+                out +=
+                    formulas == .elements
+                    ? "<span class=\"math\">" + Self.escape(latex) + "</span>" : "\\(" + Self.escape(latex) + "\\)"
             case .lineBreak: out += "<br>"
             }
         }

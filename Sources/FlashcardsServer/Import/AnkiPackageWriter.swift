@@ -42,12 +42,16 @@ public enum AnkiPackageWriter {
         public let createdAt: Date
         public let schedule: CardSchedule
         public let reviews: [Review]
+        /// How the texts are written: a rich card's fields are its sanitised HTML, formulas in
+        /// MathJax's delimiters (Anki typesets them).
+        public let format: CardFormat
 
         /// Creates the card.
         public init(
             question: String, answer: String, hint: String?, tags: [String], createdAt: Date, schedule: CardSchedule,
-            reviews: [Review]
+            reviews: [Review], format: CardFormat = .plain
         ) {
+            self.format = format
             self.question = question
             self.answer = answer
             self.hint = hint
@@ -97,7 +101,8 @@ public enum AnkiPackageWriter {
         let firstId = Int64((cards.map(\.createdAt).min() ?? now).timeIntervalSince1970 * 1_000)
         for (index, card) in cards.enumerated() {
             let id = firstId + Int64(index)
-            let fields = [card.question, card.answer, card.hint ?? ""].map(html).joined(separator: "\u{1F}")
+            let fields = [card.question, card.answer, card.hint ?? ""].map { field(card.format, $0) }
+                .joined(separator: "\u{1F}")
             let tags = card.tags.isEmpty ? "" : " " + card.tags.joined(separator: " ") + " "
             try exec(
                 "INSERT INTO notes VALUES (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, '')",
@@ -150,6 +155,14 @@ public enum AnkiPackageWriter {
             let interval = max(
                 1, Int(((schedule.due.timeIntervalSince(schedule.lastReviewedAt ?? now)) / 86_400).rounded()))
             return (2, 2, max(0, day), interval, data)
+        }
+    }
+
+    /// A card's text as an Anki field: a rich card's sanitised HTML, a plain card's escaped text.
+    static func field(_ format: CardFormat, _ text: String) -> String {
+        switch format {
+        case .plain: html(text)
+        case .markdown: text.isEmpty ? "" : RichText.html(text, formulas: .mathJax)
         }
     }
 

@@ -73,7 +73,7 @@ enum ExportService {
             return AnkiPackageWriter.Card(
                 question: card.question, answer: card.answer, hint: card.hint,
                 tags: (card.tags ?? "").split(separator: " ").map(String.init), createdAt: card.createdAt,
-                schedule: card.schedule, reviews: reviews)
+                schedule: card.schedule, reviews: reviews, format: card.cardFormat)
         }
         let data = try await AnkiPackageWriter.package(
             deck: stack.name, cards: exported, now: now, threadPool: threadPool)
