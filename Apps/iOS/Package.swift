@@ -8,9 +8,9 @@ let package = Package(
     name: "FlashcardsApp",
     platforms: [.iOS(.v17), .macOS(.v14)],
     products: [.library(name: "FlashcardsApp", targets: ["FlashcardsApp"])],
-    // A path dependency is named after its folder: change "smart-flashcards" if your clone of the
-    // repository is called otherwise.
-    dependencies: [.package(path: "../..")],
+    // Named explicitly: a path dependency is otherwise named after its folder, which is the
+    // clone's name.
+    dependencies: [.package(name: "smart-flashcards", path: "../..")],
     targets: [
         .target(
             name: "FlashcardsApp",
