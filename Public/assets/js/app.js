@@ -14,6 +14,11 @@ const skipLink = document.querySelector('.skip-link');
 skipLink.textContent = t('skip');
 
 const header = document.querySelector('app-header');
+// Offline study (offline/status.js: the local copy, its sync, the offline bar) starts after a page
+// is up, at once when offline, so that it never weighs on the first paint.
+const offline = (run, wait = navigator.onLine ? 2500 : 0) =>
+  setTimeout(() => session.token() && import('./offline/status.js').then(run).catch(() => {}), wait);
+addEventListener('offline', () => offline((m) => m.start(), 0));
 let firstRender = true;
 let routes = 0;
 
@@ -33,7 +38,11 @@ header.addEventListener('language-change', async (event) => {
 });
 
 header.addEventListener('logout', async () => {
+  const local = await import('./offline/status.js').catch(() => null);
+  if (local && !(await local.beforeSignOut())) return; // offline changes not sent: stays
+  const id = session.user()?.id;
   if (!(await signOut())) return; // a guest chose to stay
+  await local?.forget(id); // the local copy goes with the session
   navigate('/app/login');
   toast(t('auth.loggedOut'));
 });
@@ -50,7 +59,8 @@ await startRouter({
     // Theme and focus mode for the header and every screen; a server without settings is fine.
     if (signedIn) loadSettings().catch(() => {});
   },
-  afterMount({ root }) {
+  afterMount({ view, root }) {
+    offline((m) => m.start(view));
     const heading = root.querySelector('h1');
     document.title = heading ? `${heading.textContent.trim()} · ${t('app.name')}` : t('app.name');
     // Move focus to the new page's heading so keyboard and screen reader users start there,
