@@ -134,3 +134,209 @@ def test_study_offline_close_the_tab_and_sync(make_page):
             assert server[card_id].get(field) == mine.get(field), (field, server[card_id], mine)
         assert abs(server[card_id]["stability"] - mine["stability"]) <= 1e-9 * mine["stability"]
     assert not watch.errors
+
+
+REPLAY = """
+async ([stack, zone, card, reviews]) => {
+  const { CardScheduler } = await import('/assets/js/offline/scheduler.js');
+  const scheduler = new CardScheduler(stack, { zone });
+  let state = card;
+  for (const r of reviews) state = scheduler.apply(state, r.rating, new Date(r.reviewedAt).getTime(), arg_number);
+  return state;
+}
+"""
+
+
+def replay(page: Page, stack: dict, zone: str, card: dict, reviews: list, number: int) -> dict:
+    """The browser scheduler's replay of `reviews` (in time order) from `card` as it was created."""
+    return page.evaluate(REPLAY.replace("arg_number", str(number)), [stack, zone, card, reviews])
+
+
+def test_two_devices_rate_the_same_card_offline(make_page):
+    phone = make_page()
+    account = signup_via_api(phone)
+    token = account["token"]
+    stack = make_stack(phone, token, "Geteilt", 2)
+    laptop = make_page()
+    go_online_first(phone, account, cards=2)
+    go_online_first(laptop, account, cards=2)
+    first = stack["cards"][0]
+
+    for device in (phone, laptop):
+        device.context.set_offline(True)
+        device.goto(f"/app/stacks/{stack['id']}/learn?mode=flashcards&size=all")
+        expect(device.locator("flip-card [data-question]")).to_have_text("Geteilt Frage 1")
+    rate_offline(phone, 2)  # Gut
+    time.sleep(1.1)  # a second later on the other device
+    rate_offline(laptop, 0)  # Nochmal
+    reviews = sorted(outbox(phone) + outbox(laptop), key=lambda e: e["reviewedAt"])
+    assert [(e["cardId"], e["rating"]) for e in reviews] == [(first["id"], "good"), (first["id"], "again")]
+    expect(phone.locator("#net-status")).to_contain_text("Offline – 1 Änderung wartet")
+
+    # The later review reaches the server first: the server merges by time, not by arrival.
+    laptop.context.set_offline(False)
+    wait_until(lambda: pending(laptop) == 0, what="the laptop's outbox")
+    phone.context.set_offline(False)
+    wait_until(lambda: pending(phone) == 0, what="the phone's outbox")
+
+    _, server = api(phone, "GET", f"/stacks/{stack['id']}/cards/{first['id']}", token=token)
+    assert server["reviewCount"] == 2
+    number = local(phone, "return (await store.card(arg)).number;", first["id"])
+    expected = replay(phone, stack, account["user"]["timeZone"], first, reviews, number)
+    for field in ("dueAt", "state", "step", "level", "reviewCount", "lastReviewedAt", "firstReviewedAt"):
+        assert server.get(field) == expected.get(field), (field, server, expected)
+    assert abs(server["stability"] - expected["stability"]) <= 1e-9 * expected["stability"]
+    # Both devices hold the server's schedule once they refresh: the phone did after its sync; the
+    # laptop synced first and refreshes the next time it opens the library or home.
+    laptop.evaluate("import('/assets/js/offline/sync.js').then((m) => m.refresh({ force: true }))")
+    for device in (phone, laptop):
+        wait_until(lambda d=device: local(d, "return (await store.card(arg)).reviewCount;", first["id"]) == 2,
+                   what="the refreshed local copy")
+        mine = local(device, "return store.card(arg);", first["id"])
+        assert mine["dueAt"] == server["dueAt"] and mine["state"] == server["state"]
+
+
+def edit_offline(page: Page, stack: dict, card: dict, question: str) -> None:
+    page.context.set_offline(True)
+    page.goto(f"/app/stacks/{stack['id']}/cards/{card['id']}")
+    expect(page.get_by_label("Vorderseite")).to_have_value(card["question"])
+    page.get_by_label("Vorderseite").fill(question)
+    page.get_by_role("button", name="Speichern").click()
+    expect(page.locator("#saved")).to_contain_text("Offline gespeichert")
+
+
+def test_offline_edit_against_a_later_edit_elsewhere_keeps_the_later(make_page):
+    page = make_page()
+    account = signup_via_api(page)
+    token = account["token"]
+    stack = make_stack(page, token, "Bearbeiten", 2)
+    card = stack["cards"][0]
+    go_online_first(page, account, cards=2)
+    edit_offline(page, stack, card, "Offline geändert")
+    assert pending(page) == 1
+    expect(page.locator("#net-status")).to_contain_text("Offline – 1 Änderung wartet")
+    time.sleep(0.05)
+    # Another device changes the same card later, with a connection.
+    status, _ = api(page, "PATCH", f"/stacks/{stack['id']}/cards/{card['id']}", {"question": "Am Laptop geändert"},
+                    token=token)
+    assert status == 200
+
+    page.context.set_offline(False)
+    notice = page.locator("#net-status .net-notice")
+    expect(notice).to_have_text(re.compile(
+        "„Am Laptop geändert“ wurde auf einem anderen Gerät später geändert. Diese neuere Fassung gilt, "
+        "deine Offline-Änderung wurde verworfen."))
+    shot(page, "82-offline-edit-conflict")
+    _, server = api(page, "GET", f"/stacks/{stack['id']}/cards/{card['id']}", token=token)
+    assert server["question"] == "Am Laptop geändert"
+    assert pending(page) == 0
+    wait_until(lambda: local(page, "return (await store.card(arg)).question;", card["id"]) == "Am Laptop geändert",
+               what="the local copy")
+    # The notice stays until the learner dismisses it (keyboard: the button is a button).
+    notice.get_by_role("button", name="Verstanden").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#net-status")).to_be_hidden()
+
+
+def test_offline_edit_that_is_later_wins_with_a_notice(make_page):
+    page = make_page(locale="en-US")
+    account = signup_via_api(page)
+    token = account["token"]
+    stack = make_stack(page, token, "Edits", 2)
+    card = stack["cards"][1]
+    sign_in_storage(page, account)
+    page.goto("/app/stacks")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Your stacks")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    wait_until(lambda: local(page, "return store && store.meta('refreshedAt');"), what="the local copy")
+    # The other device's change comes first; the offline edit here is made afterwards.
+    api(page, "PATCH", f"/stacks/{stack['id']}/cards/{card['id']}", {"answer": "Vom Tablet"}, token=token)
+    time.sleep(0.05)
+    page.context.set_offline(True)
+    page.goto(f"/app/stacks/{stack['id']}/cards/{card['id']}")
+    page.get_by_label("Front").fill("Offline and later")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#saved")).to_contain_text("Saved offline")
+    expect(page.locator("#net-status")).to_contain_text("Offline – 1 change waiting")
+    page.context.set_offline(False)
+    expect(page.locator("#net-status .net-notice")).to_contain_text(
+        "“Offline and later” was also changed on another device, but earlier. Your offline edit is the newer one and stays.")
+    _, server = api(page, "GET", f"/stacks/{stack['id']}/cards/{card['id']}", token=token)
+    # Last writer wins: the offline edit's fields (question and answer of the form) are the card's now.
+    assert server["question"] == "Offline and later" and server["answer"] == card["answer"]
+
+
+def test_reviews_of_a_card_deleted_meanwhile_are_dropped_with_a_notice(make_page):
+    page = make_page()
+    account = signup_via_api(page)
+    token = account["token"]
+    stack = make_stack(page, token, "Löschen", 3)
+    go_online_first(page, account, cards=3)
+    page.context.set_offline(True)
+    page.goto(f"/app/stacks/{stack['id']}/learn?mode=flashcards&size=all")
+    expect(page.locator("flip-card [data-question]")).to_have_text("Löschen Frage 1")
+    rate_offline(page, 2)
+    rate_offline(page, 2)
+    assert pending(page) == 2
+    status, _ = api(page, "DELETE", f"/stacks/{stack['id']}/cards/{stack['cards'][0]['id']}", token=token)
+    assert status == 204
+    page.context.set_offline(False)
+    expect(page.locator("#net-status .net-notice")).to_contain_text(
+        "1 Offline-Bewertung gehörte zu einer inzwischen gelöschten Karte und wurde verworfen.")
+    wait_until(lambda: pending(page) == 0, what="an empty outbox")
+    _, kept = api(page, "GET", f"/stacks/{stack['id']}/cards/{stack['cards'][1]['id']}", token=token)
+    assert kept["reviewCount"] == 1
+
+
+def databases(page: Page) -> list:
+    return page.evaluate("indexedDB.databases().then((list) => list.map((d) => d.name))")
+
+
+def test_sign_out_clears_the_local_copy(make_page):
+    page = make_page()
+    account = signup_via_api(page, name="Erste")
+    stack = make_stack(page, account["token"], "Privat", 2)
+    go_online_first(page, account, cards=2)
+    name = f"fc-offline-{account['user']['id']}"
+    assert name in databases(page)
+
+    # With a change waiting (offline), signing out asks first; staying keeps everything.
+    page.context.set_offline(True)
+    page.goto(f"/app/stacks/{stack['id']}/learn?mode=flashcards&size=all")
+    rate_offline(page, 2)
+    page.get_by_role("button", name="Abmelden").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("1 Offline-Änderung ist noch nicht beim Server.")
+    dialog.get_by_role("button", name="Abbrechen").click()
+    assert pending(page) == 1
+
+    page.context.set_offline(False)
+    wait_until(lambda: pending(page) == 0, what="an empty outbox")
+    page.get_by_role("button", name="Abmelden").click()
+    expect(page).to_have_url(re.compile(r"/app/login"))
+    wait_until(lambda: name not in databases(page), what="the deleted database")
+
+    # Another learner on the same browser never sees the first one's cards.
+    other = signup_via_api(page, name="Zweite")
+    sign_in_storage(page, other)
+    page.goto("/app/stacks")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Deine Stapel")
+    assert local(page, "return (await store.stacks()).length;") == 0
+    assert name not in databases(page)
+
+
+def test_offline_with_nothing_stored_says_so(make_page):
+    page = make_page()
+    account = signup_via_api(page)
+    sign_in_storage(page, account)
+    page.goto("/app/home")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    wait_until(lambda: page.evaluate("Boolean(navigator.serviceWorker.controller)"), what="service worker")
+    page.evaluate(f"import('{STORE}').then((m) => m.dropUser({account['user']['id']!r}))")
+    page.context.set_offline(True)
+    page.goto("/app/home")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Du bist offline")
+    expect(page.get_by_role("status").filter(has_text="noch nichts gespeichert")).to_contain_text(
+        "Offline – auf diesem Gerät ist noch nichts gespeichert")
+    expect(page.locator("#net-status")).to_contain_text("Offline – du kannst trotzdem weiterlernen.")
+    shot(page, "83-offline-empty")

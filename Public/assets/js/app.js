@@ -76,5 +76,7 @@ await startRouter({
 });
 
 if ('serviceWorker' in navigator && location.protocol !== 'file:') {
-  addEventListener('load', () => navigator.serviceWorker.register('/sw.js').catch(() => {}));
+  // The first page may have taken longer than the document's load event (awaited above).
+  const register = () => navigator.serviceWorker.register('/sw.js').catch(() => {});
+  if (document.readyState === 'complete') register(); else addEventListener('load', register);
 }

@@ -126,10 +126,12 @@ async function refreshNow() {
 function noteSync(result) {
   if (result.error) reachable = result.error.status !== 0 ? reachable : false;
   else reachable = true;
-  const question = (edit) => (edit.server?.question || edit.changes?.question || '').slice(0, 80);
+  // The card is named by the question of the version that stays.
+  const question = (edit, mine = false) =>
+    ((mine ? edit.changes?.question : null) || edit.server?.question || edit.changes?.question || '').slice(0, 80);
   const add = (text) => notices.push({ id: `${Date.now()}-${notices.length}`, text });
   for (const edit of result.kept) add(t('offline.keptServer', { question: question(edit) }));
-  for (const edit of result.replaced) add(t('offline.keptMine', { question: question(edit) }));
+  for (const edit of result.replaced) add(t('offline.keptMine', { question: question(edit, true) }));
   for (const edit of result.gone) add(t('offline.editGone', { question: question(edit) }));
   if (result.dropped.length) add(t('offline.droppedReviews', { count: result.dropped.length }));
   const refusedEdits = result.refused.filter((e) => e.kind === 'edit');
