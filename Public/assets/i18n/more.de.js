@@ -352,6 +352,8 @@ export default {
   'offline.note': 'Keine Verbindung. Du lernst mit den Karten, die auf diesem Gerät gespeichert sind (Stand: {date}); deine Bewertungen werden abgeglichen, sobald du wieder online bist.',
   'offline.emptyTitle': 'Offline – auf diesem Gerät ist noch nichts gespeichert',
   'offline.emptyText': 'Öffne die App einmal mit Verbindung, dann sind deine Stapel hier gespeichert und du kannst auch offline lernen.',
+  'offline.noCardsTitle': 'Offline – deine Stapel auf diesem Gerät haben noch keine Karten',
+  'offline.noCardsText': 'Sobald du wieder online bist, kannst du Karten anlegen und lernen.',
   'offline.studyAll': { one: 'Alle Stapel lernen (1 fällig)', other: 'Alle Stapel lernen ({count} fällig)' },
   'offline.studyStack': 'Offline lernen',
   'offline.savedEdit': 'Offline gespeichert: Die Änderung ist auf diesem Gerät und wird abgeglichen, sobald du wieder online bist.',

@@ -352,6 +352,8 @@ export default {
   'offline.note': 'No connection. You are studying the cards stored on this device (as of {date}); your ratings sync once you are back online.',
   'offline.emptyTitle': 'Offline – nothing is stored on this device yet',
   'offline.emptyText': 'Open the app once with a connection; then your stacks are stored here and you can study offline too.',
+  'offline.noCardsTitle': 'Offline – your stacks on this device have no cards yet',
+  'offline.noCardsText': 'Once you are back online you can add cards and study them.',
   'offline.studyAll': { one: 'Study all stacks (1 due)', other: 'Study all stacks ({count} due)' },
   'offline.studyStack': 'Study offline',
   'offline.savedEdit': 'Saved offline: the change is on this device and syncs once you are back online.',

@@ -14,11 +14,9 @@ const skipLink = document.querySelector('.skip-link');
 skipLink.textContent = t('skip');
 
 const header = document.querySelector('app-header');
-// Offline study (offline/status.js: the local copy, its sync, the offline bar) starts after a page
-// is up, at once when offline, so that it never weighs on the first paint.
-const offline = (run, wait = navigator.onLine ? 2500 : 0) =>
-  setTimeout(() => session.token() && import('./offline/status.js').then(run).catch(() => {}), wait);
-addEventListener('offline', () => offline((m) => m.start(), 0));
+// Offline study starts once a page is up (at once offline).
+const offline = (run) => setTimeout(() => session.token() && import('./offline/status.js').then(run, () => {}),
+  navigator.onLine ? 2500 : 0);
 let firstRender = true;
 let routes = 0;
 
@@ -38,11 +36,9 @@ header.addEventListener('language-change', async (event) => {
 });
 
 header.addEventListener('logout', async () => {
-  const local = await import('./offline/status.js').catch(() => null);
-  if (local && !(await local.beforeSignOut())) return; // offline changes not sent: stays
-  const id = session.user()?.id;
-  if (!(await signOut())) return; // a guest chose to stay
-  await local?.forget(id); // the local copy goes with the session
+  // Clears the local copy too.
+  const out = await import('./offline/status.js').then((m) => m.signOut, () => signOut);
+  if (!(await out())) return; // the learner chose to stay
   navigate('/app/login');
   toast(t('auth.loggedOut'));
 });
@@ -75,8 +71,5 @@ await startRouter({
   },
 });
 
-if ('serviceWorker' in navigator && location.protocol !== 'file:') {
-  // The first page may have taken longer than the document's load event (awaited above).
-  const register = () => navigator.serviceWorker.register('/sw.js').catch(() => {});
-  if (document.readyState === 'complete') register(); else addEventListener('load', register);
-}
+// After the first page:
+if ('serviceWorker' in navigator && location.protocol !== 'file:') navigator.serviceWorker.register('/sw.js').catch(() => {});

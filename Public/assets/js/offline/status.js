@@ -9,6 +9,7 @@ import { html, render } from '../html.js';
 import { loadStrings, t } from '../i18n.js';
 import { session } from '../api/client.js';
 import { confirmDialog, defineIcons, icon, loadStylesheet, toast } from '../ui.js';
+import { signOut as signOutAccount } from '../account.js';
 import { currentStore, dropUser } from './store.js';
 import { flush, refresh } from './sync.js';
 
@@ -167,9 +168,19 @@ function paint() {
   if (focused?.sync !== undefined) bar.querySelector('[data-sync]')?.focus();
 }
 
-/** Before signing out: sends what waits; if some is still waiting, asks whether to sign out anyway
- * (signing out deletes the local copy). Resolves false to stay signed in. */
-export async function beforeSignOut() {
+/**
+ * Signs out (account.js) and deletes this user's local copy. When offline changes wait, they are
+ * sent first; if some still cannot be, the learner is asked whether to sign out anyway. Resolves
+ * false when the learner stays signed in.
+ */
+export async function signOut() {
+  const userId = session.user()?.id;
+  if (!(await beforeSignOut()) || !(await signOutAccount())) return false;
+  await forget(userId);
+  return true;
+}
+
+async function beforeSignOut() {
   await count();
   if (!pending) return true;
   if (navigator.onLine) await syncNow();
@@ -183,7 +194,7 @@ export async function beforeSignOut() {
 }
 
 /** After signing out: the user's local copy is deleted, the bar empties. */
-export async function forget(userId) {
+async function forget(userId) {
   await dropUser(userId);
   notices = [];
   pending = 0;

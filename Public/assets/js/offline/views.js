@@ -13,7 +13,7 @@ import { start } from './status.js';
  * Renders the offline view into `host` (`heading`: render an <h1> too, for home) and calls `retry`
  * from its button or once the browser is online again. Resolves true (it always renders).
  */
-export async function offlineOverview(host, retry, { heading = false } = {}) {
+export async function overview(host, retry, { heading = false } = {}) {
   await Promise.all([loadStrings('more'), loadStylesheet('/assets/css/offline.css')]);
   start();
   let stacks = [];
@@ -31,8 +31,8 @@ export async function offlineOverview(host, retry, { heading = false } = {}) {
       ${stacks === null || !withCards.length ? html`
         <div class="state state-empty" role="status">
           <span class="empty-icon" aria-hidden="true">${icon('offline')}</span>
-          <p class="empty-title">${t('offline.emptyTitle')}</p>
-          <p class="muted">${t('offline.emptyText')}</p>
+          <p class="empty-title">${t(stacks === null ? 'offline.emptyTitle' : 'offline.noCardsTitle')}</p>
+          <p class="muted">${t(stacks === null ? 'offline.emptyText' : 'offline.noCardsText')}</p>
           <button type="button" class="btn btn-secondary" data-retry>${t('retry')}</button>
         </div>` : html`
         <div class="alert alert-info offline-note" role="status">

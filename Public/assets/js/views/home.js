@@ -69,7 +69,7 @@ async function mountHome(root, ctx, reload) {
       render(root, html`<section class="page page-narrow"></section>`);
       const views = await import('../offline/views.js').catch(() => null);
       if (views && !stale(ctx)) {
-        await views.offlineOverview(root.firstElementChild, reload, { heading: true });
+        await views.overview(root.firstElementChild, reload, { heading: true });
         return undefined;
       }
     }
