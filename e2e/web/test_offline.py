@@ -340,3 +340,126 @@ def test_offline_with_nothing_stored_says_so(make_page):
         "Offline – auf diesem Gerät ist noch nichts gespeichert")
     expect(page.locator("#net-status")).to_contain_text("Offline – du kannst trotzdem weiterlernen.")
     shot(page, "83-offline-empty")
+
+
+CAPITALS = [("Hauptstadt von Frankreich?", "Paris"), ("Hauptstadt von Italien?", "Rom"),
+            ("Hauptstadt von Spanien?", "Madrid"), ("Hauptstadt von Portugal?", "Lissabon"),
+            ("Hauptstadt von Polen?", "Warschau")]
+
+
+def capitals(page: Page, token: str) -> dict:
+    _, stack = api(page, "POST", "/stacks", {"name": "Hauptstädte", "color": "#2563EB"}, token=token)
+    stack["cards"] = []
+    for question, answer in CAPITALS:
+        _, card = api(page, "POST", f"/stacks/{stack['id']}/cards", {"question": question, "answer": answer},
+                      token=token)
+        stack["cards"].append(card)
+    return stack
+
+
+def test_quiz_write_and_feed_rate_offline(make_page):
+    page = make_page()
+    account = signup_via_api(page)
+    token = account["token"]
+    stack = capitals(page, token)
+    go_online_first(page, account, cards=5)
+    _, server_quiz = api(page, "GET", f"/stacks/{stack['id']}/study/quiz", token=token)
+    page.context.set_offline(True)
+
+    # Quiz: the same question as the server's (the choices in the same order), the answer counts.
+    page.goto(f"/app/stacks/{stack['id']}/learn?mode=quiz&size=all")
+    expect(page.locator("flip-card [data-question]")).to_have_text(server_quiz["card"]["question"])
+    expect(page.locator("#choices .choice-text")).to_have_text(server_quiz["choices"])
+    page.locator("#choices .choice").nth(server_quiz["correctIndex"]).click()
+    expect(page.locator("#feedback")).to_have_text("Richtig!")
+    page.get_by_role("button", name="Weiter").click()
+
+    # Write: checked in the browser as the server checks.
+    page.goto(f"/app/stacks/{stack['id']}/learn?mode=write&size=all")
+    question = page.locator("flip-card [data-question]").inner_text()
+    answer = dict(CAPITALS)[question]
+    page.get_by_label("Deine Antwort").fill(answer[:-1] + answer[-1] * 2)  # a typo
+    page.keyboard.press("Enter")
+    expect(page.locator(".verdict")).to_contain_text("Fast richtig")
+    page.get_by_role("button", name="Weiter").click()
+
+    # Feed: "verstanden" by keyboard.
+    page.goto(f"/app/stacks/{stack['id']}/feed?size=all")
+    expect(page.locator("#feed-card")).to_be_visible()
+    page.keyboard.press("ArrowRight")
+    wait_until(lambda: pending(page) == 3, what="three reviews in the outbox")
+    entries = outbox(page)
+    assert [(e["mode"], e["rating"]) for e in entries] == [("quiz", "good"), ("write", "hard"), ("feed", "good")]
+
+    page.context.set_offline(False)
+    wait_until(lambda: pending(page) == 0, what="an empty outbox")
+    _, listing = api(page, "GET", f"/stacks/{stack['id']}/cards?perPage=50", token=token)
+    assert sum(c.get("reviewCount") or 0 for c in listing["items"]) == 3
+
+
+CHECKS = [("Paris", "paris"), ("Paris", "Pariss"), ("Paris", "Lyon"), ("Lissabon", "Lisabon"), ("1789", "1788"),
+          ("Übung macht den Meister", "Ubung macht den meister"), ("Straße", "strasse"), ("a + b", "a+b"),
+          ("🧬 DNA", "dna"), ("Vive la France!", "vive la franse")]
+
+CHECK_HERE = """
+async ([pairs, ignore]) => {
+  const { checkAnswer } = await import('/assets/js/offline/answers.js');
+  return pairs.map(([expected, typed]) => checkAnswer(typed, expected, ignore));
+}
+"""
+
+
+def test_write_checks_match_the_server(page: Page):
+    account = signup_via_api(page)
+    token = account["token"]
+    _, stack = api(page, "POST", "/stacks", {"name": "Prüfen", "color": "#2563EB"}, token=token)
+    cards = {}
+    for expected, _ in CHECKS:
+        if expected not in cards:
+            _, cards[expected] = api(page, "POST", f"/stacks/{stack['id']}/cards",
+                                     {"question": f"Frage zu {expected}", "answer": expected}, token=token)
+    page.goto("/")
+    for ignore in (False, True):
+        mine = page.evaluate(CHECK_HERE, [CHECKS, ignore])
+        for (expected, typed), here in zip(CHECKS, mine):
+            _, server = api(page, "POST", f"/stacks/{stack['id']}/study/check",
+                            {"cardId": cards[expected]["id"], "answer": typed, "ignoreDiacritics": ignore}, token=token)
+            assert (server["verdict"], server["diff"]) == (here["verdict"], here["diff"]), (expected, typed, ignore)
+
+
+def test_sync_of_many_offline_reviews(make_page):
+    page = make_page()
+    account = signup_via_api(page)
+    token = account["token"]
+    stack = make_stack(page, token, "Viele", 50)
+    go_online_first(page, account, cards=50)
+    page.context.set_offline(True)
+    count = 1200  # more than one batch of 1,000
+    started = time.perf_counter()
+    page.evaluate(f"""async () => {{
+      const local = await import('{LOCAL}');
+      const ids = {[c["id"] for c in stack["cards"]]!r};
+      const ratings = ['again', 'hard', 'good', 'easy'];
+      for (let i = 0; i < {count}; i += 1) {{
+        await local.rate({stack["id"]!r}, ids[i % ids.length], ratings[(i * 7) % 4], {{ reviewId: crypto.randomUUID(), durationMs: 1000 }});
+      }}
+    }}""")
+    rating_ms = (time.perf_counter() - started) * 1000
+    assert pending(page) == count
+    here = {c["id"]: c for c in local(page, "return store.cards(arg);", stack["id"])}
+
+    started = time.perf_counter()
+    page.context.set_offline(False)
+    wait_until(lambda: pending(page) == 0, timeout=120, what="an empty outbox")
+    sync_ms = (time.perf_counter() - started) * 1000
+    METRICS.setdefault("offline", {}).update({
+        "reviews": count, "localRatingMsEach": round(rating_ms / count, 2), "syncMs": round(sync_ms)})
+    print(f"{count} offline reviews: {rating_ms / count:.1f} ms each in the browser, synced in {sync_ms:.0f} ms")
+
+    # The server replayed every card's log to the schedule the browser computed.
+    _, listing = api(page, "GET", f"/stacks/{stack['id']}/cards?perPage=200", token=token)
+    assert sum(c["reviewCount"] for c in listing["items"]) == count
+    for card in listing["items"]:
+        mine = here[card["id"]]
+        assert (card["dueAt"], card["state"], card.get("step"), card["reviewCount"]) == \
+            (mine["dueAt"], mine["state"], mine.get("step"), mine["reviewCount"])
