@@ -58,6 +58,13 @@ def go_online_first(page: Page, account: dict, cards: int) -> None:
                            "return n;") == cards, what="the local copy")
 
 
+def expect_idle(page: Page) -> None:
+    """The offline bar has nothing to say: online, nothing waiting, no notice (it takes no room)."""
+    expect(page.locator("#net-status")).to_have_class(re.compile(r"\bis-idle\b"))
+    expect(page.locator("#net-status-text")).to_have_text("")
+    assert page.locator("#net-status").bounding_box()["height"] < 2
+
+
 def rate_offline(page: Page, index: int) -> str:
     """Reveals the card on screen, rates it with option `index` and waits for the next one (the
     session's counter moves on); returns the rated card's question."""
@@ -119,7 +126,7 @@ def test_study_offline_close_the_tab_and_sync(make_page):
     expect(again.locator("#toasts")).to_contain_text("3 Offline-Änderungen sind jetzt gespeichert.")
     wait_until(lambda: pending(again) == 0, what="an empty outbox")
     METRICS.setdefault("offline", {})["syncThreeReviewsMs"] = round((time.perf_counter() - started) * 1000)
-    expect(again.locator("#net-status")).to_be_hidden()
+    expect_idle(again)
 
     # The server has exactly those reviews: the same ids again are duplicates, and each card's
     # schedule is the one the browser computed offline.
@@ -235,7 +242,7 @@ def test_offline_edit_against_a_later_edit_elsewhere_keeps_the_later(make_page):
     # The notice stays until the learner dismisses it (keyboard: the button is a button).
     notice.get_by_role("button", name="Verstanden").focus()
     page.keyboard.press("Enter")
-    expect(page.locator("#net-status")).to_be_hidden()
+    expect_idle(page)
 
 
 def test_offline_edit_that_is_later_wins_with_a_notice(make_page):
@@ -463,3 +470,26 @@ def test_sync_of_many_offline_reviews(make_page):
         mine = here[card["id"]]
         assert (card["dueAt"], card["state"], card.get("step"), card["reviewCount"]) == \
             (mine["dueAt"], mine["state"], mine.get("step"), mine["reviewCount"])
+
+
+def test_undo_an_offline_rating(make_page):
+    page = make_page()
+    account = signup_via_api(page)
+    stack = make_stack(page, account["token"], "Zurück", 2, scheduler="ladder")
+    go_online_first(page, account, cards=2)
+    page.context.set_offline(True)
+    page.goto(f"/app/stacks/{stack['id']}/learn?mode=flashcards&size=all")
+    expect(page.locator("flip-card [data-question]")).to_have_text("Zurück Frage 1")
+    reveal(page)
+    # A ladder stack: Schwer, Mittel, Einfach with the ladder's intervals.
+    expect(page.locator("#ratings .rate-interval")).to_have_text(["(1 Minute)", "(2 Minuten)", "(10 Minuten)"])
+    rate_offline(page, 2)
+    assert pending(page) == 1
+    assert local(page, "return (await store.card(arg)).level;", stack["cards"][0]["id"]) == 1
+    page.keyboard.press("u")
+    expect(page.locator("#toasts")).to_contain_text("Letzte Bewertung zurückgenommen.")
+    expect(page.locator("flip-card [data-question]")).to_have_text("Zurück Frage 1")
+    assert pending(page) == 0
+    card = local(page, "return store.card(arg);", stack["cards"][0]["id"])
+    assert card["level"] == 0 and (card.get("reviewCount") or 0) == 0
+    expect(page.locator("#net-status-text")).to_have_text("Offline – du kannst trotzdem weiterlernen.")

@@ -40,10 +40,16 @@ export function start(view) {
 
 async function setup() {
   await Promise.all([loadStrings('more'), loadStylesheet('/assets/css/offline.css')]);
+  // The live regions stay in place (only their contents change), so screen readers hear each change.
   bar = document.createElement('div');
-  bar.className = 'net-status';
+  bar.className = 'net-status is-idle';
   bar.id = 'net-status';
-  bar.hidden = true;
+  render(bar, html`
+    <div class="net-status-inner">
+      <p class="net-status-text"><span class="net-status-icon" aria-hidden="true"></span><span id="net-status-text" role="status" aria-live="polite"></span></p>
+      <button type="button" class="btn btn-secondary btn-sm" data-sync hidden>${icon('sync')}<span></span></button>
+      <ul class="net-notices" aria-live="polite" aria-relevant="additions"></ul>
+    </div>`);
   document.querySelector('app-header')?.after(bar);
   bar.addEventListener('click', (event) => {
     if (event.target.closest('[data-sync]')) syncNow({ user: true });
@@ -51,7 +57,8 @@ async function setup() {
     if (dismiss) {
       notices = notices.filter((n) => String(n.id) !== dismiss.dataset.dismiss);
       paint();
-      document.getElementById('main')?.focus({ preventScroll: true });
+      const next = bar.querySelector('[data-dismiss]');
+      (next || document.getElementById('main'))?.focus({ preventScroll: true });
     }
   });
   addEventListener('online', () => { reachable = true; syncNow(); });
@@ -143,29 +150,35 @@ function noteSync(result) {
   if (result.complete && done) toast(t('offline.synced', { count: done }));
 }
 
-/** The bar as things are: hidden when online with nothing waiting and no notice. */
+/** The bar as things are: collapsed when online with nothing waiting and no notice. */
 function paint() {
   if (!bar) return;
   const away = offline();
-  const visible = away || pending > 0 || notices.length > 0 || syncing;
-  bar.hidden = !visible;
-  bar.classList.toggle('is-offline', away);
-  if (!visible) { render(bar, html``); return; }
-  let text;
+  let text = '';
   if (syncing) text = t('offline.syncing');
   else if (away) text = pending ? t('offline.offlinePending', { count: pending }) : t('offline.offline');
   else if (pending) text = t('offline.pending', { count: pending });
-  else text = '';
-  const focused = bar.contains(document.activeElement) ? document.activeElement.dataset : null;
-  render(bar, html`
-    <div class="net-status-inner">
-      ${text ? html`<p class="net-status-text" role="status" aria-live="polite">${icon(away ? 'offline' : 'sync')}<span id="net-status-text">${text}</span></p>` : ''}
-      ${pending > 0 && !syncing ? html`<button type="button" class="btn btn-secondary btn-sm" data-sync>${icon('sync')}<span>${t('offline.syncNow')}</span></button>` : ''}
-      ${notices.length ? html`<ul class="net-notices" aria-live="polite">${notices.map((n) => html`
-        <li class="net-notice"><span>${n.text}</span><button type="button" class="btn btn-ghost btn-sm" data-dismiss="${n.id}">${t('offline.dismiss')}</button></li>`)}</ul>` : ''}
-    </div>`);
-  // A repaint must not lose the keyboard's place.
-  if (focused?.sync !== undefined) bar.querySelector('[data-sync]')?.focus();
+  bar.classList.toggle('is-idle', !text && !notices.length);
+  bar.classList.toggle('is-offline', away);
+  const live = bar.querySelector('#net-status-text');
+  if (live.textContent !== text) live.textContent = text;
+  render(bar.querySelector('.net-status-icon'), text ? icon(away ? 'offline' : 'sync') : html``);
+  const button = bar.querySelector('[data-sync]');
+  button.hidden = !(pending > 0 && !syncing);
+  button.querySelector('span').textContent = t('offline.syncNow');
+  // Notices: new ones are added, dismissed ones removed, the others stay as they are.
+  const list = bar.querySelector('.net-notices');
+  const shown = new Set(notices.map((n) => n.id));
+  for (const item of [...list.children]) if (!shown.has(item.dataset.id)) item.remove();
+  const present = new Set([...list.children].map((item) => item.dataset.id));
+  for (const notice of notices) {
+    if (present.has(notice.id)) continue;
+    const item = document.createElement('li');
+    item.className = 'net-notice';
+    item.dataset.id = notice.id;
+    render(item, html`<span>${notice.text}</span><button type="button" class="btn btn-ghost btn-sm" data-dismiss="${notice.id}">${t('offline.dismiss')}</button>`);
+    list.append(item);
+  }
 }
 
 /**
