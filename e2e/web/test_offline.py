@@ -389,6 +389,7 @@ def test_quiz_write_and_feed_rate_offline(make_page):
     page.keyboard.press("Enter")
     expect(page.locator(".verdict")).to_contain_text("Fast richtig")
     page.get_by_role("button", name="Weiter").click()
+    wait_until(lambda: pending(page) == 2, what="the write rating in the outbox")  # before leaving
 
     # Feed: "verstanden" by keyboard.
     page.goto(f"/app/stacks/{stack['id']}/feed?size=all")

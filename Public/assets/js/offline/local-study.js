@@ -130,7 +130,7 @@ export async function rate(stackId, cardId, rating, { daysAhead = 0, reviewId, d
   const now = Date.now();
   const after = scheduler.apply(before, rating, now, before.number ?? 0);
   const entry = {
-    kind: 'review', id: reviewId, cardId, stackId, rating, reviewedAt: new Date(now).toISOString(), mode,
+    kind: 'review', id: reviewId || crypto.randomUUID(), cardId, stackId, rating, reviewedAt: new Date(now).toISOString(), mode,
     ...(Number.isInteger(durationMs) ? { durationMs } : {}), before,
   };
   await local.enqueue(entry, after);

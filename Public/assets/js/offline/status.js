@@ -66,8 +66,8 @@ async function setup() {
   document.addEventListener('offline-change', (event) => {
     const { sync, review, edit } = event.detail || {};
     if (review || edit) {
-      // Rated or edited here: while the server cannot be reached, that is what "offline" means.
-      if (!navigator.onLine || !reachable) reachable = false;
+      // Rated or edited here: the server could not be reached.
+      reachable = false;
       scheduleRetry();
     }
     if (sync) noteSync(sync);

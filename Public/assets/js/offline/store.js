@@ -34,13 +34,38 @@ function openDatabase(name) {
   return done(request);
 }
 
+/** Tells the other tabs of this origin that a user's copy changed (they drop their caches). */
+const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel('fc-offline') : null;
+
 /** One user's local copy. */
 export class Store {
+  /** Each stack's cards as last read, oldest first: an offline rating reads them all to find the
+   * next card, and a large stack takes a while to read. Never mutated; replaced on changes. */
+  #cards = new Map();
+  #generation = 0;
+
   constructor(db, userId) {
     this.db = db;
     this.userId = userId;
     // Another tab deleting the database (a sign-out there) closes this connection.
     db.onversionchange = () => { db.close(); if (opened?.userId === userId) opened = null; };
+    channel?.addEventListener('message', (event) => { if (event.data === userId) this.#forgetCards(); });
+  }
+
+  #forgetCards() {
+    this.#generation += 1;
+    this.#cards.clear();
+  }
+
+  /** Puts changed cards into the cached lists (or drops the cache when a stack's list is new). */
+  #keepCards(cards) {
+    this.#generation += 1;
+    for (const card of cards) {
+      const list = this.#cards.get(card.stackId);
+      if (!list) continue;
+      if (list.some((c) => c.id === card.id)) this.#cards.set(card.stackId, list.map((c) => (c.id === card.id ? card : c)));
+      else this.#cards.delete(card.stackId);
+    }
   }
 
   async #read(name, run) {
@@ -48,11 +73,16 @@ export class Store {
     return done(run(tx.objectStore(name)));
   }
 
-  /** Runs `body(tx)` in one read-write transaction over `names`; resolves with its result once committed. */
-  async write(names, body) {
+  /** Runs `body(tx)` in one read-write transaction over `names`; resolves with its result once
+   * committed. `cards` (changed cards) keeps the cache; without it a write of cards drops it. */
+  async write(names, body, cards = null) {
     const tx = this.db.transaction(names, 'readwrite');
     const result = await body(tx);
     await committed(tx);
+    if (names.includes('cards')) {
+      if (cards) this.#keepCards(cards); else this.#forgetCards();
+      channel?.postMessage(this.userId);
+    }
     return result;
   }
 
@@ -68,15 +98,19 @@ export class Store {
 
   card(id) { return this.#read('cards', (s) => s.get(id)); }
 
-  /** The cards of a stack, oldest first (as the server lists them). */
-  cards(stackId) {
-    return this.#read('cards', (s) => s.index('stackId').getAll(stackId))
-      .then((list) => list.sort((a, b) => (a.number ?? Infinity) - (b.number ?? Infinity)
-        || new Date(a.createdAt) - new Date(b.createdAt)));
+  /** The cards of a stack, oldest first (as the server lists them). The list is shared: do not change it. */
+  async cards(stackId) {
+    const cached = this.#cards.get(stackId);
+    if (cached) return cached;
+    const generation = this.#generation;
+    const list = (await this.#read('cards', (s) => s.index('stackId').getAll(stackId)))
+      .sort((a, b) => (a.number ?? Infinity) - (b.number ?? Infinity) || new Date(a.createdAt) - new Date(b.createdAt));
+    if (generation === this.#generation) this.#cards.set(stackId, list);
+    return list;
   }
 
   putCards(cards) {
-    return this.write(['cards'], (tx) => { for (const card of cards) tx.objectStore('cards').put(card); });
+    return this.write(['cards'], (tx) => { for (const card of cards) tx.objectStore('cards').put(card); }, cards);
   }
 
   deleteCards(ids) {
@@ -118,7 +152,7 @@ export class Store {
     return this.write(['outbox', 'cards'], (tx) => {
       tx.objectStore('outbox').put(entry);
       if (card) tx.objectStore('cards').put(card);
-    });
+    }, card ? [card] : []);
   }
 
   /** Removes outbox entries by their `seq`. */
