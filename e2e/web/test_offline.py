@@ -494,3 +494,26 @@ def test_undo_an_offline_rating(make_page):
     card = local(page, "return store.card(arg);", stack["cards"][0]["id"])
     assert card["level"] == 0 and (card.get("reviewCount") or 0) == 0
     expect(page.locator("#net-status-text")).to_have_text("Offline – du kannst trotzdem weiterlernen.")
+
+
+def test_a_failed_sync_is_tried_again_from_the_bar(make_page):
+    page = make_page()
+    account = signup_via_api(page)
+    stack = make_stack(page, account["token"], "Wackelig", 2)
+    go_online_first(page, account, cards=2)
+    page.context.set_offline(True)
+    page.goto(f"/app/stacks/{stack['id']}/learn?mode=flashcards&size=all")
+    rate_offline(page, 2)
+    expect(page.locator("#net-status [data-sync]")).to_be_hidden()  # no network: nothing to try
+    # The network is back, but the server cannot be reached yet.
+    page.context.route("**/api/v1/reviews", lambda route: route.abort())
+    page.context.set_offline(False)
+    expect(page.locator("#net-status-text")).to_have_text("Offline – 1 Änderung wartet")
+    button = page.locator("#net-status").get_by_role("button", name="Jetzt abgleichen")
+    expect(button).to_be_visible()
+    page.context.unroute("**/api/v1/reviews")
+    button.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#toasts")).to_contain_text("1 Offline-Änderung ist jetzt gespeichert.")
+    wait_until(lambda: pending(page) == 0, what="an empty outbox")
+    expect_idle(page)

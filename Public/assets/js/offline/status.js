@@ -31,15 +31,18 @@ const offline = () => navigator.onLine === false || !reachable;
 
 /** Starts once (later calls only note the view): the bar, the listeners, a first sync. The library
  * and home also refresh the local copy. */
-export function start(view) {
-  started ??= setup();
-  return started.then(async () => {
+export async function start(view) {
+  try {
+    await (started ??= setup());
     if (view === 'dashboard' || view === 'home') await refreshNow();
-  });
+  } catch {
+    started = null; // offline before the strings were cached: the next page tries again
+  }
 }
 
 async function setup() {
   await Promise.all([loadStrings('more'), loadStylesheet('/assets/css/offline.css')]);
+  if (bar) return;
   // The live regions stay in place (only their contents change), so screen readers hear each change.
   bar = document.createElement('div');
   bar.className = 'net-status is-idle';
@@ -164,7 +167,8 @@ function paint() {
   if (live.textContent !== text) live.textContent = text;
   render(bar.querySelector('.net-status-icon'), text ? icon(away ? 'offline' : 'sync') : html``);
   const button = bar.querySelector('[data-sync]');
-  button.hidden = !(pending > 0 && !syncing);
+  // The button where it can help: changes wait and the browser has a network (the server may not).
+  button.hidden = !(pending > 0 && !syncing && navigator.onLine !== false);
   button.querySelector('span').textContent = t('offline.syncNow');
   // Notices: new ones are added, dismissed ones removed, the others stay as they are.
   const list = bar.querySelector('.net-notices');
