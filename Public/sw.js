@@ -1,6 +1,7 @@
 // Service worker: keeps the app shell (HTML, CSS, JS, icons) available offline, and shows the
 // daily reminder the server sends by Web Push.
-// API responses are never cached: /api/ requests are not intercepted at all.
+// API responses are never cached: /api/ requests and any request with a token (the original API's
+// routes at the root, which offline study reads card numbers from) are not intercepted at all.
 // Strategy: network first (always fresh when online), the cache as fallback.
 
 const CACHE = 'fc-shell-v8';
@@ -8,6 +9,7 @@ const SHELL = [
   '/', '/app.html', '/manifest.webmanifest',
   '/assets/css/base.css', '/assets/css/app.css', '/assets/css/landing.css', '/assets/css/study.css',
   '/assets/css/more.css', '/assets/css/themes.css', '/assets/css/import.css', '/assets/css/rich-text.css',
+  '/assets/css/offline.css',
   '/assets/components/app-header/app-header.css', '/assets/components/app-header/app-header.js',
   '/assets/components/flip-card/flip-card.css', '/assets/components/flip-card/flip-card.js',
   '/assets/components/color-picker/color-picker.css', '/assets/components/color-picker/color-picker.js',
@@ -24,8 +26,11 @@ const SHELL = [
   '/assets/js/views/stack-detail.js', '/assets/js/views/card-form.js', '/assets/js/views/learn.js',
   '/assets/js/views/magic.js', '/assets/js/views/not-found.js', '/assets/js/views/offline.js',
   '/assets/js/views/password-reset.js',
-  '/assets/js/account.js', '/assets/js/upgrade-dialog.js', '/assets/js/progress-ui.js', '/assets/js/views/home.js', '/assets/js/views/welcome.js',
+  '/assets/js/account.js', '/assets/js/upgrade-dialog.js', '/assets/js/backup-panel.js', '/assets/js/import-text.js', '/assets/js/progress-ui.js', '/assets/js/views/home.js', '/assets/js/views/welcome.js',
   '/assets/js/views/settings.js', '/assets/js/views/leaderboard.js',
+  '/assets/js/offline/store.js', '/assets/js/offline/scheduler.js', '/assets/js/offline/answers.js',
+  '/assets/js/offline/sync.js', '/assets/js/offline/local-study.js', '/assets/js/offline/status.js',
+  '/assets/js/offline/views.js',
   '/assets/i18n/de.js', '/assets/i18n/en.js', '/assets/i18n/more.de.js', '/assets/i18n/more.en.js',
   '/assets/i18n/import.de.js', '/assets/i18n/import.en.js',
   '/assets/icons/logo.svg', '/assets/icons/icon-192.png', '/assets/icons/apple-touch-icon.png',
@@ -46,7 +51,8 @@ self.addEventListener('activate', (event) => {
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  if (request.method !== 'GET' || url.origin !== location.origin || url.pathname.startsWith('/api/')) return;
+  if (request.method !== 'GET' || url.origin !== location.origin || url.pathname.startsWith('/api/')
+    || request.headers.has('Authorization')) return;
   // Every /app/… navigation is the same shell.
   const isAppPage = request.mode === 'navigate' && url.pathname.startsWith('/app');
   const key = isAppPage ? '/app.html' : request;

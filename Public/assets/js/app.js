@@ -14,6 +14,9 @@ const skipLink = document.querySelector('.skip-link');
 skipLink.textContent = t('skip');
 
 const header = document.querySelector('app-header');
+// Offline study starts once a page is up (at once offline).
+const offline = (run) => setTimeout(() => session.token() && import('./offline/status.js').then(run, () => {}),
+  navigator.onLine ? 2500 : 0);
 let firstRender = true;
 let routes = 0;
 
@@ -33,7 +36,9 @@ header.addEventListener('language-change', async (event) => {
 });
 
 header.addEventListener('logout', async () => {
-  if (!(await signOut())) return; // a guest chose to stay
+  // Clears the local copy too.
+  const out = await import('./offline/status.js').then((m) => m.signOut, () => signOut);
+  if (!(await out())) return; // the learner chose to stay
   navigate('/app/login');
   toast(t('auth.loggedOut'));
 });
@@ -50,7 +55,8 @@ await startRouter({
     // Theme and focus mode for the header and every screen; a server without settings is fine.
     if (signedIn) loadSettings().catch(() => {});
   },
-  afterMount({ root }) {
+  afterMount({ view, root }) {
+    offline((m) => m.start(view));
     const heading = root.querySelector('h1');
     document.title = heading ? `${heading.textContent.trim()} · ${t('app.name')}` : t('app.name');
     // Move focus to the new page's heading so keyboard and screen reader users start there,
@@ -65,6 +71,5 @@ await startRouter({
   },
 });
 
-if ('serviceWorker' in navigator && location.protocol !== 'file:') {
-  addEventListener('load', () => navigator.serviceWorker.register('/sw.js').catch(() => {}));
-}
+// After the first page:
+if ('serviceWorker' in navigator && location.protocol !== 'file:') navigator.serviceWorker.register('/sw.js').catch(() => {});

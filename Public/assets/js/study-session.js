@@ -1,9 +1,35 @@
 // One study session across the modes that rate (flashcards, quiz, write, feed): which stacks it
 // covers (one, or every stack of the learner), how many cards it may take, what was studied, how
 // often the learner was right, and how long it took. The views render; this module counts and
-// talks to the API.
+// talks to the API. When the server cannot be reached (the browser is offline, or a request fails
+// with a network error), the session goes on from the local copy (offline/local-study.js: the
+// same rules in the browser, ratings into the outbox) until the outbox is sent again.
 
 import { api } from './api/client.js';
+
+let local = null;
+/** The offline counterpart of the study routes, loaded when first needed. */
+export const localStudy = () => (local ??= import('./offline/local-study.js'));
+
+/** Whether an error means the server could not be reached (not an answer of it). */
+const unreachable = (error) => error?.status === 0 && error.name !== 'AbortError';
+
+const online = () => navigator.onLine !== false;
+
+/** Asks the server (`remote`), or the local copy (`offline(module)`) when it cannot be reached. */
+async function either(remote, offline) {
+  if (online()) {
+    try {
+      return await remote();
+    } catch (error) {
+      if (!unreachable(error)) throw error;
+    }
+  }
+  return offline(await localStudy());
+}
+
+/** How long an offline session waits before it tries the server again. */
+const RETRY_MS = 20_000;
 
 /** Session sizes offered before a session; `0` means every due card. */
 export const SESSION_SIZES = [10, 20, 0];
@@ -71,6 +97,9 @@ export class StudySession {
     this.nextDueAt = null;
     this.leftover = 0; // due cards left in the current stack when the size ended the session
     this.shownAt = performance.now();
+    this.offline = !online(); // answers come from the local copy
+    this.triedAt = 0;
+    this.synced = false;
   }
 
   /** Whether the session covers every stack of the learner. */
@@ -111,9 +140,9 @@ export class StudySession {
     if (this.full) { this.item = null; return null; }
     while (this.index < this.stacks.length) {
       const stack = this.stacks[this.index];
-      const state = this.mode === 'quiz'
-        ? await api.quiz(stack.id, this.daysAhead)
-        : await api.studyNext(stack.id, this.daysAhead);
+      const state = await this.#ask(
+        () => (this.mode === 'quiz' ? api.quiz(stack.id, this.daysAhead) : api.studyNext(stack.id, this.daysAhead)),
+        (l) => (this.mode === 'quiz' ? l.quiz(stack.id, this.daysAhead) : l.next(stack.id, this.daysAhead)));
       this.#noteNextDue(state.nextDueAt);
       if (state.card) return this.#show({ stack, state });
       this.index += 1;
@@ -166,16 +195,59 @@ export class StudySession {
    * answer. The feed rates the card it shows this way. */
   async rateCard(stack, card, rating) {
     const ms = Math.min(Math.max(0, Math.round(performance.now() - this.shownAt)), MAX_ANSWER_MS);
-    const result = await api.rate(stack.id, card.id, rating, {
-      daysAhead: this.daysAhead, reviewId: uuid(), durationMs: ms, mode: this.mode,
-    });
+    const extra = { daysAhead: this.daysAhead, reviewId: uuid(), durationMs: ms, mode: this.mode };
+    // The same review id either way: a rating that reached the server before the connection broke
+    // is not counted twice when the outbox is sent.
+    const result = await this.#ask(
+      () => api.rate(stack.id, card.id, rating, extra),
+      (l) => l.rate(stack.id, card.id, rating, extra));
+    if (!this.offline) await keepLocally([result.card]);
     const ok = recalled(stack, rating);
     this.reviews += 1;
     this.recalled += ok ? 1 : 0;
     this.timeMs += ms;
     this.perCard.set(card.id, (this.perCard.get(card.id) || 0) + 1);
-    this.history.push({ stackIndex: this.stacks.indexOf(stack), cardId: card.id, recalled: ok, ms });
+    this.history.push({
+      stackIndex: this.stacks.indexOf(stack), cardId: card.id, recalled: ok, ms, reviewId: extra.reviewId, offline: this.offline,
+    });
     return result;
+  }
+
+  /** The Write mode's check of a typed answer against the card on screen. */
+  check(typed, ignoreDiacritics) {
+    const { stack, card } = this;
+    return this.#ask(
+      () => api.checkAnswer(stack.id, card.id, typed, ignoreDiacritics),
+      (l) => l.check(stack.id, card.id, typed, ignoreDiacritics));
+  }
+
+  /** A page of a stack's cards (the feed walks them). */
+  cardsPage(stack, options) {
+    return this.#ask(() => api.cards(stack.id, options), (l) => l.cards(stack.id, options));
+  }
+
+  /**
+   * Asks the server, or the local copy when it cannot be reached; then the session stays offline
+   * until the outbox could be sent (tried again every 20 s while the browser says it is online).
+   * Before its first question to the server, the outbox of an earlier offline session goes first,
+   * so the server knows those ratings.
+   */
+  async #ask(remote, offline) {
+    if (online() && (!this.synced || (this.offline && Date.now() - this.triedAt > RETRY_MS))) {
+      this.triedAt = Date.now();
+      this.synced = true;
+      if (await sendOutbox()) this.offline = false;
+    }
+    if (!this.offline && online()) {
+      try {
+        return await remote();
+      } catch (error) {
+        if (!unreachable(error)) throw error;
+      }
+    }
+    this.offline = true;
+    import('./offline/status.js').then((m) => m.start()).catch(() => {}); // the offline bar
+    return offline(await localStudy());
   }
 
   /** Restarts the answer clock (a new card is on screen). */
@@ -189,7 +261,13 @@ export class StudySession {
   async undo() {
     const last = this.history[this.history.length - 1];
     if (!last) return this.item;
-    await api.undo(this.stacks[last.stackIndex].id, last.cardId, uuid());
+    const l = last.offline ? await localStudy() : null;
+    if (l && (await l.pending(last.reviewId))) {
+      await l.undo(last.reviewId); // still in the outbox: the server never has to know
+    } else {
+      const undone = await api.undo(this.stacks[last.stackIndex].id, last.cardId, uuid());
+      await keepLocally([undone.card]);
+    }
     this.history.pop();
     this.reviews -= 1;
     this.recalled -= last.recalled ? 1 : 0;
@@ -211,9 +289,31 @@ export class StudySession {
   }
 }
 
+/** Sends the outbox of offline ratings if there is one; resolves true when nothing waits. */
+async function sendOutbox() {
+  try {
+    const sync = await import('./offline/sync.js');
+    return (await sync.pendingCount()) === 0 || (await sync.flush()).complete;
+  } catch {
+    return false;
+  }
+}
+
+/** Keeps cards the server answered with in the local copy (an offline session starts from them). */
+async function keepLocally(cards) {
+  try {
+    await (await import('./offline/sync.js')).remember(cards.filter(Boolean));
+  } catch {
+    // The local copy is a convenience: online study never fails for it.
+  }
+}
+
 /** The stacks a session covers: the one of `stackId`, or every stack with cards (due ones first). */
 export async function sessionStacks(stackId) {
-  if (stackId) return [await api.stack(stackId)];
-  const stacks = await api.stacks();
-  return stacks.filter((s) => s.cardCount > 0).sort((a, b) => (b.dueCount > 0) - (a.dueCount > 0));
+  const from = async (source) => {
+    if (stackId) return [await source.stack(stackId)];
+    const stacks = await source.stacks();
+    return stacks.filter((s) => s.cardCount > 0).sort((a, b) => (b.dueCount > 0) - (a.dueCount > 0));
+  };
+  return either(() => from(api), from);
 }

@@ -53,9 +53,9 @@ export const session = {
 /**
  * Sends one request; resolves with the decoded JSON (or null for 204), rejects with ApiError.
  * `expire: false` keeps the session on a 401 (signing out with a token that is already refused);
- * `raw: true` resolves with the Response itself (a file to download).
+ * `raw: true` resolves with the Response itself (a file to download); `base: ''` a route of the original API.
  */
-export async function request(method, path, body, { auth = true, signal, expire = true, raw = false } = {}) {
+export async function request(method, path, body, { auth = true, signal, expire = true, raw = false, base = BASE } = {}) {
   const headers = { Accept: 'application/json' };
   const isForm = body instanceof FormData; // multipart uploads: the browser sets the boundary
   if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
@@ -63,7 +63,7 @@ export async function request(method, path, body, { auth = true, signal, expire 
   if (auth && token) headers.Authorization = `Bearer ${token}`;
   let response;
   try {
-    response = await fetch(BASE + path, {
+    response = await fetch(base + path, {
       method,
       headers,
       body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),

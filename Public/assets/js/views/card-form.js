@@ -26,9 +26,14 @@ export async function mount(root, ctx) {
     ]);
   } catch (error) {
     if (error.status === 401) return;
-    render(root, errorView(errorText(error)));
-    root.querySelector('[data-retry]').addEventListener('click', () => mount(root, ctx));
-    return;
+    // Offline: the card as stored on this device (an edit then waits in the outbox).
+    const stored = error.status === 0 && editing ? await storedCard(params) : null;
+    if (!stored) {
+      render(root, errorView(errorText(error)));
+      root.querySelector('[data-retry]').addEventListener('click', () => mount(root, ctx));
+      return;
+    }
+    [stack, card] = stored;
   }
 
   render(root, html`
@@ -92,6 +97,8 @@ export async function mount(root, ctx) {
     </section>`);
 
   const form = root.querySelector('#card-form');
+  const savedText = root.querySelector('#saved p');
+  let offline = false;
   const formError = root.querySelector('#form-error');
   const saved = root.querySelector('#saved');
   const { question, answer, hint, rich } = form.elements;
@@ -156,7 +163,14 @@ export async function mount(root, ctx) {
         const changes = { question: q, answer: a };
         if (h !== (card.hint ?? '')) changes.hint = h;
         if (format !== (card.format ?? 'plain')) changes.format = format;
-        card = await api.updateCard(params.stackId, params.cardId, changes);
+        offline = false;
+        card = await api.updateCard(params.stackId, params.cardId, changes).catch(async (error) => {
+          if (error.status !== 0) throw error;
+          offline = true; // kept on this device; sent, last writer wins, when back online
+          return (await import('../offline/local-study.js')).editCard(params.stackId, params.cardId, changes);
+        });
+        if (!offline) keepLocally((m) => m.remember([card]));
+        savedText.textContent = t(offline ? 'offline.savedEdit' : 'card.savedText');
       } else {
         await api.createCard(params.stackId, { question: q, answer: a, format, ...(h ? { hint: h } : {}) });
         const keepRich = rich.checked;
@@ -181,6 +195,7 @@ export async function mount(root, ctx) {
     if (!ok) return;
     try {
       await api.deleteCard(params.stackId, params.cardId);
+      keepLocally((m) => m.forget([params.cardId]));
       toast(t('card.deleted'));
       leaveTo(stackUrl); // Back must not return to the deleted card
     } catch (error) {
@@ -189,4 +204,20 @@ export async function mount(root, ctx) {
   });
 
   question.focus();
+}
+
+/** The stack and card as stored on this device (offline/local-study.js), or null. */
+async function storedCard({ stackId, cardId }) {
+  try {
+    const local = await import('../offline/local-study.js');
+    await loadStrings('more');
+    return [await local.stack(stackId), await local.card(stackId, cardId)];
+  } catch {
+    return null;
+  }
+}
+
+/** Updates the local copy for offline study (offline/sync.js); never fails the form. */
+function keepLocally(change) {
+  import('../offline/sync.js').then(change).catch(() => {});
 }

@@ -133,6 +133,7 @@ export async function mount(root, { query }) {
     } catch (error) {
       if (error.name === 'AbortError' || error.status === 401) return;
       host.removeAttribute('aria-busy');
+      if (!error.status && await import('../offline/views.js').then((m) => m.overview(host, load), () => 0)) return;
       render(host, errorView(t('dash.error')));
       host.querySelector('[data-retry]').addEventListener('click', load);
     }

@@ -49,7 +49,7 @@ async function mountFeed(root, ctx, reload) {
       const stack = stacks[cursor.stack];
       if (!stack) { cursor.done = true; break; }
       cursor.page += 1;
-      const page = await api.cards(stack.id, { page: cursor.page, perPage: PAGE });
+      const page = await session.cardsPage(stack, { page: cursor.page, perPage: PAGE });
       for (const card of page.items) if (items.length < total) items.push({ card, stack, understood: false });
       if (cursor.page * PAGE >= page.total) { cursor.stack += 1; cursor.page = 0; }
       if (page.items.length) return;

@@ -64,6 +64,15 @@ async function mountHome(root, ctx, reload) {
     ]);
   } catch (error) {
     if (error.name === 'AbortError' || error.status === 401 || stale(ctx)) return undefined;
+    if (error.status === 0) {
+      // Offline: what is stored on this device, to study from (offline/views.js).
+      render(root, html`<section class="page page-narrow"></section>`);
+      const views = await import('../offline/views.js').catch(() => null);
+      if (views && !stale(ctx)) {
+        await views.overview(root.firstElementChild, reload, { heading: true });
+        return undefined;
+      }
+    }
     render(root, html`<section class="page page-narrow">${errorView(hasCode(error, 'not_found') ? t('home.unavailable') : errorText(error, 'home.error'))}</section>`);
     root.querySelector('[data-retry]').addEventListener('click', reload);
     return undefined;

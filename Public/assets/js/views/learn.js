@@ -6,7 +6,6 @@
 
 import { html, render } from '../html.js';
 import { formatInterval, formatRelativeDay, t } from '../i18n.js';
-import { api } from '../api/client.js';
 import { registerFlipCard } from '../../components/flip-card/flip-card.js';
 import { errorText, errorView, fieldError, icon, loadingView, retryable, stackBreadcrumb, stacksBreadcrumb, toast } from '../ui.js';
 import { StudySession, sessionStacks, sizeFromQuery } from '../study-session.js';
@@ -270,7 +269,7 @@ async function mountSession(root, ctx, reload) {
       const { state } = session.item;
       const result = typed === null
         ? { verdict: 'wrong', expected: state.card.answer, diff: null, rating: null, ratingIfRight: null }
-        : await api.checkAnswer(session.stack.id, state.card.id, typed, ignore);
+        : await session.check(typed, ignore);
       const wrongRating = session.stack.scheduler === 'ladder' ? 'hard' : 'again';
       answered = result.rating || wrongRating;
       card.reveal();

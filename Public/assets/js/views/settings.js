@@ -393,6 +393,8 @@ async function mountSettings(root, ctx, reload) {
   // Delete the account
   root.querySelector('#delete-account').addEventListener('click', async () => {
     if (!(await deleteDialog(guest))) return;
+    const userId = session.user()?.id;
+    import('../offline/store.js').then((m) => m.dropUser(userId)).catch(() => {}); // the local copy too
     session.clear();
     forgetSettings();
     await ctx.navigate('/app/register', { replace: true });

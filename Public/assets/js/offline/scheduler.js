@@ -1,0 +1,465 @@
+// The server's scheduling rules in the browser, so that a session without a connection shows the
+// same next card and the same intervals on the rating buttons as the server would. A port of
+// FlashcardsCore: Ladder.swift (the ladder), FSRS/ (FSRS-6: model, state machine, fuzz, day
+// counting), Study/CardSchedule.swift (applying a rating to a card's schedule, the rating options),
+// Study/QueueOrder.swift (which card comes next, due counts, daily limits) and StudyDay.swift (the
+// learner's day in the user's time zone). Pure functions over plain objects; times are
+// milliseconds since 1970 (the server's are seconds as doubles, and its JSON rounds to the ms).
+// e2e/web/test_offline.py checks this module against the server.
+
+const DAY = 86_400;
+const MASK = (1n << 64n) - 1n;
+
+// --- the learner's day ---------------------------------------------------------------------------
+
+const zoneFormats = new Map();
+
+/** A time zone the browser knows, else UTC (the server falls back to GMT for an unknown one). */
+export function knownZone(zone) {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone || 'UTC' });
+    return zone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** Seconds east of UTC in `zone` at Unix time `t` (seconds), as Foundation's `secondsFromGMT(for:)`. */
+export function zoneOffset(zone, t) {
+  let format = zoneFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric',
+      hour: 'numeric', minute: 'numeric', second: 'numeric',
+    });
+    zoneFormats.set(zone, format);
+  }
+  const whole = Math.floor(t);
+  const parts = {};
+  for (const { type, value } of format.formatToParts(new Date(whole * 1000))) parts[type] = Number(value);
+  const date = new Date(0);
+  date.setUTCFullYear(parts.year, parts.month - 1, parts.day);
+  date.setUTCHours(parts.hour, parts.minute, parts.second, 0);
+  return date.getTime() / 1000 - whole;
+}
+
+/**
+ * Days that change at `hour`:00 on the wall clock of `zone` (FSRSDayCounting.rollover and the
+ * server's DayClock): day numbers, the instant a day starts, whole days between two instants.
+ */
+export class DayClock {
+  constructor(zone, hour) {
+    this.zone = knownZone(zone);
+    this.hour = hour;
+  }
+
+  offset(t) { return zoneOffset(this.zone, t); }
+
+  /** The number of the day the instant `ms` falls into. */
+  dayNumber(ms) {
+    const t = ms / 1000;
+    return Math.floor((t + this.offset(t) - this.hour * 3_600) / DAY);
+  }
+
+  /** The instant (ms) day `day` begins. Around a daylight-saving change as the server does it: a wall
+   * time that exists twice gives its first instant, one the clock skips the change itself. */
+  startOfDay(day) {
+    const local = day * DAY + this.hour * 3_600;
+    const before = local - this.offset(local - DAY);
+    const after = local - this.offset(local + DAY);
+    if (before === after) return before * 1000;
+    const valid = [before, after].filter((x) => x + this.offset(x) === local);
+    return (valid.length ? Math.min(...valid) : Math.max(before, after)) * 1000;
+  }
+
+  elapsedDays(earlier, later) { return this.dayNumber(later) - this.dayNumber(earlier); }
+
+  /** The start of the day `days` days after the day of `ms` (where review due dates land). */
+  addingDays(days, ms) { return this.startOfDay(this.dayNumber(ms) + days); }
+}
+
+/** The hour the learner's day starts: midnight for ladder stacks, 04:00 for FSRS stacks. */
+export const dayStartHour = (scheduler) => (scheduler === 'fsrs' ? 4 : 0);
+
+/** Cards due before this instant count as due: the end of the learner's day plus `daysAhead` days. */
+export function dueCutoff(now, zone, daysAhead, hour) {
+  const clock = new DayClock(zone, hour);
+  return clock.startOfDay(clock.dayNumber(now) + 1 + Math.max(daysAhead, 0));
+}
+
+// --- the ladder ----------------------------------------------------------------------------------
+
+const MINUTE = 60;
+const HOUR = 3_600;
+export const LADDER_MAX_LEVEL = 10;
+const LADDER = {
+  easy: [10 * MINUTE, HOUR, 6 * HOUR, 12 * HOUR, 2 * DAY, 4 * DAY, 7 * DAY, 14 * DAY, 30 * DAY],
+  medium: [2 * MINUTE, 5 * MINUTE, 10 * MINUTE, 30 * MINUTE, 45 * MINUTE, HOUR, 2 * HOUR, 2 * HOUR, 2 * HOUR],
+  hard: [MINUTE, MINUTE, 2 * MINUTE, 10 * MINUTE, 10 * MINUTE, 10 * MINUTE, 10 * MINUTE, 10 * MINUTE, 10 * MINUTE],
+};
+
+/** Seconds until the next review when a card at `level` is rated `rating` (easy, medium, hard). */
+export function ladderInterval(rating, level) {
+  const table = LADDER[rating];
+  return table[Math.min(Math.max(level, 0), table.length - 1)];
+}
+
+/** The level after `rating`: Einfach climbs one, Mittel stays, Schwer drops one (half above 4). */
+export function ladderLevel(rating, level) {
+  const current = Math.min(Math.max(level, 0), LADDER_MAX_LEVEL);
+  if (rating === 'easy') return Math.min(current + 1, LADDER_MAX_LEVEL);
+  if (rating === 'medium') return current;
+  return Math.max(current - (current > 4 ? Math.floor(current / 2) : 1), 0);
+}
+
+// --- FSRS-6 --------------------------------------------------------------------------------------
+
+export const DEFAULT_PARAMETERS = [
+  0.212, 1.2931, 2.3065, 8.2956, 6.4133, 0.8334, 3.0194, 0.001, 1.8722, 0.1666, 0.796,
+  1.4835, 0.0614, 0.2629, 1.6483, 0.6014, 1.8729, 0.5425, 0.0912, 0.0658, 0.1542,
+];
+const LOWER = [0.001, 0.001, 0.001, 0.001, 1, 0.001, 0.001, 0.001, 0, 0, 0.001, 0.001, 0.001, 0.001, 0, 0, 1, 0, 0, 0, 0.1];
+const UPPER = [100, 100, 100, 100, 10, 4, 4, 0.75, 4.5, 0.8, 3.5, 5, 0.25, 0.9, 4, 1, 6, 2, 2, 0.8, 0.8];
+const GRADES = { again: 1, hard: 2, good: 3, easy: 4 };
+export const FSRS_RATINGS = ['again', 'hard', 'good', 'easy'];
+
+const clampStability = (s) => Math.min(Math.max(s, 0.001), 36_500);
+const clampDifficulty = (d) => Math.min(Math.max(d, 1), 10);
+
+/** Whether a stack's settings and the user's parameters make a valid configuration (the server falls
+ * back to the defaults otherwise). */
+function valid({ parameters, desiredRetention, learningSteps, relearningSteps }) {
+  return parameters.length === 21 && parameters.every((w, i) => w >= LOWER[i] && w <= UPPER[i])
+    && desiredRetention > 0 && desiredRetention < 1
+    && [...learningSteps, ...relearningSteps].every((s) => s > 0 && Number.isFinite(s));
+}
+
+/** The fuzz seed of a card's `reviewCount`-th review: its numeric id plus the count (UInt64). */
+export function fuzzSeed(cardNumber, reviewCount) {
+  return (BigInt(cardNumber) + BigInt(reviewCount)) & MASK;
+}
+
+/** A number in [0, 1) from a seed: the SplitMix64 finaliser, top 53 bits. */
+export function unitFraction(seed) {
+  let z = (seed + 0x9E3779B97F4A7C15n) & MASK;
+  z = ((z ^ (z >> 30n)) * 0xBF58476D1CE4E5B9n) & MASK;
+  z = ((z ^ (z >> 27n)) * 0x94D049BB133111EBn) & MASK;
+  z ^= z >> 31n;
+  return Number(z >> 11n) * 2 ** -53;
+}
+
+/** Anki's fuzz range around `interval` days, within minimum … maximum. */
+export function fuzzBounds(interval, minimum, maximum) {
+  minimum = Math.min(minimum, maximum);
+  const clamped = Math.min(Math.max(interval, minimum), maximum);
+  let delta = 0;
+  if (clamped >= 2.5) {
+    delta = 1 + 0.15 * Math.max(Math.min(clamped, 7) - 2.5, 0) + 0.10 * Math.max(Math.min(clamped, 20) - 7, 0)
+      + 0.05 * Math.max(clamped - 20, 0);
+  }
+  let lower = Math.min(Math.max(Math.round(clamped - delta), minimum), maximum);
+  let upper = Math.min(Math.max(Math.round(clamped + delta), minimum), maximum);
+  if (lower > upper) [lower, upper] = [upper, lower];
+  if (upper === lower && upper > 2 && upper < maximum) upper = lower + 1;
+  return [lower, upper];
+}
+
+export function fuzzedInterval(interval, minimum, maximum, fraction) {
+  const [lower, upper] = fuzzBounds(interval, minimum, maximum);
+  return Math.min(lower + Math.floor(fraction * (upper - lower + 1)), upper);
+}
+
+/** FSRS-6 for one stack: its retention and steps, the user's parameters, days from 04:00 in `zone`. */
+export class FSRS {
+  constructor({ parameters, desiredRetention = 0.9, learningSteps = [60, 600], relearningSteps = [600], zone }) {
+    let config = { parameters: parameters || DEFAULT_PARAMETERS, desiredRetention, learningSteps, relearningSteps };
+    if (!valid(config)) config = { parameters: DEFAULT_PARAMETERS, desiredRetention: 0.9, learningSteps: [60, 600], relearningSteps: [600] };
+    Object.assign(this, config);
+    this.maximumInterval = 36_500;
+    this.clock = new DayClock(zone, 4);
+    const w = this.parameters;
+    this.w = w;
+    this.decay = -w[20];
+    this.factor = Math.pow(0.9, 1 / this.decay) - 1;
+    this.expW8 = Math.exp(w[8]);
+    this.shortTermForgetDivisor = Math.exp(w[17] * w[18]);
+    this.easyInitialDifficulty = w[4] - Math.exp(w[5] * 3) + 1;
+    this.intervalPerStability = (Math.pow(this.desiredRetention, 1 / this.decay) - 1) / this.factor;
+  }
+
+  retrievability(elapsedDays, stability) {
+    return Math.pow(1 + this.factor * Math.max(0, elapsedDays) / stability, this.decay);
+  }
+
+  initialStability(grade) { return clampStability(this.w[grade - 1]); }
+
+  initialDifficulty(grade) { return clampDifficulty(this.w[4] - Math.exp(this.w[5] * (grade - 1)) + 1); }
+
+  nextDifficulty(difficulty, grade) {
+    const { w } = this;
+    const delta = -w[6] * (grade - 3);
+    const damped = difficulty + (10 - difficulty) * delta / 9;
+    return clampDifficulty(w[7] * this.easyInitialDifficulty + (1 - w[7]) * damped);
+  }
+
+  recallStability(difficulty, stability, retrievability, grade) {
+    const { w } = this;
+    const hardPenalty = grade === 2 ? w[15] : 1;
+    const easyBonus = grade === 4 ? w[16] : 1;
+    const growth = this.expW8 * (11 - difficulty) * Math.pow(stability, -w[9])
+      * (Math.exp((1 - retrievability) * w[10]) - 1) * hardPenalty * easyBonus;
+    return clampStability(stability * (1 + growth));
+  }
+
+  forgetStability(difficulty, stability, retrievability) {
+    const { w } = this;
+    const longTerm = w[11] * Math.pow(difficulty, -w[12]) * (Math.pow(stability + 1, w[13]) - 1)
+      * Math.exp((1 - retrievability) * w[14]);
+    return clampStability(Math.min(longTerm, stability / this.shortTermForgetDivisor));
+  }
+
+  shortTermStability(stability, grade) {
+    const { w } = this;
+    let increase = Math.exp(w[17] * (grade - 3 + w[18])) * Math.pow(stability, -w[19]);
+    if (grade !== 1) increase = Math.max(increase, 1);
+    return clampStability(stability * increase);
+  }
+
+  nextStability(difficulty, stability, elapsedDays, grade) {
+    if (elapsedDays < 1) return this.shortTermStability(stability, grade);
+    const r = this.retrievability(elapsedDays, stability);
+    if (grade === 1) return this.forgetStability(difficulty, stability, r);
+    return this.recallStability(difficulty, stability, r, grade);
+  }
+
+  /**
+   * The FSRS card after `rating` at `now`: `card` is {state: learning|review|relearning, step,
+   * stability, difficulty, due, lastReview} (a new card: learning, step 0, no memory).
+   */
+  review(card, rating, now, seed) {
+    const grade = GRADES[rating];
+    const next = { ...card, lastReview: now };
+    if (card.stability != null && card.difficulty != null) {
+      if (card.lastReview != null) {
+        next.stability = this.nextStability(card.difficulty, card.stability, this.clock.elapsedDays(card.lastReview, now), grade);
+      } else {
+        next.stability = grade === 1
+          ? this.forgetStability(card.difficulty, card.stability, 0)
+          : this.recallStability(card.difficulty, card.stability, 0, grade);
+      }
+      next.difficulty = this.nextDifficulty(card.difficulty, grade);
+    } else {
+      next.stability = this.initialStability(grade);
+      next.difficulty = this.initialDifficulty(grade);
+    }
+    const graduate = () => {
+      next.state = 'review';
+      next.step = null;
+      const days = fuzzedInterval(next.stability * this.intervalPerStability, 1, this.maximumInterval, unitFraction(seed));
+      next.due = this.clock.addingDays(days, now);
+    };
+    if (card.state === 'review') {
+      if (grade === 1 && this.relearningSteps.length) {
+        next.state = 'relearning';
+        next.step = 0;
+        next.due = now + this.relearningSteps[0] * 1000;
+      } else {
+        graduate();
+      }
+      return next;
+    }
+    const steps = card.state === 'learning' ? this.learningSteps : this.relearningSteps;
+    const step = card.step ?? 0;
+    if (!steps.length || (step >= steps.length && grade !== 1)) {
+      graduate();
+    } else if (grade === 1) {
+      next.step = 0;
+      next.due = now + steps[0] * 1000;
+    } else if (grade === 2) {
+      next.step = step;
+      const delay = step === 0 ? (steps.length === 1 ? steps[0] * 1.5 : (steps[0] + steps[1]) / 2) : steps[step];
+      next.due = now + delay * 1000;
+    } else if (grade === 3) {
+      if (step + 1 >= steps.length) {
+        graduate();
+      } else {
+        next.step = step + 1;
+        next.due = now + steps[step + 1] * 1000;
+      }
+    } else {
+      graduate();
+    }
+    return next;
+  }
+}
+
+// --- a card's schedule ---------------------------------------------------------------------------
+
+const ms = (iso) => (iso == null ? null : new Date(iso).getTime());
+const iso = (value) => (value == null ? null : new Date(value).toISOString());
+
+/**
+ * The scheduler of one stack for its learner: `stack` as `GET /stacks` sends it (scheduler,
+ * retention, steps, daily limits), the user's FSRS `parameters` (null: the defaults) and time zone.
+ */
+export class CardScheduler {
+  constructor(stack, { parameters = null, zone = 'UTC' } = {}) {
+    this.stack = stack;
+    this.kind = stack.scheduler === 'ladder' ? 'ladder' : 'fsrs';
+    this.zone = knownZone(zone);
+    this.fsrs = new FSRS({
+      parameters, desiredRetention: stack.desiredRetention ?? 0.9,
+      learningSteps: stack.learningSteps ?? [60, 600], relearningSteps: stack.relearningSteps ?? [600], zone: this.zone,
+    });
+  }
+
+  /** The rating keys of this scheduler, worst first (the buttons' order). */
+  get ratings() { return this.kind === 'ladder' ? ['hard', 'medium', 'easy'] : FSRS_RATINGS; }
+
+  /** The FSRS view of a card (`GET …/cards` fields): a new card without FSRS history. */
+  fsrsCard(card) {
+    const state = card.state && card.state !== 'new' ? card.state : null;
+    if (card.lastReviewedAt == null || !state) return { state: 'learning', step: 0, stability: null, difficulty: null, due: ms(card.dueAt), lastReview: null };
+    return {
+      state, step: card.step ?? null, stability: card.stability ?? null, difficulty: card.difficulty ?? null,
+      due: ms(card.dueAt), lastReview: ms(card.lastReviewedAt),
+    };
+  }
+
+  /** The card's schedule fields after `rating` at `now` (ms); `number` is its numeric id (fuzz seed). */
+  apply(card, rating, now, number) {
+    const reviewCount = card.reviewCount ?? 0;
+    const out = {};
+    if (this.kind === 'ladder') {
+      const level = card.level ?? 0;
+      out.dueAt = iso(now + ladderInterval(rating, level) * 1000);
+      out.level = ladderLevel(rating, level);
+      out.state = out.level < 4 ? 'learning' : 'review';
+      out.step = null;
+      out.stability = null;
+      out.difficulty = null;
+    } else {
+      const next = this.fsrs.review(this.fsrsCard(card), rating, now, fuzzSeed(number, reviewCount));
+      out.dueAt = iso(next.due);
+      out.state = next.state;
+      out.step = next.step;
+      out.stability = next.stability;
+      out.difficulty = next.difficulty;
+      out.level = Math.min(reviewCount + 1, LADDER_MAX_LEVEL);
+    }
+    out.reviewCount = reviewCount + 1;
+    out.firstReviewedAt = card.firstReviewedAt ?? iso(now);
+    out.lastReviewedAt = iso(now);
+    return { ...card, ...out };
+  }
+
+  /** The rating buttons for `card` at `now`: {rating, id, label, color, intervalSeconds, intervalText}. */
+  options(card, now, number) {
+    return this.ratings.map((rating) => {
+      let seconds;
+      if (this.kind === 'ladder') {
+        seconds = ladderInterval(rating, card.level ?? 0);
+      } else {
+        const due = ms(this.apply(card, rating, now, number).dueAt);
+        seconds = Math.max(0, Math.round((due - now) / 1000));
+      }
+      return { rating, ...BUTTONS[this.kind][rating], intervalSeconds: seconds, intervalText: '' };
+    });
+  }
+
+  // --- the queue ---
+
+  /** Learner day boundaries of this stack's scheduler. */
+  clock() { return new DayClock(this.zone, dayStartHour(this.kind)); }
+
+  /** Today's allowance of an FSRS stack: new cards and reviews left, from the cards' review times. */
+  allowance(cards, now) {
+    const clock = this.clock();
+    const dayStart = clock.startOfDay(clock.dayNumber(now));
+    let reviewed = 0;
+    let fresh = 0;
+    for (const card of cards) {
+      if (card.lastReviewedAt != null && ms(card.lastReviewedAt) >= dayStart) {
+        reviewed += 1;
+        if (card.firstReviewedAt != null && ms(card.firstReviewedAt) >= dayStart) fresh += 1;
+      }
+    }
+    return {
+      newLeft: Math.max(0, (this.stack.newCardsPerDay ?? 20) - fresh),
+      reviewsLeft: Math.max(0, (this.stack.reviewsPerDay ?? 200) - (reviewed - fresh)),
+    };
+  }
+
+  /**
+   * What to study now among `cards` (each with `number`, its numeric id, for ties): {card (null when
+   * nothing is shown), dueCount, held, nextDueAt} as `study/next` answers (QueueOrder.select).
+   */
+  select(cards, now, daysAhead = 0) {
+    const clock = this.clock();
+    const cutoff = clock.startOfDay(clock.dayNumber(now) + 1 + Math.max(daysAhead, 0));
+    const due = cards.filter((c) => ms(c.dueAt) < cutoff).sort(precedes);
+    let head = null;
+    let rank = null;
+    let dueCount;
+    if (this.kind === 'ladder') {
+      head = due[0] ?? null;
+      dueCount = Math.min(due.length, LIMIT);
+    } else {
+      const { newLeft, reviewsLeft } = this.allowance(cards, now);
+      const reviewCap = Math.min(reviewsLeft, LIMIT);
+      const newCap = Math.min(newLeft, LIMIT);
+      const queue = (name) => due.filter((c) => queueOf(c) === name);
+      const [learning, reviews, fresh] = [queue('learning'), queue('review'), queue('new')];
+      dueCount = Math.min(learning.length + Math.min(reviews.length, reviewCap) + Math.min(fresh.length, newCap), LIMIT);
+      const heads = [];
+      if (learning[0]) heads.push([learning[0], ms(learning[0].dueAt) <= now ? 0 : 2]);
+      if (reviews[0]) heads.push([reviews[0], reviewCap > 0 ? 1 : 3]);
+      if (fresh[0]) heads.push([fresh[0], newCap > 0 ? 1 : 3]);
+      heads.sort((a, b) => (a[1] !== b[1] ? a[1] - b[1] : precedes(a[0], b[0])));
+      if (heads.length) [head, rank] = heads[0];
+    }
+    const held = rank === 3;
+    const shown = held ? null : head;
+    let nextDueAt = null;
+    if (!shown) {
+      if (held) nextDueAt = iso(clock.startOfDay(clock.dayNumber(now) + 1));
+      else nextDueAt = cards.length ? [...cards].sort(precedes)[0].dueAt : null;
+    }
+    return { card: shown, dueCount, held, nextDueAt };
+  }
+
+  /** Due cards as the stack list counts them (`dueCount` of `GET /stacks`). */
+  dueCount(cards, now) { return this.select(cards, now).dueCount; }
+}
+
+/** Due counts stop here ("1000+"), as the server's. */
+const LIMIT = 1000;
+
+const queueOf = (card) => {
+  const state = card.state || 'new';
+  if (state === 'new') return 'new';
+  return state === 'review' ? 'review' : 'learning';
+};
+
+/** Due time, then the older card (numeric id; the creation time where it is not known). */
+export function precedes(a, b) {
+  const d = ms(a.dueAt) - ms(b.dueAt);
+  if (d !== 0) return d;
+  if (a.number != null && b.number != null) return a.number - b.number;
+  return ms(a.createdAt) - ms(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** Labels (German, as the API sends them), colours and the original API's ids of the buttons. */
+const BUTTONS = {
+  ladder: {
+    easy: { id: 0, label: 'Einfach', color: '#22C55E' },
+    medium: { id: 1, label: 'Mittel', color: '#F97316' },
+    hard: { id: 2, label: 'Schwer', color: '#EF4444' },
+  },
+  fsrs: {
+    again: { id: 11, label: 'Nochmal', color: '#EF4444' },
+    hard: { id: 12, label: 'Schwer', color: '#F97316' },
+    good: { id: 13, label: 'Gut', color: '#22C55E' },
+    easy: { id: 14, label: 'Einfach', color: '#0EA5E9' },
+  },
+};

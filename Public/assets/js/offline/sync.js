@@ -1,0 +1,221 @@
+// Keeps the local copy (store.js) in step with the server: `refresh` downloads the learner's
+// stacks, cards, FSRS parameters and time zone; `flush` sends the outbox, reviews through
+// `POST /api/v1/reviews` (batches of 1,000; the server merges them in any order and ignores a
+// review id it has) and card edits through the card routes, last writer wins (docs/offline.md).
+// Background work never ends the session on a 401 (`expire: false`): the learner's next own
+// request does, and the outbox waits for the next sign-in.
+
+import { api, enc, hasCode, request } from '../api/client.js';
+import { currentStore } from './store.js';
+
+const BATCH = 1000;
+const PAGE = 200;
+/** A refresh on the library or home waits this long after the last one. */
+const REFRESH_EVERY = 2 * 60_000;
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+const QUIET = { expire: false };
+
+/** Tells the page that the outbox or the local copy changed (the offline bar counts again). */
+export function changed(detail = {}) {
+  document.dispatchEvent(new CustomEvent('offline-change', { detail }));
+}
+
+/** Runs `body` while holding this user's sync lock, so two tabs never send the same outbox at once. */
+function exclusive(store, body) {
+  if (!navigator.locks) return body();
+  return navigator.locks.request(`fc-offline-sync-${store.userId}`, body);
+}
+
+// --- the local copy ------------------------------------------------------------------------------
+
+/** Every card of a stack, a page of 200 at a time. */
+async function allCards(stackId) {
+  const cards = [];
+  for (let page = 1; ; page += 1) {
+    const body = await api.cards(stackId, { page, perPage: PAGE }, QUIET);
+    cards.push(...body.items);
+    if (!body.items.length || page * PAGE >= body.total) return cards;
+  }
+}
+
+/** The cards' numeric ids (the server seeds FSRS's fuzz and breaks queue ties with them), from the
+ * original API's stack document: `/api/v1` does not show them. */
+async function numbersOf(stackId) {
+  const doc = await request('GET', `/stack/${enc(stackId)}`, undefined, { ...QUIET, base: '' });
+  return new Map(doc.cards.map((card) => [card.uniqueId, card.id]));
+}
+
+/**
+ * Downloads the learner's stacks and cards into the local copy, after sending the outbox (the
+ * server's schedules then include every offline review). Skipped within two minutes of the last
+ * refresh unless `force`. Resolves true when it refreshed.
+ */
+export function refresh(options) {
+  refreshing ??= refreshNow(options).finally(() => { refreshing = null; });
+  return refreshing;
+}
+
+let refreshing = null;
+
+async function refreshNow({ force = false } = {}) {
+  const store = await currentStore();
+  if (!store) return false;
+  if (!force && Date.now() - ((await store.meta('refreshedAt')) ?? 0) < REFRESH_EVERY) return false;
+  if ((await store.pendingCount()) && !(await flush()).complete) return false;
+  const [stacks, scheduler, me] = await Promise.all([
+    api.stacks(QUIET),
+    request('GET', '/me/scheduler', undefined, QUIET).catch(() => null),
+    request('GET', '/me', undefined, QUIET).catch(() => null),
+  ]);
+  const known = new Map();
+  for (const stack of stacks) for (const card of await store.cards(stack.id)) known.set(card.id, card.number);
+  const byStack = new Map();
+  for (const stack of stacks) {
+    const cards = await allCards(stack.id);
+    if (cards.some((card) => known.get(card.id) == null)) {
+      for (const [id, number] of await numbersOf(stack.id)) known.set(id, number);
+    }
+    byStack.set(stack.id, cards.map((card) => ({ ...card, number: known.get(card.id) ?? null })));
+  }
+  await store.replaceAll(stacks, byStack);
+  if (scheduler) await store.setMeta('parameters', scheduler.parameters ?? null);
+  if (me?.timeZone) await store.setMeta('timeZone', me.timeZone);
+  await store.setMeta('refreshedAt', Date.now());
+  changed({ refreshed: true });
+  return true;
+}
+
+/** Keeps cards the server answered with (a rating, an edit, a sync) in the local copy. */
+export async function remember(cards) {
+  const store = await currentStore();
+  if (!store || !cards.length) return;
+  const local = await Promise.all(cards.map((card) => store.card(card.id)));
+  // Only cards the local copy has (a new one waits for the next refresh, which finds its number).
+  const kept = cards.map((card, i) => local[i] && { ...local[i], ...card, number: local[i].number }).filter(Boolean);
+  if (kept.length) await store.putCards(kept);
+}
+
+/** Drops deleted cards from the local copy. */
+export async function forget(cardIds) {
+  const store = await currentStore();
+  if (store) await store.deleteCards(cardIds);
+}
+
+// --- the outbox ----------------------------------------------------------------------------------
+
+/** How many changes wait in the outbox. */
+export async function pendingCount() {
+  const store = await currentStore();
+  return store ? store.pendingCount() : 0;
+}
+
+let running = null;
+
+/**
+ * Sends the outbox. Resolves with what happened: {complete, sent, edits, dropped: [reviews],
+ * refused: [reviews], kept: [edits the server's later change won over], replaced: [edits that won],
+ * gone: [edits of deleted cards], error}. `complete` is false when it stopped (offline, signed out,
+ * the server busy); what was not sent stays in the outbox.
+ */
+export function flush() {
+  if (!running) {
+    running = (async () => {
+      const store = await currentStore();
+      if (!store) return { complete: true, sent: 0, edits: 0, dropped: [], refused: [], kept: [], replaced: [], gone: [] };
+      return exclusive(store, () => flushNow(store));
+    })().finally(() => { running = null; });
+  }
+  return running;
+}
+
+async function flushNow(store) {
+  const result = { complete: false, sent: 0, edits: 0, dropped: [], refused: [], kept: [], replaced: [], gone: [], error: null };
+  try {
+    const entries = await store.outbox(); // read under the lock: another tab may have sent some
+    const reviews = entries.filter((e) => e.kind === 'review');
+    for (let i = 0; i < reviews.length; i += BATCH) await sendReviews(store, reviews.slice(i, i + BATCH), result);
+    for (const edit of entries.filter((e) => e.kind === 'edit')) await sendEdit(store, edit, result);
+    result.complete = true;
+  } catch (error) {
+    result.error = error;
+  }
+  changed({ sync: result });
+  return result;
+}
+
+/** Errors after which sending again later may work: no connection, no session, a busy server. */
+const transient = (error) => !error.status || error.status === 401 || error.status === 408
+  || error.status === 429 || error.status >= 500;
+
+const wire = (e) => ({
+  id: e.id, cardId: e.cardId, rating: e.rating, reviewedAt: e.reviewedAt, mode: e.mode,
+  ...(Number.isInteger(e.durationMs) ? { durationMs: e.durationMs } : {}),
+});
+
+async function sendReviews(store, batch, result) {
+  try {
+    const body = await request('POST', '/reviews', { reviews: batch.map(wire) }, QUIET);
+    await store.dequeue(batch.map((e) => e.seq));
+    await remember(body.cards || []);
+    result.sent += batch.length;
+  } catch (error) {
+    if (transient(error)) throw error;
+    // The whole batch is refused when one of its cards is gone (404 naming them): those reviews are
+    // dropped, the rest go again.
+    if (error.status === 404 && hasCode(error, 'card_not_found')) {
+      const gone = new Set((String(error.message).match(UUID) || []).map((id) => id.toLowerCase()));
+      const lost = batch.filter((e) => gone.has(e.cardId.toLowerCase()));
+      if (lost.length) {
+        await store.dequeue(lost.map((e) => e.seq));
+        await store.deleteCards([...new Set(lost.map((e) => e.cardId))]);
+        result.dropped.push(...lost);
+        const rest = batch.filter((e) => !lost.includes(e));
+        if (rest.length) await sendReviews(store, rest, result);
+        return;
+      }
+    }
+    if (batch.length === 1) {
+      // Refused for good (say, a moment the server cannot take): only this one is dropped.
+      await store.dequeue([batch[0].seq]);
+      (error.status === 404 ? result.dropped : result.refused).push(batch[0]);
+      return;
+    }
+    for (const entry of batch) await sendReviews(store, [entry], result);
+  }
+}
+
+async function sendEdit(store, edit, result) {
+  const path = `/stacks/${enc(edit.stackId)}/cards/${enc(edit.cardId)}`;
+  const local = await store.card(edit.cardId);
+  const drop = async (list, server) => {
+    await store.dequeue([edit.seq]);
+    list.push({ ...edit, server });
+  };
+  let server;
+  try {
+    server = await request('GET', path, undefined, QUIET);
+  } catch (error) {
+    if (transient(error)) throw error;
+    await store.deleteCards([edit.cardId]);
+    return drop(result.gone, null);
+  }
+  // Changed on the server since this edit's base version: the later change wins.
+  const elsewhere = new Date(server.updatedAt).getTime() !== new Date(edit.baseUpdatedAt).getTime();
+  if (elsewhere && new Date(server.updatedAt).getTime() > edit.editedAt) {
+    if (local) await store.putCards([{ ...local, ...server, number: local.number }]);
+    return drop(result.kept, server);
+  }
+  let saved;
+  try {
+    saved = await request('PATCH', path, edit.changes, QUIET);
+  } catch (error) {
+    if (transient(error)) throw error;
+    if (error.status === 404) await store.deleteCards([edit.cardId]);
+    else if (local) await store.putCards([{ ...local, ...server, number: local.number }]);
+    return drop(error.status === 404 ? result.gone : result.refused, server);
+  }
+  await store.dequeue([edit.seq]);
+  if (local) await store.putCards([{ ...local, ...saved, number: local.number }]);
+  result.edits += 1;
+  if (elsewhere) result.replaced.push({ ...edit, server });
+}
