@@ -352,6 +352,9 @@ public struct CardDTO: Codable, Sendable, Hashable {
     public var step: Int?
     /// The first review that counts (the daily new-card limit counts cards first reviewed today).
     public var firstReviewedAt: Date?
+    /// The card's number on this server: it seeds the FSRS fuzz and orders cards due at the same
+    /// moment, so a client scheduling offline needs it. Never reused, not meaningful elsewhere.
+    public var number: Int?
     /// Bookmarked by the learner (the feed's swipe left).
     public var bookmarked: Bool
     /// How question, answer and hint are written: `plain`, or `markdown` (the rich-text subset).
@@ -365,8 +368,9 @@ public struct CardDTO: Codable, Sendable, Hashable {
         id: UUID, stackId: UUID, question: String, answer: String, hint: String?, dueAt: Date, level: Int,
         createdAt: Date, updatedAt: Date, state: CardState? = nil, stability: Double? = nil, difficulty: Double? = nil,
         lastReviewedAt: Date? = nil, reviewCount: Int? = nil, step: Int? = nil, firstReviewedAt: Date? = nil,
-        bookmarked: Bool = false, format: CardFormat = .plain, rendered: RenderedCardDTO? = nil
+        number: Int? = nil, bookmarked: Bool = false, format: CardFormat = .plain, rendered: RenderedCardDTO? = nil
     ) {
+        self.number = number
         self.step = step
         self.firstReviewedAt = firstReviewedAt
         self.format = format
@@ -568,6 +572,7 @@ extension CardDTO {
         try container.encode(reviewCount, forKey: .reviewCount)
         try container.encode(step, forKey: .step)
         try container.encode(firstReviewedAt, forKey: .firstReviewedAt)
+        try container.encode(number, forKey: .number)
         try container.encode(bookmarked, forKey: .bookmarked)
         try container.encode(format, forKey: .format)
         try container.encode(rendered, forKey: .rendered)

@@ -32,10 +32,15 @@ def parse(text: str) -> datetime:
 
 
 def numeric_ids(page: Page, token: str, stack_id: str) -> dict:
-    """The cards' numeric ids (the fuzz seed), from the original API's stack document."""
-    response = page.request.get(f"{BASE_URL}/stack/{stack_id}", headers={"Authorization": f"Bearer {token}"})
+    """The cards' numbers (the fuzz seed), as /api/v1 shows them; the original API's stack document
+    shows the same ones as `id`."""
+    response = page.request.get(f"{BASE_URL}/api/v1/stacks/{stack_id}/cards?perPage=200",
+                                headers={"Authorization": f"Bearer {token}"})
     assert response.ok
-    return {c["uniqueId"]: c["id"] for c in response.json()["cards"]}
+    numbers = {c["id"]: c["number"] for c in response.json()["items"]}
+    original = page.request.get(f"{BASE_URL}/stack/{stack_id}", headers={"Authorization": f"Bearer {token}"})
+    assert {c["uniqueId"]: c["id"] for c in original.json()["cards"]} == numbers
+    return numbers
 
 
 def load_module(page: Page) -> None:

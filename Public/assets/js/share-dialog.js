@@ -6,7 +6,7 @@ import { html, render } from './html.js';
 import { currentLanguage, loadStrings, t } from './i18n.js';
 import { api } from './api/client.js';
 import { defineIcons, errorText, icon, loadStylesheet, setBusy } from './ui.js';
-import { CATEGORIES, LANGUAGES } from './views/explore.js';
+import { CATEGORIES, LANGUAGES, catalogue } from './views/explore.js';
 
 defineIcons({ copy: 'M9 9h10v12H9zM5 15H4V3h11v1' });
 
@@ -76,14 +76,14 @@ export async function openShareDialog(stack) {
     dialog.querySelector('[data-view]')?.addEventListener('click', () => dialog.close());
     dialog.querySelector('[data-publish]').addEventListener('click', (event) => act(event.currentTarget, async () => {
       const wasPublished = Boolean(publication);
-      publication = await api.publish(
+      publication = await catalogue.publish(
         stack.id, dialog.querySelector('#publish-category').value, dialog.querySelector('#publish-language').value);
       publishMessage = t(wasPublished ? 'publish.updated' : 'publish.published');
       draw();
       dialog.querySelector('[data-publish]').focus();
     }, publishStatus));
     dialog.querySelector('[data-unpublish]')?.addEventListener('click', (event) => act(event.currentTarget, async () => {
-      await api.unpublish(stack.id);
+      await catalogue.unpublish(stack.id);
       publication = null;
       publishMessage = t('publish.unpublished');
       draw();
@@ -133,7 +133,7 @@ export async function openShareDialog(stack) {
 
   draw(t('loading'));
   dialog.showModal();
-  const [shared, published] = await Promise.allSettled([api.shareLink(stack.id), api.publication(stack.id)]);
+  const [shared, published] = await Promise.allSettled([api.shareLink(stack.id), catalogue.publication(stack.id)]);
   if ([shared, published].some((result) => result.reason?.status === 401)) { dialog.close(); return; }
   link = shared.value ?? null;
   publication = published.value ?? null;

@@ -39,7 +39,7 @@ extension CardModel {
             id: uniqueId, stackId: stack.uniqueId, question: question, answer: answer, hint: hint,
             dueAt: dueAt, level: level, createdAt: createdAt, updatedAt: updatedAt, state: cardState,
             stability: stability, difficulty: difficulty, lastReviewedAt: lastReviewedAt, reviewCount: reviewCount,
-            step: step, firstReviewedAt: firstReviewedAt, bookmarked: bookmarked, format: cardFormat,
+            step: step, firstReviewedAt: firstReviewedAt, number: id, bookmarked: bookmarked, format: cardFormat,
             rendered: rendered(hint: hint))
     }
 

@@ -53,9 +53,9 @@ export const session = {
 /**
  * Sends one request; resolves with the decoded JSON (or null for 204), rejects with ApiError.
  * `expire: false` keeps the session on a 401 (signing out with a token that is already refused);
- * `raw: true` resolves with the Response itself (a file to download); `base: ''` a route of the original API.
+ * `raw: true` resolves with the Response itself (a file to download).
  */
-export async function request(method, path, body, { auth = true, signal, expire = true, raw = false, base = BASE } = {}) {
+export async function request(method, path, body, { auth = true, signal, expire = true, raw = false } = {}) {
   const headers = { Accept: 'application/json' };
   const isForm = body instanceof FormData; // multipart uploads: the browser sets the boundary
   if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
@@ -63,7 +63,7 @@ export async function request(method, path, body, { auth = true, signal, expire 
   if (auth && token) headers.Authorization = `Bearer ${token}`;
   let response;
   try {
-    response = await fetch(base + path, {
+    response = await fetch(BASE + path, {
       method,
       headers,
       body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
@@ -154,18 +154,6 @@ export const api = {
   sharedStack: (token, page = 1, perPage = 50) =>
     request('GET', `/shared/${enc(token)}?page=${page}&perPage=${perPage}`, undefined, { auth: false }),
   copySharedStack: (token) => request('POST', `/shared/${enc(token)}/copy`),
-  /** The stack's catalogue entry (404 `not_published` when it is not published). */
-  publication: (id) => request('GET', `/stacks/${enc(id)}/publication`),
-  publish: (id, category, language) => request('PUT', `/stacks/${enc(id)}/publication`, { category, language }),
-  unpublish: (id) => request('DELETE', `/stacks/${enc(id)}/publication`),
-  /** A page of the catalogue: `{ q, category, language, page, perPage }`, blank values left out. */
-  explore: (params = {}, options = {}) => {
-    const query = new URLSearchParams(Object.entries(params).filter(([, value]) => value !== '' && value != null));
-    return request('GET', `/explore?${query}`, undefined, options);
-  },
-  catalogueEntry: (id, page = 1, perPage = 50) => request('GET', `/explore/${enc(id)}?page=${page}&perPage=${perPage}`),
-  copyFromCatalogue: (id) => request('POST', `/explore/${enc(id)}/copy`),
-  reportEntry: (id, reason, note) => request('POST', `/explore/${enc(id)}/report`, { reason, note: note || null }),
   /** A rich text as the server renders it (the card editor's preview). */
   render: (text, signal) => request('POST', '/render', { text }, { signal }),
   deleteCard: (id, cardId) => request('DELETE', `/stacks/${enc(id)}/cards/${enc(cardId)}`),

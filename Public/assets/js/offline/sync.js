@@ -38,12 +38,6 @@ async function allCards(stackId) {
   }
 }
 
-/** The cards' numeric ids (the server seeds FSRS's fuzz and breaks queue ties with them), from the
- * original API's stack document: `/api/v1` does not show them. */
-async function numbersOf(stackId) {
-  const doc = await request('GET', `/stack/${enc(stackId)}`, undefined, { ...QUIET, base: '' });
-  return new Map(doc.cards.map((card) => [card.uniqueId, card.id]));
-}
 
 /**
  * Downloads the learner's stacks and cards into the local copy, after sending the outbox (the
@@ -67,16 +61,9 @@ async function refreshNow({ force = false } = {}) {
     request('GET', '/me/scheduler', undefined, QUIET).catch(() => null),
     request('GET', '/me', undefined, QUIET).catch(() => null),
   ]);
-  const known = new Map();
-  for (const stack of stacks) for (const card of await store.cards(stack.id)) known.set(card.id, card.number);
+  // Each card carries its `number` (the server seeds FSRS's fuzz and breaks queue ties with it).
   const byStack = new Map();
-  for (const stack of stacks) {
-    const cards = await allCards(stack.id);
-    if (cards.some((card) => known.get(card.id) == null)) {
-      for (const [id, number] of await numbersOf(stack.id)) known.set(id, number);
-    }
-    byStack.set(stack.id, cards.map((card) => ({ ...card, number: known.get(card.id) ?? null })));
-  }
+  for (const stack of stacks) byStack.set(stack.id, await allCards(stack.id));
   await store.replaceAll(stacks, byStack);
   if (scheduler) await store.setMeta('parameters', scheduler.parameters ?? null);
   if (me?.timeZone) await store.setMeta('timeZone', me.timeZone);

@@ -4,11 +4,10 @@
 
 import { applyColors, html, render } from '../html.js';
 import { formatNumber, loadStrings, t } from '../i18n.js';
-import { api } from '../api/client.js';
 import { navigate } from '../router.js';
 import { backLink, errorText, errorView, icon, loadStylesheet, loadingView, setBusy, toast } from '../ui.js';
 import { showCardPages, wireCopyButton } from '../card-pages.js';
-import { authorLine, entryPills } from './explore.js';
+import { authorLine, catalogue, entryPills } from './explore.js';
 import { stackBadge } from './dashboard.js';
 
 const PER_PAGE = 50;
@@ -20,7 +19,7 @@ export async function mount(root, ctx) {
   let data;
   try {
     [data] = await Promise.all([
-      api.catalogueEntry(entryId, 1, PER_PAGE), loadStrings('explore'), loadStrings('more'),
+      catalogue.entry(entryId, 1, PER_PAGE), loadStrings('explore'), loadStrings('more'),
       loadStylesheet('/assets/css/explore.css'), loadStylesheet('/assets/css/rich-text.css'),
     ]);
   } catch (error) {
@@ -76,9 +75,9 @@ export async function mount(root, ctx) {
   applyColors(root);
   root.querySelector('h1').focus({ preventScroll: true });
   showCardPages(root.querySelector('#entry-cards'), root.querySelector('#more-cards'), cards,
-    async (page) => (await api.catalogueEntry(entryId, page, PER_PAGE)).cards);
+    async (page) => (await catalogue.entry(entryId, page, PER_PAGE)).cards);
 
-  wireCopyButton(root.querySelector('#copy-entry'), () => api.copyFromCatalogue(entryId), 'explore.copied');
+  wireCopyButton(root.querySelector('#copy-entry'), () => catalogue.copy(entryId), 'explore.copied');
   root.querySelector('#report-entry')?.addEventListener('click', async () => {
     if (await reportDialog(entry)) {
       toast(t('explore.reported'));
@@ -119,7 +118,7 @@ function reportDialog(entry) {
     const reason = dialog.querySelector('input[name="reason"]:checked').value;
     setBusy(button, true);
     try {
-      await api.reportEntry(entry.id, reason, dialog.querySelector('#report-note').value.trim());
+      await catalogue.report(entry.id, reason, dialog.querySelector('#report-note').value.trim());
       sent = true;
       dialog.close();
     } catch (error) {

@@ -5,7 +5,7 @@
 
 import { applyColors, html, render } from '../html.js';
 import { formatNumber, loadStrings, t } from '../i18n.js';
-import { api } from '../api/client.js';
+import { enc, request } from '../api/client.js';
 import { announce, errorText, errorView, icon, loadStylesheet, loadingView, setBusy, toast } from '../ui.js';
 import { stackBadge } from './dashboard.js';
 import { cardPlainText } from '../rich-text.js';
@@ -13,6 +13,22 @@ import { cardPlainText } from '../rich-text.js';
 export const CATEGORIES = ['languages', 'science', 'math', 'geography', 'history', 'medicine', 'law', 'technology', 'business', 'arts', 'other'];
 export const LANGUAGES = ['de', 'en', 'fr', 'es', 'it', 'other'];
 const PER_PAGE = 24;
+
+/** The catalogue's routes (kept here, not in api/client.js, so the first page stays small). */
+export const catalogue = {
+  /** The stack's entry (404 `not_published` when it is not published). */
+  publication: (id) => request('GET', `/stacks/${enc(id)}/publication`),
+  publish: (id, category, language) => request('PUT', `/stacks/${enc(id)}/publication`, { category, language }),
+  unpublish: (id) => request('DELETE', `/stacks/${enc(id)}/publication`),
+  /** A page: `{ q, category, language, page, perPage }`, blank values left out. */
+  browse: (params, options = {}) => {
+    const query = new URLSearchParams(Object.entries(params).filter(([, value]) => value !== '' && value != null));
+    return request('GET', `/explore?${query}`, undefined, options);
+  },
+  entry: (id, page, perPage) => request('GET', `/explore/${enc(id)}?page=${page}&perPage=${perPage}`),
+  copy: (id) => request('POST', `/explore/${enc(id)}/copy`),
+  report: (id, reason, note) => request('POST', `/explore/${enc(id)}/report`, { reason, note: note || null }),
+};
 
 /** Where an entry's author line comes from: us, the caller, or someone else. */
 export const authorLine = (entry) => (entry.official ? t('explore.official') : entry.mine ? t('explore.mine') : t('explore.by', { author: entry.author }));
@@ -87,7 +103,7 @@ export async function mount(root, { query }) {
     render(host, loadingView(t('loading')));
     host.setAttribute('aria-busy', 'true');
     try {
-      const result = await api.explore({ q: q.trim(), category, language, page, perPage: PER_PAGE }, { signal });
+      const result = await catalogue.browse({ q: q.trim(), category, language, page, perPage: PER_PAGE }, { signal });
       if (signal.aborted) return;
       host.removeAttribute('aria-busy');
       if (!result.items.length) {
@@ -139,7 +155,7 @@ export async function mount(root, { query }) {
   more.addEventListener('click', async () => {
     setBusy(more, true);
     try {
-      const next = await api.explore({ q: q.trim(), category, language, page: page + 1, perPage: PER_PAGE });
+      const next = await catalogue.browse({ q: q.trim(), category, language, page: page + 1, perPage: PER_PAGE });
       page += 1;
       append(next);
     } catch (error) {
