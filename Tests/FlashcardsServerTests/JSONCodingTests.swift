@@ -81,7 +81,8 @@ struct StudyRenderingTests {
                     level: index, createdAt: due, updatedAt: due.addingTimeInterval(0.999), state: .review,
                     stability: [0.001, 1e-7, 9.977995708203709, 36_500, 123_456_789.125][index],
                     difficulty: [1, 10, 5.5, 7.123456789012345, 2][index], lastReviewedAt: due.addingTimeInterval(-60),
-                    reviewCount: index * 7))
+                    reviewCount: index * 7, step: index.isMultiple(of: 2) ? index : nil,
+                    firstReviewedAt: due.addingTimeInterval(-86_400.5), number: 1 + index * 1_000_003))
         }
         return cards
     }

@@ -71,6 +71,13 @@ class Server:
     log_path: Path
     #: (METHOD, template, status) of every response the checker validated on this server.
     exercised: set = field(default_factory=set)
+    #: The environment it runs with (its database), for the operator's commands.
+    env: dict = field(default_factory=dict)
+
+    def command(self, *args: str) -> subprocess.CompletedProcess:
+        """Runs `flashcards ARGS…` against this server's database."""
+        return subprocess.run([BIN, *args], env=self.env, cwd=self.data_dir, capture_output=True, text=True,
+                              timeout=120)
 
     def log_tail(self, lines: int = 60) -> str:
         try:
@@ -122,7 +129,7 @@ def start_server(backend: str, name: str, extra_env: dict[str, str] | None = Non
     # The working directory is the empty data folder, so that no stray .env file is read.
     process = subprocess.Popen([BIN, "serve"], env=env, cwd=data_dir, stdout=log, stderr=subprocess.STDOUT)
     log.close()
-    server = Server(backend, f"http://127.0.0.1:{port}", process, data_dir, log_path)
+    server = Server(backend, f"http://127.0.0.1:{port}", process, data_dir, log_path, env=env)
     deadline = time.monotonic() + 60
     while True:
         if process.poll() is not None:

@@ -485,7 +485,6 @@ EXPLORE_REPORT = EXPLORE_ENTRY + "/report"
 def test_v1_explore_story(api: Api):
     """Issue 20: publish a stack in the catalogue, browse, search, open, copy, report, take back;
     the starter decks are there from the first start."""
-    import uuid
     tag = uuid.uuid4().hex[:10]
     owner = api.signup()
     token = owner["token"]
@@ -534,6 +533,19 @@ def test_v1_explore_story(api: Api):
     assert code(body) == "catalogue_entry_not_found"
     api.call("POST", EXPLORE_COPY, path=eid, token=ot, expect=404)
     api.call("POST", EXPLORE_REPORT, path=eid, token=ot, json_body={"reason": "spam"}, expect=404)
+    # The operator sees the report (`flashcards catalogue`), hides the entry for everyone.
+    listed = api.server.command("catalogue", "reports")
+    assert listed.returncode == 0, listed.stderr
+    line = next(l for l in listed.stdout.splitlines() if entry["entryId"] in l)
+    assert "spam" in line and f'"Vokabeln {tag}"' in line and line.endswith(": Werbung"), line
+    third = api.signup("Cleo Dritte")["token"]
+    api.call("GET", EXPLORE_ENTRY, path=eid, token=third, expect=200)
+    hidden = api.server.command("catalogue", "hide", entry["entryId"])
+    assert hidden.returncode == 0 and "Hidden" in hidden.stdout, hidden.stderr
+    api.call("GET", EXPLORE_ENTRY, path=eid, token=third, expect=404)
+    assert entry["entryId"] not in api.server.command("catalogue", "reports").stdout
+    unknown = api.server.command("catalogue", "hide", str(uuid.uuid4()))
+    assert unknown.returncode != 0 and "No catalogue entry" in unknown.stderr + unknown.stdout
     # Taken back.
     api.call("DELETE", PUBLICATION, path=at, token=token, expect=204)
     api.call("DELETE", PUBLICATION, path=at, token=ot, expect=404)

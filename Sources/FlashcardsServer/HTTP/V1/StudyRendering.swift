@@ -82,6 +82,12 @@ extension JSONBufferWriter {
         optional(card.lastReviewedAt) { $0.date($1) }
         raw(",\"reviewCount\":")
         optional(card.reviewCount) { $0.int($1) }
+        raw(",\"step\":")
+        optional(card.step) { $0.int($1) }
+        raw(",\"firstReviewedAt\":")
+        optional(card.firstReviewedAt) { $0.date($1) }
+        raw(",\"number\":")
+        optional(card.number) { $0.int($1) }
         raw(card.bookmarked ? ",\"bookmarked\":true" : ",\"bookmarked\":false")
         raw(",\"format\":")
         string(card.format.rawValue)
