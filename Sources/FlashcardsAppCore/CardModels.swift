@@ -84,8 +84,10 @@ public final class CardEditorModel {
     /// Saving or previewing.
     public private(set) var isWorking = false
 
-    /// The card being changed; nil for a new one.
-    public private(set) var card: CardDTO?
+    /// The card being changed; nil for a new one. Not observed (the fields above are what the view
+    /// shows), which also keeps this large value out of the macro's init accessors: with them,
+    /// Swift 6.3's debug build crashed in this initializer.
+    @ObservationIgnored public private(set) var card: CardDTO?
     private let stackId: UUID
     private let client: FlashcardsClient
 
