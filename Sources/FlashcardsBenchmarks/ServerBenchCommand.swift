@@ -207,7 +207,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
 
     /// The server's environment for a benchmark: a new data folder in the temporary directory
     /// (`flashcards-NAME-…`), or a new schema (`NAME_…`) on `databaseURL`; quick password hashing,
-    /// errors only in the log, no reminder loop.
+    /// errors only in the log, no reminder loop, no starter catalogue.
     static func environment(name: String, databaseURL: String?) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["FLASHCARDS_DATA_DIR"] =
@@ -216,6 +216,8 @@ struct ServerBenchCommand: AsyncParsableCommand {
         environment["LOG_LEVEL"] = "error"
         environment["FLASHCARDS_JWT_SECRET"] = String(repeating: "b", count: 40)
         environment["FLASHCARDS_REMINDER_INTERVAL_SECONDS"] = "0"
+        // Only the benchmark's own data in the database.
+        environment["FLASHCARDS_STARTER_CATALOGUE"] = "0"
         // The learners of a benchmark all sign up from 127.0.0.1.
         environment["FLASHCARDS_SIGNUPS_PER_HOUR"] = "100000"
         if let databaseURL {

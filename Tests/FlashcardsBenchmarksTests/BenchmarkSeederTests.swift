@@ -82,7 +82,7 @@ private func withConfiguredApp(_ database: SeedingDatabase, _ body: (Application
     let schema = "seed_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
     var values = [
         "FLASHCARDS_DATA_DIR": directory.path, "FLASHCARDS_BCRYPT_COST": "4", "LOG_LEVEL": "warning",
-        "FLASHCARDS_JOB_WORKERS": "0",
+        "FLASHCARDS_JOB_WORKERS": "0", "FLASHCARDS_STARTER_CATALOGUE": "0",
     ]
     if database == .postgres, let url = SeedingDatabase.postgresURL {
         values["DATABASE_URL"] = url
