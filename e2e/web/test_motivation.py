@@ -945,14 +945,14 @@ def test_phone_layout(make_page):
         assert page.evaluate(NO_OVERFLOW), path
         assert_touch_targets(page)
         shot(page, name)
-    # Four navigation entries share the row under the header.
+    # Five navigation entries share the row under the header.
     page.goto("/app/home")
-    expect(nav(page).get_by_role("link")).to_have_count(4)
+    expect(nav(page).get_by_role("link")).to_have_count(5)
     # Measured in one pass inside the page: the header re-renders when the settings arrive, and a
     # link measured across that re-render has no box.
     page.wait_for_function("""() => {
         const boxes = [...document.querySelectorAll('.app-nav a')].map((a) => a.getBoundingClientRect());
-        return boxes.length === 4 && new Set(boxes.map((b) => Math.round(b.y))).size === 1
+        return boxes.length === 5 && new Set(boxes.map((b) => Math.round(b.y))).size === 1
             && boxes.every((b) => b.width > 0 && b.right <= 375.5);
     }""", timeout=5000)
     ring = page.locator(".goal-ring").bounding_box()
