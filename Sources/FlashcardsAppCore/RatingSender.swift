@@ -4,9 +4,10 @@ import Foundation
 
 /// How a study session sends a rating: to the server when it can be reached, else into the
 /// ``OfflineReviewQueue`` with the moment it was made (the server replays it in order later).
-/// Every study mode rates through this one path.
+/// Every study mode rates through this one path; it also keeps the session's times (when it began,
+/// when the current card was shown).
 @MainActor
-struct RatingSender {
+final class RatingSender {
     /// What became of a rating.
     enum Outcome {
         /// The server has it; its answer carries the next card.
@@ -19,10 +20,30 @@ struct RatingSender {
     let client: FlashcardsClient
     let queue: OfflineReviewQueue
     let clock: any AppClock
+    private let startedAt: Date
+    private var shownAt: Date
 
-    /// Rates `card` (shown at `shownAt`) in `mode`; the answer time is capped at a minute, as the
-    /// web app does. Errors other than a lost connection are thrown.
-    func rate(_ card: UUID, _ rating: RatingKey, shownAt: Date, mode: StudyMode) async throws -> Outcome {
+    init(stackId: UUID, client: FlashcardsClient, queue: OfflineReviewQueue, clock: any AppClock) {
+        self.stackId = stackId
+        self.client = client
+        self.queue = queue
+        self.clock = clock
+        startedAt = clock.now
+        shownAt = clock.now
+    }
+
+    /// A new card is on screen: its answer time starts now.
+    func cardShown() { shownAt = clock.now }
+
+    /// The session so far: `reviewed` ratings, `correct` of them right, the time since it began.
+    func summary(reviewed: Int, correct: Int?) -> SessionSummary {
+        SessionSummary(
+            reviewed: reviewed, correct: correct, seconds: max(0, Int(clock.now.timeIntervalSince(startedAt))))
+    }
+
+    /// Rates `card` (shown since the last ``cardShown()``) in `mode`; the answer time is capped at a
+    /// minute, as the web app does. Errors other than a lost connection are thrown.
+    func rate(_ card: UUID, _ rating: RatingKey, mode: StudyMode) async throws -> Outcome {
         let reviewId = UUID()
         let reviewedAt = clock.now
         let durationMs = min(60_000, max(0, Int(reviewedAt.timeIntervalSince(shownAt) * 1000)))

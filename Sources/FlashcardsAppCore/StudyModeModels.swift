@@ -34,17 +34,11 @@ public final class QuizSessionModel {
     public private(set) var isWorking = false
 
     private let sender: RatingSender
-    private let clock: any AppClock
-    private var shownAt: Date
-    private let startedAt: Date
 
     /// A quiz over `stackId`; answers that cannot reach the server go to `queue`.
     public init(stackId: UUID, client: FlashcardsClient, queue: OfflineReviewQueue, clock: any AppClock = SystemClock())
     {
         sender = RatingSender(stackId: stackId, client: client, queue: queue, clock: clock)
-        self.clock = clock
-        shownAt = clock.now
-        startedAt = clock.now
     }
 
     /// Sends what waits in the queue, then asks the first question.
@@ -58,7 +52,7 @@ public final class QuizSessionModel {
         phase = .loading
         do {
             let quiz = try await sender.client.quiz(in: sender.stackId)
-            shownAt = clock.now
+            sender.cardShown()
             if quiz.card == nil {
                 phase = .finished(nextDueAt: quiz.nextDueAt)
             } else {
@@ -79,7 +73,7 @@ public final class QuizSessionModel {
         let isRight = index == right
         do {
             let outcome = try await sender.rate(
-                card.id, isRight ? quiz.ratingIfRight : quiz.ratingIfWrong, shownAt: shownAt, mode: .quiz)
+                card.id, isRight ? quiz.ratingIfRight : quiz.ratingIfWrong, mode: .quiz)
             answered += 1
             if isRight { correct += 1 }
             if case .queued = outcome {
@@ -94,8 +88,7 @@ public final class QuizSessionModel {
 
     /// The session so far, for its last screen.
     public var summary: SessionSummary {
-        SessionSummary(
-            reviewed: answered, correct: correct, seconds: max(0, Int(clock.now.timeIntervalSince(startedAt))))
+        sender.summary(reviewed: answered, correct: correct)
     }
 }
 
@@ -134,17 +127,11 @@ public final class WriteSessionModel {
     public private(set) var isWorking = false
 
     private let sender: RatingSender
-    private let clock: any AppClock
-    private var shownAt: Date
-    private let startedAt: Date
 
     /// Typing answers for `stackId`'s due cards; ratings that cannot reach the server go to `queue`.
     public init(stackId: UUID, client: FlashcardsClient, queue: OfflineReviewQueue, clock: any AppClock = SystemClock())
     {
         sender = RatingSender(stackId: stackId, client: client, queue: queue, clock: clock)
-        self.clock = clock
-        shownAt = clock.now
-        startedAt = clock.now
     }
 
     /// Sends what waits in the queue, then shows the first card.
@@ -182,7 +169,7 @@ public final class WriteSessionModel {
         let right = claimingRight || result.verdict == .correct
         do {
             let outcome = try await sender.rate(
-                card.id, claimingRight ? result.ratingIfRight : result.rating, shownAt: shownAt, mode: .write)
+                card.id, claimingRight ? result.ratingIfRight : result.rating, mode: .write)
             answered += 1
             if right { correct += 1 }
             switch outcome {
@@ -196,13 +183,12 @@ public final class WriteSessionModel {
 
     /// The session so far, for its last screen.
     public var summary: SessionSummary {
-        SessionSummary(
-            reviewed: answered, correct: correct, seconds: max(0, Int(clock.now.timeIntervalSince(startedAt))))
+        sender.summary(reviewed: answered, correct: correct)
     }
 
     private func show(_ next: StudyNextResponse) {
         typed = ""
-        shownAt = clock.now
+        sender.cardShown()
         if let card = next.card {
             phase = .card(card)
         } else {

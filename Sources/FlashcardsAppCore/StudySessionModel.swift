@@ -36,10 +36,7 @@ public final class StudySessionModel {
     public let stackId: UUID
     private let client: FlashcardsClient
     private let queue: OfflineReviewQueue
-    private let clock: any AppClock
-    private var shownAt: Date
-    private let startedAt: Date
-    private var sender: RatingSender { RatingSender(stackId: stackId, client: client, queue: queue, clock: clock) }
+    private let sender: RatingSender
 
     /// A session over `stackId` with `client`; offline ratings go to `queue`.
     public init(stackId: UUID, client: FlashcardsClient, queue: OfflineReviewQueue, clock: any AppClock = SystemClock())
@@ -47,9 +44,7 @@ public final class StudySessionModel {
         self.stackId = stackId
         self.client = client
         self.queue = queue
-        self.clock = clock
-        shownAt = clock.now
-        startedAt = clock.now
+        sender = RatingSender(stackId: stackId, client: client, queue: queue, clock: clock)
     }
 
     /// Sends what waits in the queue, then asks for the next card (offline, that fails too, and
@@ -78,7 +73,7 @@ public final class StudySessionModel {
         isWorking = true
         defer { isWorking = false }
         do {
-            switch try await sender.rate(card.id, rating, shownAt: shownAt, mode: .flashcards) {
+            switch try await sender.rate(card.id, rating, mode: .flashcards) {
             case .sent(let answer):
                 reviewed += 1
                 show(answer.next)
@@ -93,13 +88,13 @@ public final class StudySessionModel {
 
     /// The session so far, for its last screen.
     public var summary: SessionSummary {
-        SessionSummary(reviewed: reviewed, correct: nil, seconds: max(0, Int(clock.now.timeIntervalSince(startedAt))))
+        sender.summary(reviewed: reviewed, correct: nil)
     }
 
     private func show(_ next: StudyNextResponse) {
         dueCount = next.dueCount
         revealed = false
-        shownAt = clock.now
+        sender.cardShown()
         if let card = next.card {
             phase = .card(card, next.options)
         } else {

@@ -41,11 +41,11 @@
                     SecureField("Passwort", text: $password).textContentType(.password)
                     if let message = session.errorMessage { Text(message).foregroundStyle(.secondary) }
                     Button("Anmelden") { Task { await session.signIn(mail: mail, password: password) } }
-                        .disabled(session.isWorking)
+                        .environment(\.isEnabled, !session.isWorking)
                 }
                 Section {
                     Button("Ohne Konto ausprobieren") { Task { await session.startAsGuest() } }
-                        .disabled(session.isWorking)
+                        .environment(\.isEnabled, !session.isWorking)
                 }
             }
         }
@@ -197,7 +197,7 @@
                 Button("Speichern") {
                     Task { if await model.save(), model.card != nil { dismiss() } }
                 }
-                .disabled(model.isWorking || model.problem != nil)
+                .environment(\.isEnabled, !(model.isWorking || model.problem != nil))
             }
             .task(id: "\(model.isRich)\(model.question)\(model.answer)") { await model.updatePreview() }
         }
@@ -231,7 +231,8 @@
                     Button("Karten erstellen") { Task { await model.generate(text: text) } }
                 case .running(let message):
                     ProgressView(message)
-                    Button("Abbrechen", role: .cancel) { Task { await model.cancel() } }.disabled(!model.canCancel)
+                    Button("Abbrechen", role: .cancel) { Task { await model.cancel() } }.environment(
+                        \.isEnabled, model.canCancel)
                 case .review:
                     if model.drafts.isEmpty { Text("\(model.accepted) Karten übernommen.") }
                     ForEach(model.drafts, id: \.id) { draft in
@@ -324,7 +325,7 @@
                 if let message = model.confirmation { Text(message).foregroundStyle(.secondary) }
             }
             .navigationTitle("Einstellungen")
-            .disabled(model.isWorking)
+            .environment(\.isEnabled, !model.isWorking)
             .task {
                 await model.load()
                 name = model.user?.name ?? ""
