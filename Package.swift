@@ -31,8 +31,16 @@ let package = Package(
         .target(name: "FlashcardsCore"),
         // Wire types shared by server, SDK and CLI. Never depends on Vapor.
         .target(name: "FlashcardsAPI", dependencies: ["FlashcardsCore"]),
-        // The Swift SDK for iOS/macOS/Linux apps (URLSession).
-        .target(name: "FlashcardsClient", dependencies: ["FlashcardsAPI"]),
+        // The Swift SDK for iOS/macOS/Linux apps: URLSession on Apple platforms, AsyncHTTPClient on
+        // Linux (whose libcurl-backed URLSession crashes under concurrent requests).
+        .target(
+            name: "FlashcardsClient",
+            dependencies: [
+                "FlashcardsAPI",
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+            ]
+        ),
         // The iOS app's core: view models (Observation) over the SDK, no UIKit or SwiftUI, tested here.
         .target(name: "FlashcardsAppCore", dependencies: ["FlashcardsClient"]),
         // Text extraction and card generators; talks to processes and HTTP, not Vapor.
@@ -129,6 +137,7 @@ let package = Package(
                 "FlashcardsCLI",
                 "FlashcardsAppCore",
                 .product(name: "VaporTesting", package: "vapor"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

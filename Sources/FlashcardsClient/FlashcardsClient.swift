@@ -21,6 +21,8 @@ public struct FlashcardsClient: Sendable {
     public let compat: CompatClient
 
     /// A client for the server at `baseURL`, optionally with a token from an earlier session.
+    /// Requests go through `session` on Apple platforms; on Linux through AsyncHTTPClient's shared
+    /// client (FoundationNetworking's `URLSession` is not safe under concurrent requests there).
     public init(baseURL: URL, token: String? = nil, session: URLSession = .shared) {
         let box = TokenBox(token)
         self.transport = Transport(baseURL: baseURL, session: session, token: box, bearer: true)

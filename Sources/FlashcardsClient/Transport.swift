@@ -3,6 +3,9 @@ import Foundation
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    import AsyncHTTPClient
+    import NIOCore
+    import NIOHTTP1
 #endif
 
 /// Sends requests and decodes responses; shared by the `/api/v1` client and the compatibility
@@ -71,13 +74,11 @@ struct Transport: Sendable {
             request.setValue(contentType, forHTTPHeaderField: "Content-Type")
             request.httpBody = data
         }
-        let (data, response) = try await perform(request)
-        guard let http = response as? HTTPURLResponse else { throw FlashcardsError.transport("Not an HTTP response") }
-        guard (200..<300).contains(http.statusCode) else {
-            throw FlashcardsError.from(
-                status: http.statusCode, body: data, retryAfter: http.value(forHTTPHeaderField: "Retry-After"))
+        let response = try await perform(request)
+        guard (200..<300).contains(response.status) else {
+            throw FlashcardsError.from(status: response.status, body: response.body, retryAfter: response.retryAfter)
         }
-        return data
+        return response.body
     }
 
     /// Sends a request and decodes a 2xx response as `T`.
@@ -109,20 +110,66 @@ struct Transport: Sendable {
         try await send(type, endpoint.method.rawValue, endpoint.path(parameters), query: query, body: body)
     }
 
-    private func perform(_ request: URLRequest) async throws -> (Data, URLResponse) {
-        try await withCheckedThrowingContinuation { continuation in
-            let task = session.dataTask(with: request) { data, response, error in
-                if let error {
-                    continuation.resume(throwing: FlashcardsError.transport(error.localizedDescription))
-                } else if let response {
-                    continuation.resume(returning: (data ?? Data(), response))
-                } else {
-                    continuation.resume(throwing: FlashcardsError.transport("No response"))
-                }
-            }
-            task.resume()
-        }
+    /// What a call needs of a response.
+    struct Response {
+        var status: Int
+        var body: Data
+        var retryAfter: String?
     }
+
+    #if canImport(FoundationNetworking)
+        /// The largest response body the SDK reads (a full backup export stays well below it).
+        static let maxResponseBytes = 512 * 1024 * 1024
+
+        /// The SDK's HTTP client on Linux, for the life of the process. A server that cannot be
+        /// reached fails the call at once (as `URLSession` does), so an app notices it is offline
+        /// instead of retrying connections until the request's deadline.
+        static let httpClient: HTTPClient = {
+            var configuration = HTTPClient.Configuration(
+                timeout: HTTPClient.Configuration.Timeout(connect: .seconds(10), read: .seconds(120)))
+            configuration.connectionPool.retryConnectionEstablishment = false
+            return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        }()
+
+        /// On Linux the request goes through AsyncHTTPClient: FoundationNetworking's libcurl-backed
+        /// `URLSession` has known use-after-free crashes under concurrent requests
+        /// (swift-corelibs-foundation #4791 and its relatives), and servers and tests here send many.
+        private func perform(_ request: URLRequest) async throws -> Response {
+            guard let url = request.url else { throw FlashcardsError.transport("Invalid URL") }
+            var outgoing = HTTPClientRequest(url: url.absoluteString)
+            outgoing.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+            for (name, value) in request.allHTTPHeaderFields ?? [:] { outgoing.headers.add(name: name, value: value) }
+            if let body = request.httpBody { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+            do {
+                let response = try await Self.httpClient.execute(outgoing, timeout: .seconds(300))
+                let body = try await response.body.collect(upTo: Self.maxResponseBytes)
+                return Response(
+                    status: Int(response.status.code), body: Data(body.readableBytesView),
+                    retryAfter: response.headers.first(name: "Retry-After"))
+            } catch let error as HTTPClientError {
+                throw FlashcardsError.transport(String(describing: error))
+            } catch let error as NIOTooManyBytesError {
+                throw FlashcardsError.transport("The response is larger than \(Self.maxResponseBytes) bytes: \(error)")
+            } catch {
+                throw FlashcardsError.transport(error.localizedDescription)
+            }
+        }
+    #else
+        private func perform(_ request: URLRequest) async throws -> Response {
+            let data: Data
+            let response: URLResponse
+            do {
+                (data, response) = try await session.data(for: request)
+            } catch {
+                throw FlashcardsError.transport(error.localizedDescription)
+            }
+            guard let http = response as? HTTPURLResponse else {
+                throw FlashcardsError.transport("Not an HTTP response")
+            }
+            return Response(
+                status: http.statusCode, body: data, retryAfter: http.value(forHTTPHeaderField: "Retry-After"))
+        }
+    #endif
 }
 
 /// The token, shared between the clients of one server and safe to read from any task.

@@ -187,7 +187,11 @@ struct InlineSQLiteTests {
         try await Task.sleep(for: .milliseconds(300))
         _ = try await holder.query("COMMIT")
         let result = await read.result
-        inline.close()
+        await inline.close()
+        // After closing, a statement fails with an error instead of touching a closed connection.
+        await #expect(throws: InlineSQLiteError.self) {
+            try await database.raw("SELECT COUNT(*) AS n FROM probe").first(decoding: CountRow.self)
+        }
         try await holder.close()
         try await driver.close()
         try await threadPool.shutdownGracefully()

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import FlashcardsAPI
 import FlashcardsClient
 import Fluent
@@ -233,15 +234,15 @@ struct PasswordResetTests {
             try await withRunningServer(app) { client, url in
                 try await client.signup(name: "Dora", mail: "dora@example.org", password: "altes-passwort")
                 func raw(_ mail: String) async throws -> (Int, String, String?) {
-                    var request = URLRequest(url: url.appendingPathComponent("api/v1/auth/password-reset"))
-                    request.httpMethod = "POST"
-                    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-                    request.httpBody = Data(#"{"mail":"\#(mail)"}"#.utf8)
-                    let (data, response) = try await URLSession.shared.data(for: request)
-                    let http = try #require(response as? HTTPURLResponse)
+                    var request = HTTPClientRequest(
+                        url: url.appendingPathComponent("api/v1/auth/password-reset").absoluteString)
+                    request.method = .POST
+                    request.headers.add(name: "Content-Type", value: "application/json")
+                    request.body = .bytes(ByteBuffer(string: #"{"mail":"\#(mail)"}"#))
+                    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+                    let body = try await response.body.collect(upTo: 1 << 20)
                     return (
-                        http.statusCode, String(decoding: data, as: UTF8.self),
-                        http.value(forHTTPHeaderField: "Retry-After")
+                        Int(response.status.code), String(buffer: body), response.headers.first(name: "Retry-After")
                     )
                 }
                 let known = try await raw("dora@example.org")

@@ -31,8 +31,11 @@ final class InlineSQLite: Sendable {
     let writer: InlineSQLiteConnection
     /// Which stacks' due counts last reached the limit (`SQLiteCappedCount.Hints`).
     let cappedCountHints = SQLiteCappedCount.Hints()
-    private let idleReaders = NIOLockedValueBox<[InlineSQLiteConnection]>([])
-    private let openedReaders = NIOLockedValueBox<[InlineSQLiteConnection]>([])
+    /// The readers: every one opened, those no thread is using, and whether `close` ran.
+    private let readers = NIOLockedValueBox<
+        (opened: [InlineSQLiteConnection], idle: [InlineSQLiteConnection], closed: Bool)
+    >(
+        ([], [], false))
 
     init(path: String, synchronous: String, threadPool: NIOThreadPool) throws {
         self.path = path
@@ -45,7 +48,11 @@ final class InlineSQLite: Sendable {
     /// new reader could not be set up because the database was locked.
     func withReader<T>(_ body: (InlineSQLiteConnection) throws -> T) throws -> T? {
         let reader: InlineSQLiteConnection
-        if let idle = idleReaders.withLockedValue({ $0.popLast() }) {
+        let state = readers.withLockedValue { readers -> (closed: Bool, idle: InlineSQLiteConnection?) in
+            (readers.closed, readers.closed ? nil : readers.idle.popLast())
+        }
+        if state.closed { throw InlineSQLiteError(code: SQLITE_MISUSE, message: "the database is closed") }
+        if let idle = state.idle {
             reader = idle
         } else {
             do {
@@ -53,24 +60,40 @@ final class InlineSQLite: Sendable {
             } catch let error as InlineSQLiteError where error.isLocked {
                 return nil
             }
-            openedReaders.withLockedValue { $0.append(reader) }
+            readers.withLockedValue { $0.opened.append(reader) }
         }
-        defer { idleReaders.withLockedValue { $0.append(reader) } }
+        defer {
+            // A reader in use while the database closed is closed when its statement is done.
+            let closed = readers.withLockedValue { readers in
+                if !readers.closed { readers.idle.append(reader) }
+                return readers.closed
+            }
+            if closed { reader.close() }
+        }
         return try body(reader)
     }
 
     /// How often each kept statement was prepared again, over all connections (see
     /// `InlineSQLiteConnection.reprepares`); only while no statement runs.
     var reprepares: [String: Int] {
-        (openedReaders.withLockedValue { $0 } + [writer]).map(\.reprepares).reduce(into: [:]) { total, counts in
+        (readers.withLockedValue { $0.opened } + [writer]).map(\.reprepares).reduce(into: [:]) { total, counts in
             total.merge(counts, uniquingKeysWith: +)
         }
     }
 
-    /// Closes every connection; nothing may run here afterwards.
-    func close() {
-        for reader in openedReaders.withLockedValue({ $0 }) { reader.close() }
+    /// Closes every connection: idle readers at once, a reader in use when its statement is done,
+    /// the writer once the write transaction running now (if any) has ended. Statements asked for
+    /// afterwards fail with an error instead of touching a closed connection.
+    func close() async {
+        let idle = readers.withLockedValue { readers -> [InlineSQLiteConnection] in
+            readers.closed = true
+            defer { readers.idle = [] }
+            return readers.idle
+        }
+        for reader in idle { reader.close() }
+        await SQLiteWriteGate.shared.enter()
         writer.close()
+        SQLiteWriteGate.shared.leave()
     }
 
     /// The database for statements outside a transaction; `fallback` (the driver) runs what finds

@@ -95,6 +95,6 @@ extension Application {
 struct WALCheckpointerLifecycle: LifecycleHandler {
     func shutdownAsync(_ application: Application) async {
         await application.walCheckpointer?.stop()
-        application.inlineSQLite?.close()
+        await application.inlineSQLite?.close()
     }
 }
