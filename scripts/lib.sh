@@ -35,7 +35,7 @@ start_postgres() {
   [ "$(id -u)" -eq 0 ] && run=(runuser -u postgres --)
   "${run[@]}" "$bin/initdb" -D "$PG_DIR/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >"$PG_DIR/initdb.log" 2>&1
   "${run[@]}" "$bin/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w \
-    -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_DIR -c fsync=off -c max_connections=200" start >/dev/null
+    -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_DIR -c fsync=off -c max_connections=400" start >/dev/null
   PG_BIN=$bin
   psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "CREATE DATABASE flashcards" >/dev/null
   export PG_URL="postgres://postgres@127.0.0.1:$PG_PORT/flashcards"

@@ -362,14 +362,33 @@ public struct CardDTO: Codable, Sendable, Hashable {
     /// For a `markdown` card: its texts as sanitised HTML (formulas left for the client to typeset);
     /// `nil` for a plain card.
     public var rendered: RenderedCardDTO?
+    /// The card's kind (`CardKind`); the server always sends it, nil reads as `basic`.
+    public var kind: CardKind?
+    /// Which card of its note this is: 1 for the reversed side of a pair, the gap number of a cloze,
+    /// otherwise 0.
+    public var variant: Int?
+    /// The note a reversed pair or a cloze's cards share; nil for a single card.
+    public var noteId: String?
+    /// A multiple-choice card's wrong options; nil for other kinds.
+    public var choices: [String]?
+    /// For every kind but `basic`: the sides as the learner sees them, written like the card (the
+    /// `rendered` texts of a rich card are these sides), and the answer a reply is checked against.
+    public var shown: CardSidesDTO?
 
     /// Creates the DTO.
     public init(
         id: UUID, stackId: UUID, question: String, answer: String, hint: String?, dueAt: Date, level: Int,
         createdAt: Date, updatedAt: Date, state: CardState? = nil, stability: Double? = nil, difficulty: Double? = nil,
         lastReviewedAt: Date? = nil, reviewCount: Int? = nil, step: Int? = nil, firstReviewedAt: Date? = nil,
-        number: Int? = nil, bookmarked: Bool = false, format: CardFormat = .plain, rendered: RenderedCardDTO? = nil
+        number: Int? = nil, bookmarked: Bool = false, format: CardFormat = .plain, rendered: RenderedCardDTO? = nil,
+        kind: CardKind? = .basic, variant: Int? = 0, noteId: String? = nil, choices: [String]? = nil,
+        shown: CardSidesDTO? = nil
     ) {
+        self.kind = kind
+        self.variant = variant
+        self.noteId = noteId
+        self.choices = choices
+        self.shown = shown
         self.number = number
         self.step = step
         self.firstReviewedAt = firstReviewedAt
@@ -406,11 +425,19 @@ public struct CreateCardRequest: Codable, Sendable, Hashable {
     public var createdAt: Date?
     /// How the texts are written; default `plain`.
     public var format: CardFormat?
+    /// The card's kind; default `basic`. A `reversed` card is made as a pair, a `cloze` as one card
+    /// per gap number (the response is the first of them); the kind cannot change later.
+    public var kind: CardKind?
+    /// A `multipleChoice` card's wrong options (1…7, none equal to the answer or to each other).
+    public var choices: [String]?
 
     /// Creates the request.
     public init(
-        question: String, answer: String, hint: String? = nil, createdAt: Date? = nil, format: CardFormat? = nil
+        question: String, answer: String, hint: String? = nil, createdAt: Date? = nil, format: CardFormat? = nil,
+        kind: CardKind? = nil, choices: [String]? = nil
     ) {
+        self.kind = kind
+        self.choices = choices
         self.format = format
         self.question = question
         self.answer = answer
@@ -429,9 +456,15 @@ public struct UpdateCardRequest: Codable, Sendable, Hashable {
     public var hint: String?
     /// New format; left out: kept.
     public var format: CardFormat?
+    /// A multiple-choice card's new wrong options; left out: kept.
+    public var choices: [String]?
 
     /// Creates the request.
-    public init(question: String? = nil, answer: String? = nil, hint: String? = nil, format: CardFormat? = nil) {
+    public init(
+        question: String? = nil, answer: String? = nil, hint: String? = nil, format: CardFormat? = nil,
+        choices: [String]? = nil
+    ) {
+        self.choices = choices
         self.format = format
         self.question = question
         self.answer = answer
@@ -576,6 +609,28 @@ extension CardDTO {
         try container.encode(bookmarked, forKey: .bookmarked)
         try container.encode(format, forKey: .format)
         try container.encode(rendered, forKey: .rendered)
+        try container.encode(kind ?? .basic, forKey: .kind)
+        try container.encode(variant ?? 0, forKey: .variant)
+        try container.encode(noteId, forKey: .noteId)
+        try container.encode(choices, forKey: .choices)
+        try container.encode(shown, forKey: .shown)
+    }
+}
+
+/// A card's sides as the learner sees them (`CardSides`).
+public struct CardSidesDTO: Codable, Sendable, Hashable {
+    /// The front, written like the card.
+    public var question: String
+    /// The back, written like the card.
+    public var answer: String
+    /// The answer a typed reply or a chosen option is checked against, as plain text.
+    public var expected: String
+
+    /// The sides of `sides`.
+    public init(_ sides: CardSides) {
+        self.question = sides.question
+        self.answer = sides.answer
+        self.expected = sides.expected
     }
 }
 

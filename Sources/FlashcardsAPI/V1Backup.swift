@@ -239,14 +239,27 @@ public struct BackupCardDTO: Codable, Sendable, Hashable {
     @Nullable public var lastReviewedAt: Date?
     /// How the texts are written; documents written before rich text have none (plain).
     public var format: CardFormat?
+    /// The card's kind; documents written before card kinds have none (basic).
+    public var kind: CardKind?
+    /// Which card of its note it is; none means 0.
+    public var variant: Int?
+    /// The note it shares with its siblings (a reversed pair, a cloze's gaps).
+    public var noteId: String?
+    /// A multiple-choice card's wrong options.
+    public var choices: [String]?
 
     public init(
         id: UUID, question: String, answer: String, hint: String?, hintSource: String?, tags: String?,
         bookmarked: Bool, createdAt: Date, updatedAt: Date, dueAt: Date, level: Int, reviewCount: Int, queue: Int,
         state: String, step: Int?, stability: Double?, difficulty: Double?, firstReviewedAt: Date?,
-        lastReviewedAt: Date?, format: CardFormat? = .plain
+        lastReviewedAt: Date?, format: CardFormat? = .plain, kind: CardKind? = nil, variant: Int? = nil,
+        noteId: String? = nil, choices: [String]? = nil
     ) {
         self.format = format
+        self.kind = kind
+        self.variant = variant
+        self.noteId = noteId
+        self.choices = choices
         self.id = id
         self.question = question
         self.answer = answer

@@ -172,15 +172,18 @@ public struct FlashcardsClient: Sendable {
     }
 
     /// Creates a card, due at once.
+    /// A `reversed` card is made as a pair and a `cloze` as one card per gap number; the result is
+    /// the first of them.
     public func createCard(
         in stack: UUID, question: String, answer: String, hint: String? = nil, createdAt: Date? = nil,
-        format: CardFormat? = nil
+        format: CardFormat? = nil, kind: CardKind? = nil, choices: [String]? = nil
     ) async throws -> CardDTO {
         try await transport.send(
             CardDTO.self, Endpoint.V1.createCard, stack.path,
             body: .json(
-                CreateCardRequest(question: question, answer: answer, hint: hint, createdAt: createdAt, format: format))
-        )
+                CreateCardRequest(
+                    question: question, answer: answer, hint: hint, createdAt: createdAt, format: format, kind: kind,
+                    choices: choices)))
     }
 
     /// One card.
@@ -189,13 +192,16 @@ public struct FlashcardsClient: Sendable {
     }
 
     /// Changes a card; `hint: ""` removes its hint.
+    /// Changes a card; `hint: ""` removes its hint. The texts of a reversed pair or a cloze change on
+    /// every card of its note.
     public func updateCard(
         _ id: UUID, in stack: UUID, question: String? = nil, answer: String? = nil, hint: String? = nil,
-        format: CardFormat? = nil
+        format: CardFormat? = nil, choices: [String]? = nil
     ) async throws -> CardDTO {
         try await transport.send(
             CardDTO.self, Endpoint.V1.updateCard, stack.path, id.path,
-            body: .json(UpdateCardRequest(question: question, answer: answer, hint: hint, format: format)))
+            body: .json(
+                UpdateCardRequest(question: question, answer: answer, hint: hint, format: format, choices: choices)))
     }
 
     /// A rich text as the server renders a card's (`RenderResponse.html`) and as plain text.

@@ -47,6 +47,9 @@ public struct AppConfiguration: Sendable {
     public var llm: LLMConfiguration?
     /// Background job workers in this instance (`FLASHCARDS_JOB_WORKERS`, 0 runs none).
     public var jobWorkers: Int = 2
+    /// PostgreSQL connections each event loop may open (the pool grows to it under load). Tests,
+    /// which run hundreds of servers at once on one PostgreSQL, use fewer.
+    public var postgresConnectionsPerEventLoop: Int = 4
     /// Publish the starter decks in the catalogue on the database's first start
     /// (`FLASHCARDS_STARTER_CATALOGUE`, `1` or `0`; default on).
     public var starterCatalogue: Bool = true

@@ -137,7 +137,9 @@ private func configureDatabase(_ app: Application, configuration: AppConfigurati
         var postgres = try SQLPostgresConfiguration(url: url)
         if let schema { postgres.searchPath = [schema] }
         app.databases.use(
-            .postgres(configuration: postgres, maxConnectionsPerEventLoop: 4, connectionPoolTimeout: .seconds(10)),
+            .postgres(
+                configuration: postgres, maxConnectionsPerEventLoop: configuration.postgresConnectionsPerEventLoop,
+                connectionPoolTimeout: .seconds(10)),
             as: .psql)
         if let schema {
             // A named schema keeps several deployments (or test runs) apart in one database.

@@ -84,6 +84,16 @@ struct StudyRenderingTests {
                     reviewCount: index * 7, step: index.isMultiple(of: 2) ? index : nil,
                     firstReviewedAt: due.addingTimeInterval(-86_400.5), number: 1 + index * 1_000_003))
         }
+        // A card of another kind: its note, choices and sides.
+        let sides = CardSides(
+            kind: .multipleChoice, variant: 0, question: texts[0], answer: texts[1], format: .markdown)
+        cards.append(
+            CardDTO(
+                id: UUID(), stackId: UUID(), question: texts[0], answer: texts[1], hint: nil, dueAt: due, level: 0,
+                createdAt: due, updatedAt: due, format: .markdown,
+                rendered: RenderedCardDTO(question: sides.question, answer: sides.answer, hint: nil),
+                kind: .multipleChoice, variant: 2, noteId: "0f6d8c1e-4f0b-4c55-9a3b-1df3f5b0c0aa",
+                choices: [texts[2], "\"", ""], shown: CardSidesDTO(sides)))
         return cards
     }
 

@@ -64,6 +64,9 @@ UNSTATABLE_REFUSALS: dict[tuple[str, int, str], str] = {
     ("POST /api/v1/me/push-subscriptions", 400, "invalid_push_keys"): "p256dh must be a point on the P-256 curve",
     ("PUT /stack/{stackId}/card/{cardId}", 400, "ids_contradict_path"): "a body's ids compared with the path's",
     ("DELETE /stack/{stackId}/card/{cardId}", 400, "ids_contradict_path"): "a body's ids compared with the path's",
+    ("POST /api/v1/stacks/{stackId}/cards", 400, "card_kind_rules"): "what a card kind needs (a cloze's gap, …)",
+    ("PATCH /api/v1/stacks/{stackId}/cards/{cardId}", 400, "card_kind_rules"): "what a card kind needs",
+    ("PUT /stack/{stackId}/card/{cardId}", 400, "card_kind_rules"): "what a card kind needs",
     **{
         (operation, 415, "unsupported_media_type"): "an upload is judged by its content, not by its declared type"
         for operation in UPLOAD_OPERATIONS

@@ -5,21 +5,37 @@
 // Formulas are typeset by KaTeX, served by our server from Debian's libjs-katex, as MathML: no
 // inline styles, so the CSP stays strict. Without KaTeX a formula stays readable as LaTeX.
 
+import { t } from './i18n.js';
 import { loadStylesheet } from './ui.js';
 
 const TAGS = new Set(['P', 'BR', 'STRONG', 'EM', 'CODE', 'PRE', 'UL', 'OL', 'LI', 'TABLE', 'THEAD', 'TBODY', 'TR', 'TH', 'TD', 'SPAN', 'DIV']);
 const CLASSES = new Set(['math', 'math-display', 'align-left', 'align-center', 'align-right']);
 const KATEX_URL = '/assets/vendor/katex/katex.min.js';
 
-/** Fills `el` with the card's `field` (`question`, `answer` or `hint`): rich when the card is. */
+/** The card's `field` as the learner sees it: a card of another kind than basic comes with its
+ * sides (`shown`: a cloze's gap hidden, a reversed card's sides swapped). */
+function sideText(card, field) {
+  // A true/false card's back is its truth, in the app's language.
+  if (card?.kind === 'trueFalse' && field === 'answer') return t(card.answer === 'true' ? 'kind.true' : 'kind.false');
+  return (field === 'question' || field === 'answer' ? card?.shown?.[field] : null) ?? card?.[field] ?? '';
+}
+
+/** Fills `el` with the card's `field` (`question`, `answer` or `hint`) as the learner sees it: rich
+ * when the card is. */
 export function setCardText(el, card, field) {
-  const rich = card?.format === 'markdown' ? card.rendered?.[field] : null;
+  const truth = card?.kind === 'trueFalse' && field === 'answer';
+  const rich = card?.format === 'markdown' && !truth ? card.rendered?.[field] : null;
   if (rich == null) {
     el.classList.remove('rich-text');
-    el.textContent = card?.[field] ?? '';
+    el.textContent = sideText(card, field);
     return;
   }
   setRichHTML(el, rich);
+}
+
+/** What a typed answer or a chosen option is checked against, as plain text. */
+export function expectedAnswer(card) {
+  return card?.shown?.expected ?? cardPlainText(card, 'answer');
 }
 
 /** Fills `el` with sanitised HTML of the server (a card's `rendered` text, a preview). */
@@ -36,8 +52,9 @@ export function setRichHTML(el, markup) {
 /** The card's `field` as plain text (for labels and short lists): the source for a plain card,
  * the rendered text's words for a rich one. */
 export function cardPlainText(card, field) {
-  const rich = card?.format === 'markdown' ? card.rendered?.[field] : null;
-  if (rich == null) return card?.[field] ?? '';
+  const truth = card?.kind === 'trueFalse' && field === 'answer';
+  const rich = card?.format === 'markdown' && !truth ? card.rendered?.[field] : null;
+  if (rich == null) return sideText(card, field);
   const template = document.createElement('template');
   template.innerHTML = rich;
   return template.content.textContent.replace(/\s+/g, ' ').trim();

@@ -14,10 +14,23 @@ public enum CardImport {
         public var tags: [String]
         /// How the texts are written (a file's are plain; a copied stack keeps its cards').
         public var format: CardFormat
+        /// Its kind (a file's cards are basic; a copied stack keeps its cards').
+        public var kind: CardKind
+        /// Which card of its note it is (`CardKind`).
+        public var variant: Int
+        /// The note it shares with its siblings (a reversed pair, a cloze's gaps); nil for one card.
+        public var noteId: String?
+        /// A multiple-choice card's wrong options.
+        public var choices: [String]?
 
         public init(
-            question: String, answer: String, hint: String? = nil, tags: [String] = [], format: CardFormat = .plain
+            question: String, answer: String, hint: String? = nil, tags: [String] = [], format: CardFormat = .plain,
+            kind: CardKind = .basic, variant: Int = 0, noteId: String? = nil, choices: [String]? = nil
         ) {
+            self.kind = kind
+            self.variant = variant
+            self.noteId = noteId
+            self.choices = choices
             self.question = question
             self.answer = answer
             self.hint = hint

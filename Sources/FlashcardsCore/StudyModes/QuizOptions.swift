@@ -67,6 +67,28 @@ public enum QuizOptions {
         return Question(options: options.map(\.0), correctIndex: correctIndex, sources: options.map(\.1))
     }
 
+    /// The question of a multiple-choice card: its right `answer` among up to three of its own
+    /// wrong options `choices`, which ones and in what order drawn from `seed` (repeatable).
+    public static func question(answer: String, ownChoices choices: [String], seed: UInt64) -> Question {
+        var random = SplitMix64(seed: seed)
+        var pool = choices
+        var picked: [String] = []
+        while picked.count < maximumOptions - 1, !pool.isEmpty {
+            picked.append(pool.remove(at: Int(random.next() % UInt64(pool.count))))
+        }
+        let correctIndex = Int(random.next() % UInt64(picked.count + 1))
+        var options = picked
+        options.insert(answer, at: correctIndex)
+        return Question(options: options, correctIndex: correctIndex, sources: options.map { _ in nil })
+    }
+
+    /// The question of a true/false card: always "Wahr", then "Falsch".
+    public static func trueFalseQuestion(isTrue: Bool) -> Question {
+        Question(
+            options: [CardSides.truthWord(true), CardSides.truthWord(false)], correctIndex: isTrue ? 0 : 1,
+            sources: [nil, nil])
+    }
+
     /// The rating a quiz answer counts as: right on the first try → Good, otherwise Again.
     public static func rating(correctOnFirstTry: Bool) -> FSRSRating {
         correctOnFirstTry ? .good : .again

@@ -35,32 +35,41 @@ extension CardModel {
     /// routes hide it (the card routes always return it, for editing).
     func dto(stack: StackModel, hintVisible: Bool = true) -> CardDTO {
         let hint = hintVisible ? hint : nil
+        let kind = cardKind
+        let sides = kind == .basic ? nil : self.sides
         return CardDTO(
             id: uniqueId, stackId: stack.uniqueId, question: question, answer: answer, hint: hint,
             dueAt: dueAt, level: level, createdAt: createdAt, updatedAt: updatedAt, state: cardState,
             stability: stability, difficulty: difficulty, lastReviewedAt: lastReviewedAt, reviewCount: reviewCount,
             step: step, firstReviewedAt: firstReviewedAt, number: id, bookmarked: bookmarked, format: cardFormat,
-            rendered: rendered(hint: hint))
+            rendered: rendered(sides, hint: hint), kind: kind, variant: variant, noteId: noteId, choices: choices,
+            shown: sides.map(CardSidesDTO.init))
     }
 
-    /// The card as a shared stack shows it: its texts, no learning state.
+    /// The card as a shared stack shows it: its sides as a learner sees them, no learning state.
     var shared: SharedCardDTO {
-        SharedCardDTO(
-            question: question, answer: answer, hint: hint, format: cardFormat, rendered: rendered(hint: hint))
+        let sides = self.sides
+        return SharedCardDTO(
+            question: sides.question, answer: sides.answer, hint: hint, format: cardFormat,
+            rendered: rendered(sides, hint: hint))
     }
 
-    /// A rich card's texts as sanitised HTML (`hint` as shown); nil for a plain card.
-    private func rendered(hint: String?) -> RenderedCardDTO? {
-        cardFormat == .markdown ? RenderedCardDTO(question: question, answer: answer, hint: hint) : nil
+    /// A rich card's sides as sanitised HTML (`hint` as shown); nil for a plain card. `sides` nil:
+    /// the stored texts (a basic card's sides).
+    private func rendered(_ sides: CardSides?, hint: String?) -> RenderedCardDTO? {
+        guard cardFormat == .markdown else { return nil }
+        return RenderedCardDTO(question: sides?.question ?? question, answer: sides?.answer ?? answer, hint: hint)
     }
 
     /// The card as the original API shows it, with the rating options of `GET …/card/next`: a rich
-    /// card's texts without their formatting, as its clients show plain text.
+    /// card's texts without their formatting, as its clients show plain text; a card of another kind
+    /// shows its sides (a cloze its gap hidden), as its clients know only question and answer.
     func compat(options: [RatingOption] = [], hintVisible: Bool = true) -> CompatCard {
         let format = cardFormat
+        let sides = self.sides
         return CompatCard(
-            id: id!, uniqueId: uniqueId.uuidString.lowercased(), question: format.plainText(question),
-            answer: format.plainText(answer), hint: hintVisible ? hint.map(format.plainText) ?? "" : "",
+            id: id!, uniqueId: uniqueId.uuidString.lowercased(), question: format.plainText(sides.question),
+            answer: format.plainText(sides.answer), hint: hintVisible ? hint.map(format.plainText) ?? "" : "",
             difficultyAndDurations: options.sorted { $0.compatId < $1.compatId }.map(\.compat),
             maturity: CompatMaturity(id: id!, maturity: FlashcardsJSON.string(from: dueAt), level: level))
     }

@@ -100,7 +100,10 @@ enum BackupService {
                     createdAt: card.createdAt, updatedAt: card.updatedAt, dueAt: card.dueAt, level: card.level,
                     reviewCount: card.reviewCount, queue: card.queue, state: card.state, step: card.step,
                     stability: card.stability, difficulty: card.difficulty, firstReviewedAt: card.firstReviewedAt,
-                    lastReviewedAt: card.lastReviewedAt, format: card.cardFormat)
+                    lastReviewedAt: card.lastReviewedAt, format: card.cardFormat,
+                    kind: card.cardKind == .basic ? nil : card.cardKind,
+                    variant: card.variant == 0 ? nil : card.variant,
+                    noteId: card.noteId, choices: card.choices)
             },
             reviews: logs.compactMap { log in
                 // A log row always belongs to a card of its stack; a row whose card is gone has no
@@ -232,7 +235,8 @@ enum BackupService {
                 let cardPlace = "Karte \(cardIndex + 1)"
                 for (field, value, limit, required) in [
                     (ImportProblem.Field.front, card.question, TextLimits.question, true),
-                    (.back, card.answer, TextLimits.answer, true), (.hint, card.hint ?? "", TextLimits.hint, false),
+                    (.back, card.answer, TextLimits.answer, card.kind != .cloze),
+                    (.hint, card.hint ?? "", TextLimits.hint, false),
                     (.tags, card.tags ?? "", CardImport.maximumTagText, false),
                 ] {
                     if case .failure(let reason) = TextCheck.checked(value, max: limit, required: required) {
@@ -242,6 +246,18 @@ enum BackupService {
                 }
                 guard cardIds.insert(card.id).inserted else {
                     throw fail("duplicate_id", "\(cardPlace): Die Kennung kommt zweimal vor.")
+                }
+                let kind = card.kind ?? .basic
+                if let problem = kind.problem(
+                    question: TextCheck.trimmed(card.question), answer: TextCheck.trimmed(card.answer),
+                    choices: card.choices)
+                {
+                    throw fail("backup_invalid", "\(cardPlace): \(problem)")
+                }
+                guard (card.variant ?? 0) >= 0, (card.noteId?.count ?? 0) <= 64,
+                    kind.variants(question: card.question).contains(card.variant ?? 0)
+                else {
+                    throw fail("backup_invalid", "\(cardPlace): Die Kartenart ist ungültig.")
                 }
                 ownCards.insert(card.id)
                 let numbers = [card.stability, card.difficulty].compactMap { $0 }

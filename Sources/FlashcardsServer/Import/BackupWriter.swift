@@ -172,6 +172,7 @@ enum BackupWriter {
                 ? try await ImportWriter.lastCardId(on: sql) + 1
                 : try await ImportWriter.sequenceIds(source.cards.count, on: sql)
             var cardIds: [UUID: Int] = [:]
+            var noteIds = NoteIds()
             var cardRows: [[StoredValue]] = []
             cardRows.reserveCapacity(source.cards.count)
             for (offset, card) in source.cards.enumerated() {
@@ -191,6 +192,9 @@ enum BackupWriter {
                     card.stability.map(StoredValue.double) ?? .null, card.difficulty.map(StoredValue.double) ?? .null,
                     .bool(card.bookmarked), card.tags.flatMap { $0.isEmpty ? nil : StoredValue.text($0) } ?? .null,
                     date(card.firstReviewedAt), date(card.lastReviewedAt), .text((card.format ?? .plain).rawValue),
+                    .text((card.kind ?? .basic).rawValue), .int(card.variant ?? 0),
+                    card.noteId.map { StoredValue.text(noteIds.id(for: $0, keep: keepIds, uuid: uuid)) } ?? .null,
+                    NewCardRows.choicesValue(card.choices),
                 ])
             }
             var reviewIds: [UUID: UUID] = [:]
@@ -213,5 +217,19 @@ enum BackupWriter {
             try await MotivationService.logChanged(userId: userId, from: firstReview, on: sql)
         }
         return written
+    }
+}
+
+/// New note ids for the notes of written cards: one per note of the source, so a restored or copied
+/// reversed pair or cloze stays one note, and never the source's own unless the ids are kept.
+struct NoteIds {
+    private var ids: [String: String] = [:]
+
+    mutating func id(for source: String, keep: Bool, uuid: () -> UUID) -> String {
+        if keep { return source }
+        if let id = ids[source] { return id }
+        let id = uuid().uuidString.lowercased()
+        ids[source] = id
+        return id
     }
 }

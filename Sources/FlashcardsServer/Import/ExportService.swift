@@ -16,14 +16,28 @@ enum ExportService {
         let answer: String
         let hint: String?
         let tags: String?
+        let kind: String
+        let variant: Int
+        let format: String
+
+        /// The card's sides: a file has no card kinds, so each card goes out as the learner sees it.
+        var sides: CardSides {
+            CardSides(
+                kind: CardKind(rawValue: kind) ?? .basic, variant: variant, question: question, answer: answer,
+                format: CardFormat(rawValue: format) ?? .plain)
+        }
     }
 
     /// The stack's cards in creation order: CSV with a header and a byte order mark (Excel reads
     /// UTF-8 only with one), or TSV without a header (Quizlet and Anki take the rows as they are).
     static func delimited(_ stack: StackModel, format: ExportFormat, on sql: any SQLDatabase) async throws -> Response {
-        let rows = try await sql.select().columns("question", "answer", "hint", "tags").from("cards")
+        let rows = try await sql.select()
+            .columns("question", "answer", "hint", "tags", "kind", "variant", "format").from("cards")
             .where("stack_id", .equal, stack.id!).orderBy("id").all(decoding: Row.self)
-            .map { [$0.question, $0.answer, $0.hint ?? "", $0.tags ?? ""] }
+            .map { row in
+                let sides = row.sides
+                return [sides.question, sides.answer, row.hint ?? "", row.tags ?? ""]
+            }
         let csv = format == .csv
         let text =
             csv
@@ -70,8 +84,11 @@ enum ExportService {
                         type: type, interval: interval(schedule, from: review.reviewedAt),
                         lastInterval: before.lastReviewedAt.map { interval(before, from: $0) } ?? 0))
             }
+            // Each card goes out as a note of its sides (Anki's cloze and reversed note types are not
+            // written).
+            let sides = card.sides
             return AnkiPackageWriter.Card(
-                question: card.question, answer: card.answer, hint: card.hint,
+                question: sides.question, answer: sides.answer, hint: card.hint,
                 tags: (card.tags ?? "").split(separator: " ").map(String.init), createdAt: card.createdAt,
                 schedule: card.schedule, reviews: reviews, format: card.cardFormat)
         }

@@ -159,6 +159,7 @@ enum NewCardRows {
         "id", "unique_id", "stack_id", "user_id", "question", "answer", "hint", "hint_source", "search_text", "due_at",
         "level", "review_count", "created_at", "updated_at", "queue", "state", "step", "stability", "difficulty",
         "bookmarked", "tags", "first_reviewed_at", "last_reviewed_at", "format",
+        "kind", "variant", "note_id", "choices",
     ]
 
     /// One card's values in `columns` order, with the id taken beforehand and its schedule.
@@ -175,6 +176,14 @@ enum NewCardRows {
             .bool(false), card.tags.isEmpty ? .null : .text(card.tags.joined(separator: " ")),
             schedule.firstReviewedAt.map(StoredValue.date) ?? .null,
             schedule.lastReviewedAt.map(StoredValue.date) ?? .null, .text(card.format.rawValue),
+            .text(card.kind.rawValue), .int(card.variant), card.noteId.map(StoredValue.text) ?? .null,
+            choicesValue(card.choices),
         ]
+    }
+
+    /// A multiple-choice card's wrong options as stored (a JSON array); null for other cards.
+    static func choicesValue(_ choices: [String]?) -> StoredValue {
+        guard let choices, let data = try? JSONEncoder().encode(choices) else { return .null }
+        return .text(String(decoding: data, as: UTF8.self))
     }
 }

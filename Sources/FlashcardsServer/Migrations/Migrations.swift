@@ -32,5 +32,6 @@ enum Migrations {
         UpdateCardAddFormat(),
         CreateShareLinks(),
         CreateCatalogue(),
+        UpdateCardAddKind(),
     ]
 }

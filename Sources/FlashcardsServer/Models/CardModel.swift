@@ -46,6 +46,14 @@ final class CardModel: Model, @unchecked Sendable {
     @OptionalField(key: "tags") var tags: String?
     /// `plain` or `markdown` (`CardFormat`): how question, answer and hint are written.
     @Field(key: "format") var format: String
+    /// `CardKind`: how the texts become the sides a learner sees.
+    @Field(key: "kind") var kind: String
+    /// Which card of its note this is: 1 for the reversed side of a pair, the gap number of a cloze.
+    @Field(key: "variant") var variant: Int
+    /// The note a reversed pair or a cloze's cards share (lowercased UUID); nil for a single card.
+    @OptionalField(key: "note_id") var noteId: String?
+    /// A multiple-choice card's wrong options, as a JSON array of strings.
+    @OptionalField(key: "choices") var choicesJSON: String?
 
     init() {}
 
@@ -54,6 +62,8 @@ final class CardModel: Model, @unchecked Sendable {
         format: CardFormat = .plain
     ) {
         self.format = format.rawValue
+        self.kind = CardKind.basic.rawValue
+        self.variant = 0
         self.uniqueId = uniqueId
         self.stackId = stackId
         self.userId = userId
@@ -78,6 +88,24 @@ final class CardModel: Model, @unchecked Sendable {
 
     /// How the texts are written (an unknown stored value reads as plain).
     var cardFormat: CardFormat { CardFormat(rawValue: format) ?? .plain }
+
+    /// The card's kind (an unknown stored value reads as basic).
+    var cardKind: CardKind { CardKind(rawValue: kind) ?? .basic }
+
+    /// A multiple-choice card's wrong options; nil for every other card.
+    var choices: [String]? {
+        get { choicesJSON.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } }
+        set {
+            choicesJSON = newValue.flatMap { choices in
+                (try? JSONEncoder().encode(choices)).map { String(decoding: $0, as: UTF8.self) }
+            }
+        }
+    }
+
+    /// What the learner sees of the card and what an answer is checked against.
+    var sides: CardSides {
+        CardSides(kind: cardKind, variant: variant, question: question, answer: answer, format: cardFormat)
+    }
 
     /// The card's state as the scheduler rules see it (an unknown stored state reads as review).
     var cardState: CardState { CardState(rawValue: state) ?? .review }

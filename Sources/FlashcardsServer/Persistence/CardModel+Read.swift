@@ -9,6 +9,7 @@ extension CardModel {
         "id", "unique_id", "stack_id", "user_id", "question", "answer", "hint", "search_text", "due_at", "level",
         "review_count", "created_at", "updated_at", "hint_source", "queue", "state", "step", "stability",
         "difficulty", "first_reviewed_at", "last_reviewed_at", "bookmarked", "format",
+        "kind", "variant", "note_id", "choices",
     ]
 
     /// The card in a row with the `columns` of `cards`, read column by column: on the learning path
@@ -41,6 +42,10 @@ extension CardModel {
         card.lastReviewedAt = try row.optional("last_reviewed_at", as: Date.self)
         card.bookmarked = try row.value("bookmarked", as: Bool.self)
         card.format = try row.value("format", as: String.self)
+        card.kind = try row.value("kind", as: String.self)
+        card.variant = try row.value("variant", as: Int.self)
+        card.noteId = try row.optional("note_id", as: String.self)
+        card.choicesJSON = try row.optional("choices", as: String.self)
         card.$id.exists = true
         return card
     }

@@ -143,17 +143,19 @@ extension StudyStore {
         // moment may come twice, which `QuizOptions` drops as a repeated answer.
         let after = try await sql.raw(
             """
-            SELECT id, answer FROM cards WHERE stack_id = \(key: stackId) AND due_at >= \(bind: card.dueAt)
+            SELECT id, answer, kind FROM cards WHERE stack_id = \(key: stackId) AND due_at >= \(bind: card.dueAt)
             AND id <> \(bind: card.id!) ORDER BY due_at, id LIMIT \(limit: perSide)
             """
         ).all(decoding: AnswerRow.self)
         let before = try await sql.raw(
             """
-            SELECT id, answer FROM cards WHERE stack_id = \(key: stackId) AND due_at <= \(bind: card.dueAt)
+            SELECT id, answer, kind FROM cards WHERE stack_id = \(key: stackId) AND due_at <= \(bind: card.dueAt)
             AND id <> \(bind: card.id!) ORDER BY due_at DESC, id DESC LIMIT \(limit: perSide)
             """
         ).all(decoding: AnswerRow.self)
-        return (before + after).map { QuizOptions.Candidate(cardID: Int64($0.id), answer: $0.answer) }
+        // A true/false card's answer (`true`) and a cloze's extra notes are no answers to choose.
+        return (before + after).filter { $0.kind != CardKind.trueFalse.rawValue && $0.kind != CardKind.cloze.rawValue }
+            .map { QuizOptions.Candidate(cardID: Int64($0.id), answer: $0.answer) }
     }
 
     /// The counts behind an FSRS stack's daily limits, from the cards: one range of
@@ -186,6 +188,7 @@ private struct DueRow: Decodable { let due_at: Date }
 private struct AnswerRow: Decodable {
     let id: Int
     let answer: String
+    let kind: String
 }
 
 /// The row of a raw `SELECT COUNT(*) AS n …`.

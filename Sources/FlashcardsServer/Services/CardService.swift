@@ -58,7 +58,8 @@ struct CardService {
     /// document's pattern says), at most a day ahead of the server's clock (409, as that depends on
     /// when it is sent).
     func create(
-        question: String, answer: String, hint: String?, createdAt: Date? = nil, format: CardFormat = .plain
+        question: String, answer: String, hint: String?, createdAt: Date? = nil, format: CardFormat = .plain,
+        kind: CardKind = .basic, choices: [String]? = nil
     ) async throws -> CardModel {
         if let createdAt {
             guard createdAt >= ReviewService.earliestReview else {
@@ -68,41 +69,127 @@ struct CardService {
                 throw AppError.refused("createdAt liegt in der Zukunft.", code: "created_in_future")
             }
         }
-        let card = CardModel(
-            uniqueId: context.uuid(), stackId: stackId, userId: stack.userId,
-            question: try Validate.text(question, field: "Die Vorderseite", max: TextLimits.question),
-            answer: try Validate.text(answer, field: "Die Rückseite", max: TextLimits.answer),
-            hint: try Validate.hint(hint), now: context.now, format: format)
-        if let createdAt { card.createdAt = min(createdAt, context.now) }
-        card.hintSource = card.hint == nil ? nil : "user"
-        try await card.create(on: context.db)
-        if card.hint == nil { try await queueHint() }
-        return card
+        let texts = try Self.checkedTexts(question: question, answer: answer, choices: choices, kind: kind)
+        let hint = try Validate.hint(hint)
+        // A reversed pair or a cloze is one note of several cards, made together.
+        let noteId = kind.makesSeveralCards ? context.uuid().uuidString.lowercased() : nil
+        let cards = kind.variants(question: texts.question).map { variant in
+            let card = CardModel(
+                uniqueId: context.uuid(), stackId: stackId, userId: stack.userId, question: texts.question,
+                answer: texts.answer, hint: hint, now: context.now, format: format)
+            if let createdAt { card.createdAt = min(createdAt, context.now) }
+            card.hintSource = card.hint == nil ? nil : "user"
+            card.kind = kind.rawValue
+            card.variant = variant
+            card.noteId = noteId
+            card.choices = texts.choices
+            return card
+        }
+        if cards.count == 1 {
+            try await cards[0].create(on: context.db)
+        } else {
+            try await context.db.transaction { db in
+                for card in cards { try await card.create(on: db) }
+            }
+        }
+        if hint == nil { try await queueHint() }
+        return cards[0]
     }
+
+    /// A card's texts checked for its kind: trimmed, within their limits, and what the kind needs
+    /// (`CardKind.problem`, refused with code `card_kind_rules`: rules a JSON schema cannot state).
+    /// A cloze's answer (extra notes) may be empty.
+    static func checkedTexts(question: String, answer: String, choices: [String]?, kind: CardKind) throws
+        -> (question: String, answer: String, choices: [String]?)
+    {
+        let question = try Validate.text(question, field: "Die Vorderseite", max: TextLimits.question)
+        let answer = try Validate.optionalText(answer, field: "Die Rückseite", max: TextLimits.answer)
+        if let problem = kind.problem(question: question, answer: answer, choices: choices) {
+            throw AppError.invalid(problem, code: cardKindRules)
+        }
+        return (question, answer, kind == .multipleChoice ? choices.map { $0.map(TextCheck.trimmed) } : nil)
+    }
+
+    /// The error code of a card its kind's rules refuse.
+    static let cardKindRules = "card_kind_rules"
 
     /// Changes the given fields; an empty hint removes the hint. A generated hint is remade when
     /// the question or answer changes; a hint the user wrote (or removed) stays theirs.
+    /// The texts of a reversed pair or a cloze belong to its note: an edit changes every card of it,
+    /// and a cloze gets a card for a new gap number and loses the card of a number no longer there
+    /// (the other cards keep their progress). Everything in one transaction.
     func update(
-        _ card: CardModel, question: String?, answer: String?, hint: String?, format: CardFormat? = nil
+        _ card: CardModel, question: String?, answer: String?, hint: String?, format: CardFormat? = nil,
+        choices: [String]? = nil
     ) async throws -> CardModel {
+        let kind = card.cardKind
         let before = (card.question, card.answer)
-        if let format { card.format = format.rawValue }
-        if let question {
-            card.question = try Validate.text(question, field: "Die Vorderseite", max: TextLimits.question)
+        let texts = try Self.checkedTexts(
+            question: question ?? card.question, answer: answer ?? card.answer, choices: choices ?? card.choices,
+            kind: kind)
+        let hint = try hint.map { try Validate.hint($0) }
+        let now = context.now
+        let apply: @Sendable (CardModel) -> Void = { card in
+            if let format { card.format = format.rawValue }
+            card.question = texts.question
+            card.answer = texts.answer
+            card.choices = texts.choices
+            if let hint {
+                card.hint = hint
+                card.hintSource = "user"
+            } else if card.hintSource == "generated", before != (card.question, card.answer) {
+                card.hint = nil
+                card.hintSource = nil
+            }
+            card.refreshSearchText()
+            card.updatedAt = now
         }
-        if let answer { card.answer = try Validate.text(answer, field: "Die Rückseite", max: TextLimits.answer) }
-        if let hint {
-            card.hint = try Validate.hint(hint)
-            card.hintSource = "user"
-        } else if card.hintSource == "generated", before != (card.question, card.answer) {
-            card.hint = nil
-            card.hintSource = nil
+        apply(card)
+        guard kind.makesSeveralCards, let noteId = card.noteId else {
+            try await card.save(on: context.db)
+            if card.hint == nil, card.hintSource == nil { try await queueHint() }
+            return card
         }
-        card.refreshSearchText()
-        card.updatedAt = context.now
-        try await card.save(on: context.db)
+        let stackId = self.stackId
+        let userId = stack.userId
+        let uuid = context.uuid
+        let wanted = Set(kind.variants(question: texts.question))
+        let siblings = try await CardModel.query(on: context.db).filter(\.$userId == userId)
+            .filter(\.$noteId == noteId).filter(\.$id != card.id!).all()
+        var have: Set<Int> = []
+        var keeping: [CardModel] = []
+        var gone: [CardModel] = []
+        for sibling in [card] + siblings {
+            if wanted.contains(sibling.variant), have.insert(sibling.variant).inserted {
+                apply(sibling)
+                keeping.append(sibling)
+            } else {
+                gone.append(sibling)
+            }
+        }
+        let kept = keeping
+        let missing = wanted.subtracting(have).sorted()
+        let added = try await context.db.transaction { db in
+            for sibling in kept { try await sibling.save(on: db) }
+            var added: [CardModel] = []
+            for variant in missing {
+                let new = CardModel(
+                    uniqueId: uuid(), stackId: stackId, userId: userId, question: card.question,
+                    answer: card.answer, hint: card.hint, now: now, format: card.cardFormat)
+                new.hintSource = card.hintSource
+                new.kind = card.kind
+                new.variant = variant
+                new.noteId = noteId
+                try await new.create(on: db)
+                added.append(new)
+            }
+            return added
+        }
+        // Cards of gaps no longer in the text go with their reviews, as a deleted card does.
+        for card in gone { try await delete(card) }
         if card.hint == nil, card.hintSource == nil { try await queueHint() }
-        return card
+        // The edited card, or (when its own gap went) the note's first card now.
+        return kept.first { $0 === card } ?? (kept + added).min { $0.variant < $1.variant } ?? card
     }
 
     private func queueHint() async throws {

@@ -47,14 +47,19 @@ struct StudyService {
     func quiz(daysAhead: Int) async throws -> (state: StudyState, question: QuizOptions.Question?) {
         let state = try await state(daysAhead: daysAhead)
         guard let card = state.card else { return (state, nil) }
-        let candidates = try await store.answers(near: card, perSide: Self.quizCandidatesPerSide)
         let seed = FSRSScheduler.fuzzSeed(cardID: Int64(card.id!), reviewCount: card.reviewCount)
-        // Choices are shown as plain text: a rich card's answer without its formatting (the other
-        // candidates are read as stored; card types with their own choices come with issue 20).
-        return (
-            state,
-            QuizOptions.question(answer: card.cardFormat.plainText(card.answer), candidates: candidates, seed: seed)
-        )
+        switch card.cardKind {
+        case .trueFalse:
+            return (state, QuizOptions.trueFalseQuestion(isTrue: card.answer == "true"))
+        case .multipleChoice:
+            let answer = card.sides.expected
+            return (state, QuizOptions.question(answer: answer, ownChoices: card.choices ?? [], seed: seed))
+        default:
+            // Choices are shown as plain text: a rich card's answer without its formatting, a cloze's
+            // gap; the distractors are other cards' answers as stored (`StudyStore.answers`).
+            let candidates = try await store.answers(near: card, perSide: Self.quizCandidatesPerSide)
+            return (state, QuizOptions.question(answer: card.sides.expected, candidates: candidates, seed: seed))
+        }
     }
 
     /// Candidates read on each side of the asked card: enough to find three of its kind and length.

@@ -64,6 +64,8 @@ func withApp(
     configuration.starterCatalogue = false
     // Reminders are sent only where a test sends them.
     configuration.reminderIntervalSeconds = 0
+    // Hundreds of test servers share one PostgreSQL (and its connection limit).
+    configuration.postgresConnectionsPerEventLoop = 2
     let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
     switch database {
     case .sqlite:

@@ -182,6 +182,20 @@ class SplitMix64 {
 }
 
 /**
+ * The quiz question of a multiple-choice card (QuizOptions.question(answer:ownChoices:seed:)): its
+ * `answer` among up to three of its own wrong `choices`, picked and placed by `seed` (a BigInt).
+ */
+export function ownChoicesQuestion(answer, choices, seed) {
+  const random = new SplitMix64(seed);
+  const pool = [...choices];
+  const picked = [];
+  while (picked.length < 3 && pool.length) picked.push(pool.splice(Number(random.next() % BigInt(pool.length)), 1)[0]);
+  const correctIndex = Number(random.next() % BigInt(picked.length + 1));
+  picked.splice(correctIndex, 0, answer);
+  return { choices: picked, correctIndex };
+}
+
+/**
  * A quiz question (QuizOptions.question): `answer` among up to three `candidates` ({number, answer}:
  * other cards of the stack), similar in length and kind; `seed` (a BigInt) makes it repeatable.
  * Resolves with {choices, correctIndex}.

@@ -5,9 +5,9 @@
 // `StudySession` (study-session.js) and the card form call these when the network is gone.
 
 import { ApiError, session } from '../api/client.js';
-import { cardPlainText } from '../rich-text.js';
+import { expectedAnswer } from '../rich-text.js';
 import { CardScheduler, fuzzSeed, precedes } from './scheduler.js';
-import { checkAnswer, quizQuestion } from './answers.js';
+import { checkAnswer, ownChoicesQuestion, quizQuestion } from './answers.js';
 import { currentStore } from './store.js';
 import { changed } from './sync.js';
 
@@ -97,8 +97,16 @@ export async function quiz(stackId, daysAhead = 0) {
   const due = new Date(asked.dueAt).getTime();
   const after = others.filter((c) => new Date(c.dueAt).getTime() >= due).slice(0, 24);
   const before = others.filter((c) => new Date(c.dueAt).getTime() <= due).reverse().slice(0, 24);
-  const candidates = [...before, ...after].map((c) => ({ number: c.number ?? 0, answer: c.answer }));
-  const question = quizQuestion(cardPlainText(asked, 'answer'), candidates, fuzzSeed(asked.number ?? 0, asked.reviewCount ?? 0));
+  // As the server: a true/false card's answer and a cloze's extra notes are no answers to choose.
+  const candidates = [...before, ...after].filter((c) => c.kind !== 'trueFalse' && c.kind !== 'cloze')
+    .map((c) => ({ number: c.number ?? 0, answer: c.answer }));
+  const seed = fuzzSeed(asked.number ?? 0, asked.reviewCount ?? 0);
+  const expected = expectedAnswer(asked);
+  const question = asked.kind === 'trueFalse'
+    ? { choices: ['Wahr', 'Falsch'], correctIndex: asked.answer === 'true' ? 0 : 1 }
+    : asked.kind === 'multipleChoice'
+      ? ownChoicesQuestion(expected, asked.choices ?? [], seed)
+      : quizQuestion(expected, candidates, seed);
   return {
     card: asked, choices: question.choices, correctIndex: question.correctIndex,
     fewerChoices: question.choices.length < 4, ...answer, dueCount: state.dueCount, nextDueAt: state.nextDueAt,
@@ -110,7 +118,7 @@ export async function check(stackId, cardId, typed, ignoreDiacritics) {
   const local = await store();
   const stackRow = await stackOrFail(local, stackId);
   const found = await card(stackId, cardId);
-  const expected = cardPlainText(found, 'answer');
+  const expected = expectedAnswer(found);
   const result = checkAnswer(typed, expected, ignoreDiacritics);
   const keys = stackRow.scheduler === 'ladder'
     ? { correct: 'easy', close: 'medium', wrong: 'hard' } : { correct: 'good', close: 'hard', wrong: 'again' };

@@ -10,6 +10,11 @@ import {
   stackBreadcrumb,
 } from '../ui.js';
 
+/** The card kinds (CardKind), in the order the form offers them. */
+const KINDS = ['basic', 'reversed', 'cloze', 'trueFalse', 'multipleChoice', 'fillBlank'];
+/** A cloze gap `{{c1::…}}`, as the server reads one. */
+const GAP = /\{\{c([1-9][0-9]{0,2})::(.*?)\}\}/g;
+
 export async function mount(root, ctx) {
   const { params } = ctx;
   const editing = Boolean(params.cardId);
@@ -23,6 +28,7 @@ export async function mount(root, ctx) {
       editing ? api.card(params.stackId, params.cardId) : null,
       loadStrings('more'), // the formatting option's strings
       loadStylesheet('/assets/css/rich-text.css'),
+      loadStylesheet('/assets/css/more.css'), // the card kind's select
     ]);
   } catch (error) {
     if (error.status === 401) return;
@@ -60,14 +66,34 @@ export async function mount(root, ctx) {
         <div class="alert alert-error" role="alert" id="form-error" hidden></div>
         <form novalidate id="card-form" class="stack-form">
           <div class="field">
-            <label for="question">${t('card.question')}</label>
-            <input id="question" name="question" type="text" maxlength="10000" required autocomplete="off" value="${card?.question ?? ''}">
+            <label for="kind">${t('card.kind')}</label>
+            <select id="kind" name="kind" ${editing ? 'disabled' : ''} aria-describedby="kind-help" data-describedby="kind-help">
+              ${KINDS.map((k) => html`<option value="${k}" ${k === (card?.kind ?? 'basic') ? 'selected' : ''}>${t(`card.kindName.${k}`)}</option>`)}
+            </select>
+            <p class="help" id="kind-help"></p>
           </div>
           <div class="field">
-            <label for="answer">${t('card.answer')}</label>
+            <label for="question" id="question-label">${t('card.question')}</label>
+            <input id="question" name="question" type="text" maxlength="10000" required autocomplete="off" value="${card?.question ?? ''}"
+              aria-describedby="question-help" data-describedby="question-help">
+            <p class="help" id="question-help" hidden></p>
+            <button type="button" class="btn btn-ghost btn-sm" id="make-gap" hidden aria-keyshortcuts="Control+Shift+C">${t('card.makeGap')}</button>
+          </div>
+          <fieldset class="field" id="truth" hidden>
+            <legend>${t('card.truth')}</legend>
+            <label class="check-row"><input type="radio" name="truth" value="true" ${card?.answer !== 'false' ? 'checked' : ''}> ${t('kind.true')}</label>
+            <label class="check-row"><input type="radio" name="truth" value="false" ${card?.answer === 'false' ? 'checked' : ''}> ${t('kind.false')}</label>
+          </fieldset>
+          <div class="field" id="answer-field">
+            <label for="answer" id="answer-label">${t('card.answer')}</label>
             <textarea id="answer" name="answer" rows="8" maxlength="20000" required
-              aria-describedby="answer-help" data-describedby="answer-help">${card?.answer ?? ''}</textarea>
+              aria-describedby="answer-help" data-describedby="answer-help">${card?.kind === 'trueFalse' ? '' : card?.answer ?? ''}</textarea>
             <p class="help" id="answer-help">${t('card.answerHelp')}</p>
+          </div>
+          <div class="field" id="choices-field" hidden>
+            <label for="choices">${t('card.choices')}</label>
+            <textarea id="choices" name="choices" rows="4" aria-describedby="choices-help" data-describedby="choices-help">${(card?.choices ?? []).join('\n')}</textarea>
+            <p class="help" id="choices-help">${t('card.choicesHelp')}</p>
           </div>
           <div class="field">
             <label for="hint">${t('card.hint')}</label>
@@ -101,7 +127,44 @@ export async function mount(root, ctx) {
   let offline = false;
   const formError = root.querySelector('#form-error');
   const saved = root.querySelector('#saved');
-  const { question, answer, hint, rich } = form.elements;
+  const { question, answer, hint, rich, kind, choices } = form.elements;
+  const makeGap = root.querySelector('#make-gap');
+
+  /** Shows the fields the chosen kind has, with its labels and help. */
+  function showKind() {
+    const k = kind.value;
+    root.querySelector('#kind-help').textContent = t(`card.kindHelp.${k}`) + (editing ? ` ${t('card.kindFixed')}` : '');
+    root.querySelector('#question-label').textContent = t(`card.questionLabel.${k}`);
+    const questionHelp = root.querySelector('#question-help');
+    questionHelp.hidden = !['cloze', 'fillBlank'].includes(k);
+    questionHelp.textContent = questionHelp.hidden ? '' : t(`card.questionHelp.${k}`);
+    makeGap.hidden = k !== 'cloze';
+    root.querySelector('#truth').hidden = k !== 'trueFalse';
+    root.querySelector('#answer-field').hidden = k === 'trueFalse';
+    root.querySelector('#answer-label').textContent = t(`card.answerLabel.${k}`);
+    answer.required = !['cloze', 'trueFalse'].includes(k);
+    root.querySelector('#choices-field').hidden = k !== 'multipleChoice';
+  }
+
+  /** Wraps the selected text of the question in the next cloze gap ({{cN::…}}). */
+  function wrapGap() {
+    const { selectionStart: start, selectionEnd: end, value } = question;
+    const used = [...value.matchAll(GAP)].map((m) => Number(m[1]));
+    const n = used.length ? Math.max(...used) + 1 : 1;
+    const inner = value.slice(start, end) || '…';
+    question.setRangeText(`{{c${n}::${inner}}}`, start, end, 'end');
+    question.focus();
+    question.dispatchEvent(new Event('input', { bubbles: true }));
+  }
+  kind.addEventListener('change', showKind);
+  makeGap.addEventListener('click', wrapGap);
+  question.addEventListener('keydown', (event) => {
+    if (kind.value === 'cloze' && event.ctrlKey && event.shiftKey && event.key.toLowerCase() === 'c') {
+      event.preventDefault();
+      wrapGap();
+    }
+  });
+  showKind();
   const preview = root.querySelector('#preview');
   const previewStatus = root.querySelector('#preview-status');
   let previewTimer = 0;
@@ -142,14 +205,23 @@ export async function mount(root, ctx) {
     event.preventDefault();
     formError.hidden = true;
     saved.hidden = true;
+    const k = kind.value;
     const q = question.value.trim();
-    const a = answer.value.trim();
-    fieldError(question, q ? '' : t('card.emptyQuestion'));
-    fieldError(answer, a ? '' : t('card.emptyAnswer'));
-    if (!q || !a) {
-      formError.textContent = t('card.error');
+    const a = k === 'trueFalse' ? form.elements.truth.value : answer.value.trim();
+    const wrong = choices.value.split('\n').map((line) => line.trim()).filter(Boolean);
+    // What the server checks for each kind, said before sending.
+    const questionProblem = !q ? t('card.emptyQuestion')
+      : k === 'cloze' && ![...q.matchAll(GAP)].some((m) => m[2].trim()) ? t('card.needGap')
+        : k === 'fillBlank' && !q.includes('___') ? t('card.needBlank') : '';
+    const answerProblem = a || k === 'cloze' ? '' : t('card.emptyAnswer');
+    const choicesProblem = k !== 'multipleChoice' || (wrong.length >= 1 && wrong.length <= 7) ? '' : t('card.choicesCount');
+    fieldError(question, questionProblem);
+    fieldError(answer, answerProblem);
+    fieldError(choices, choicesProblem);
+    if (questionProblem || answerProblem || choicesProblem) {
+      formError.textContent = questionProblem || answerProblem || choicesProblem;
       formError.hidden = false;
-      (q ? answer : question).focus();
+      (questionProblem ? question : answerProblem ? answer : choices).focus();
       return;
     }
     const button = form.querySelector('button[type=submit]');
@@ -161,6 +233,7 @@ export async function mount(root, ctx) {
         // The hint only when the user changed it: an unchanged generated hint stays generated, so
         // the server remakes it for a new question or answer (a sent hint becomes the user's).
         const changes = { question: q, answer: a };
+        if (k === 'multipleChoice') changes.choices = wrong;
         if (h !== (card.hint ?? '')) changes.hint = h;
         if (format !== (card.format ?? 'plain')) changes.format = format;
         offline = false;
@@ -172,10 +245,15 @@ export async function mount(root, ctx) {
         if (!offline) keepLocally((m) => m.remember([card]));
         savedText.textContent = t(offline ? 'offline.savedEdit' : 'card.savedText');
       } else {
-        await api.createCard(params.stackId, { question: q, answer: a, format, ...(h ? { hint: h } : {}) });
+        await api.createCard(params.stackId, {
+          question: q, answer: a, format, ...(h ? { hint: h } : {}), ...(k === 'basic' ? {} : { kind: k }),
+          ...(k === 'multipleChoice' ? { choices: wrong } : {}),
+        });
         const keepRich = rich.checked;
         form.reset();
         rich.checked = keepRich; // the next card is likely written the same way
+        kind.value = k; // and of the same kind
+        showKind();
         updatePreview();
       }
       saved.hidden = false;
@@ -183,7 +261,9 @@ export async function mount(root, ctx) {
       (editing ? saved.querySelector('a') : question).focus();
     } catch (error) {
       if (error.status === 401) return;
-      formError.textContent = error.status === 0 ? t('error.network') : t('card.error');
+      // A kind's rule the form did not catch: the server's message says which.
+      formError.textContent = error.status === 0 ? t('error.network')
+        : error.code === 'card_kind_rules' ? error.message : t('card.error');
       formError.hidden = false;
     } finally {
       setBusy(button, false);

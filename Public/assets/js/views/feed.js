@@ -151,7 +151,7 @@ async function mountFeed(root, ctx, reload) {
     $('#feed-answer').hidden = !flipped;
     $('#face-label').textContent = t(flipped ? 'learn.answer' : 'learn.question');
     cardEl.classList.toggle('is-flipped', flipped);
-    if (flipped) announce(live, `${t('learn.answer')}: ${item.card.answer}`);
+    if (flipped) announce(live, `${t('learn.answer')}: ${cardPlainText(item.card, 'answer')}`);
   }
 
   async function go(step) {

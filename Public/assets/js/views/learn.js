@@ -200,10 +200,18 @@ async function mountSession(root, ctx, reload) {
   }
 
   // --- quiz ---------------------------------------------------------------------------------
+  /** A choice as shown: a true/false card's two words in the app's language. */
+  function choiceText(choice, i) {
+    return session.item.state.card?.kind === 'trueFalse' ? t(i === 0 ? 'kind.true' : 'kind.false') : choice;
+  }
+
   function showQuiz() {
-    const { choices, fewerChoices } = session.item.state;
+    const { choices: sent, fewerChoices } = session.item.state;
+    const choices = sent.map(choiceText);
     const fewer = $('#fewer');
-    fewer.hidden = !fewerChoices;
+    // A true/false or multiple-choice card has the options it was made with: nothing is missing.
+    const own = ['trueFalse', 'multipleChoice'].includes(session.item.state.card?.kind);
+    fewer.hidden = !fewerChoices || own;
     fewer.textContent = fewerChoices ? t('quiz.fewer', { count: choices.length }) : '';
     render($('#choices'), html`${choices.map((choice, i) => html`
       <button type="button" class="btn choice" data-index="${i}"><kbd aria-hidden="true">${i + 1}</kbd><span class="choice-text">${choice}</span></button>`)}`);
@@ -213,7 +221,8 @@ async function mountSession(root, ctx, reload) {
   }
 
   async function choose(index) {
-    const { choices, correctIndex, ratingIfRight, ratingIfWrong } = session.item.state;
+    const { correctIndex, ratingIfRight, ratingIfWrong } = session.item.state;
+    const choices = session.item.state.choices.map(choiceText);
     if (busy || answered || index < 0 || index >= choices.length) return;
     const right = index === correctIndex;
     const buttons = [...root.querySelectorAll('#choices .choice')];
@@ -268,7 +277,7 @@ async function mountSession(root, ctx, reload) {
       localStorage.setItem(DIACRITICS, ignore ? '1' : '0');
       const { state } = session.item;
       const result = typed === null
-        ? { verdict: 'wrong', expected: state.card.answer, diff: null, rating: null, ratingIfRight: null }
+        ? { verdict: 'wrong', expected: state.card.shown?.expected ?? state.card.answer, diff: null, rating: null, ratingIfRight: null }
         : await session.check(typed, ignore);
       const wrongRating = session.stack.scheduler === 'ladder' ? 'hard' : 'again';
       answered = result.rating || wrongRating;

@@ -38,8 +38,8 @@ export function pickPairs(cards, count = PAIRS) {
   const answers = new Set();
   const picked = [];
   for (const card of shuffle([...cards])) {
-    const q = normal(card.question);
-    const a = normal(card.answer);
+    const q = normal(card.shown?.question ?? card.question);
+    const a = normal(card.shown?.answer ?? card.answer);
     if (!q || !a || questions.has(q) || answers.has(a)) continue;
     questions.add(q);
     answers.add(a);
@@ -117,8 +117,8 @@ async function mountGame(root, ctx, reload) {
 
   function play(pairs) {
     const tiles = shuffle(pairs.flatMap((card, pair) => [
-      { pair, side: 'q', text: card.question },
-      { pair, side: 'a', text: card.answer },
+      { pair, side: 'q', text: card.shown?.question ?? card.question },
+      { pair, side: 'a', text: card.shown?.answer ?? card.answer },
     ]));
     render(body, html`
       <div class="match-board" id="board" role="group" aria-label="${t('match.board')}">

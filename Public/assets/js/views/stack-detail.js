@@ -167,19 +167,24 @@ export async function mount(root, { params, query, navigate }) {
             </tr>
           </thead>
           <tbody>
-            ${result.items.map((card) => html`
+            ${result.items.map((card) => {
+              // A card of another kind is listed as the learner sees it, with its kind named.
+              const front = card.shown?.question ?? card.question;
+              const back = card.shown?.answer ?? card.answer;
+              return html`
               <tr${card.bookmarked ? html` class="is-bookmarked"` : ''}>
                 <td class="col-front"><span class="front">${card.bookmarked
                   ? html`<span class="bookmark-mark" title="${t('detail.bookmarked')}">${icon('bookmark')}<span class="visually-hidden">${t('detail.bookmarked')}:</span></span>`
-                  : ''}<span class="truncate" title="${card.question}">${card.question}</span></span></td>
-                <td class="col-back"><span class="truncate muted" title="${card.answer}">${card.answer}</span></td>
+                  : ''}${card.kind && card.kind !== 'basic' ? html`<span class="pill pill-kind">${t(`kind.${card.kind}`)}</span> ` : ''}<span class="truncate" title="${front}">${front}</span></span></td>
+                <td class="col-back"><span class="truncate muted" title="${back}">${back}</span></td>
                 <td class="col-due"><span class="show-sm due-icon">${icon('clock')}</span>${new Date(card.dueAt).getTime() <= now
                     ? html`<span class="pill pill-due">${t('detail.dueNow')}</span>`
                     : t('detail.dueTime', { date: formatDateTime(card.dueAt) })}</td>
                 <td class="col-edit">
-                  <a class="link" href="${base}/cards/${card.id}" aria-label="${t('detail.editCard', { q: shortText(card.question) })}">${icon('pencil')}<span class="hide-sm">${t('detail.colEdit')}</span></a>
+                  <a class="link" href="${base}/cards/${card.id}" aria-label="${t('detail.editCard', { q: shortText(front) })}">${icon('pencil')}<span class="hide-sm">${t('detail.colEdit')}</span></a>
                 </td>
-              </tr>`)}
+              </tr>`;
+            })}
           </tbody>
         </table>
       </div>

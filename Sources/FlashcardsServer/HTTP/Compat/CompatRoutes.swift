@@ -99,9 +99,13 @@ struct CompatRoutes: RouteCollection {
         let body = try req.decodeBody(CompatCardContext.self)
         try rejectContradiction(body, stack: cards.stack, card: card)
         // The original clients show a rich card as plain text; what they send back is plain text,
-        // so a rich card they change becomes a plain one (unchanged texts keep it rich).
+        // so a rich card they change becomes a plain one (unchanged texts keep it rich). They see a
+        // card of another kind as its sides: sent back unchanged, it stays as it is; changed, the
+        // texts are checked for its kind (a cloze without a gap is refused).
         let format = card.cardFormat
-        let changed = body.question != format.plainText(card.question) || body.answer != format.plainText(card.answer)
+        let sides = card.sides
+        let changed =
+            body.question != format.plainText(sides.question) || body.answer != format.plainText(sides.answer)
         let updated =
             changed
             ? try await cards.update(card, question: body.question, answer: body.answer, hint: nil, format: .plain)

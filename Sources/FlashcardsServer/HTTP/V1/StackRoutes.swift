@@ -100,7 +100,7 @@ struct StackRoutes: RouteCollection {
         let body = try req.decodeBody(CreateCardRequest.self)
         let card = try await cards.create(
             question: body.question, answer: body.answer, hint: body.hint, createdAt: body.createdAt,
-            format: body.format ?? .plain)
+            format: body.format ?? .plain, kind: body.kind ?? .basic, choices: body.choices)
         return try jsonResponse(card.dto(stack: stack), status: .created)
     }
 
@@ -114,7 +114,8 @@ struct StackRoutes: RouteCollection {
         let card = try await cards.find(req.parameters.get("cardId"))
         let body = try req.decodeBody(UpdateCardRequest.self)
         let updated = try await cards.update(
-            card, question: body.question, answer: body.answer, hint: body.hint, format: body.format)
+            card, question: body.question, answer: body.answer, hint: body.hint, format: body.format,
+            choices: body.choices)
         return try jsonResponse(updated.dto(stack: stack))
     }
 
@@ -180,8 +181,8 @@ struct StackRoutes: RouteCollection {
         let (stack, cards) = try await stackAndCards(req)
         let body = try req.decodeBody(CheckAnswerRequest.self)
         let card = try await cards.find(body.cardId.uuidString)
-        // A rich card's answer is typed as its words, not its formatting.
-        let expected = card.cardFormat.plainText(card.answer)
+        // A rich card's answer is typed as its words, not its formatting; a cloze's is its gap.
+        let expected = card.sides.expected
         let result = try Validate.answerCheck(
             body.answer, against: expected, ignoringDiacritics: body.ignoreDiacritics)
         func key(_ verdict: AnswerCheck.Verdict) -> RatingKey { verdict.rating(in: stack.schedulerKind).wireKey }

@@ -101,6 +101,31 @@ extension JSONBufferWriter {
             writer.optional(rendered.hint) { $0.string($1) }
             writer.raw("}")
         }
+        raw(",\"kind\":")
+        string((card.kind ?? .basic).rawValue)
+        raw(",\"variant\":")
+        int(card.variant ?? 0)
+        raw(",\"noteId\":")
+        optional(card.noteId) { $0.string($1) }
+        raw(",\"choices\":")
+        optional(card.choices) { writer, choices in
+            writer.raw("[")
+            for (index, choice) in choices.enumerated() {
+                if index > 0 { writer.raw(",") }
+                writer.string(choice)
+            }
+            writer.raw("]")
+        }
+        raw(",\"shown\":")
+        optional(card.shown) { writer, shown in
+            writer.raw("{\"question\":")
+            writer.string(shown.question)
+            writer.raw(",\"answer\":")
+            writer.string(shown.answer)
+            writer.raw(",\"expected\":")
+            writer.string(shown.expected)
+            writer.raw("}")
+        }
         raw("}")
     }
 }
