@@ -109,12 +109,17 @@ public struct DraftDTO: Codable, Sendable, Hashable {
     public var alternative: DraftAlternativeDTO?
     /// The question of a card already in the stack that asks the same, when there is one.
     public var duplicateOf: String?
+    /// The kind of card accepting it makes (`CardKind.ofDraft`): `fillBlank` for a sentence with a
+    /// blank, otherwise `basic`.
+    public var cardKind: CardKind?
 
     /// Creates the DTO.
     public init(
         id: UUID, jobId: UUID, question: String, answer: String, sourcePage: Int?, kind: String, status: String,
-        source: String? = nil, alternative: DraftAlternativeDTO? = nil, duplicateOf: String? = nil
+        source: String? = nil, alternative: DraftAlternativeDTO? = nil, duplicateOf: String? = nil,
+        cardKind: CardKind? = nil
     ) {
+        self.cardKind = cardKind
         self.id = id
         self.jobId = jobId
         self.question = question
@@ -262,5 +267,6 @@ extension DraftDTO {
         try container.encode(source, forKey: .source)
         try container.encode(alternative, forKey: .alternative)
         try container.encode(duplicateOf, forKey: .duplicateOf)
+        try container.encode(cardKind ?? .basic, forKey: .cardKind)
     }
 }

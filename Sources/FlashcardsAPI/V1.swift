@@ -617,6 +617,14 @@ extension CardDTO {
     }
 }
 
+extension CardDTO {
+    /// The front as the learner sees it: the sides of a card of another kind (a cloze's gap hidden),
+    /// the question of a basic card.
+    public var front: String { shown?.question ?? question }
+    /// The back as the learner sees it.
+    public var back: String { shown?.answer ?? answer }
+}
+
 /// A card's sides as the learner sees them (`CardSides`).
 public struct CardSidesDTO: Codable, Sendable, Hashable {
     /// The front, written like the card.

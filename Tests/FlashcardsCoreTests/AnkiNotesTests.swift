@@ -59,7 +59,7 @@ struct AnkiNotesTests {
     @Test("cloze cards blank their own deletion, show the others, and answer with the deleted text")
     func cloze() {
         let text = "Die {{c1::Zellmembran}} umgibt die {{c2::Zelle::Hülle?}}."
-        #expect(AnkiNotes.Cloze.numbers(in: text) == [1, 2])
+        #expect(Cloze.numbers(in: text) == [1, 2])
         let type = AnkiNotes.NoteType(name: "Cloze", kind: .cloze, fields: ["Text", "Back Extra"], templates: [:])
         let first = AnkiNotes.sides(
             of: type, fields: [text, "Siehe auch: <u>Zellwand</u>"], ord: 0, tags: [], deck: "B")
@@ -67,7 +67,8 @@ struct AnkiNotesTests {
         #expect(first.answer == "Zellmembran\n\nSiehe auch: Zellwand")
         let second = AnkiNotes.sides(of: type, fields: [text, ""], ord: 1, tags: [], deck: "B")
         #expect(second.question == "Die Zellmembran umgibt die [Hülle?]." && second.answer == "Zelle")
-        #expect(AnkiNotes.Cloze.card("{{c1::a {{b}} c}} d", number: 1).answers == ["a {{b}} c"])
+        #expect(Cloze.gaps(in: "{{c1::a {{b}} c}} d").map(\.answer) == ["a {{b}} c"])
+        #expect(Cloze.side(of: "{{c1::a {{b}} c}} d", asking: 1, revealed: false, bold: false) == "[…] d")
     }
 
     @Test("protobuf fields: varints and length-delimited values; broken input is nil")

@@ -120,6 +120,31 @@ struct ProcessRunnerTests {
         #expect(!String(decoding: output.standardOutput, as: UTF8.self).contains("allocated"))
     }
 
+    @Test("the tool gets its arguments as they are, the environment, no input and none of our descriptors")
+    func spawnedTool() async throws {
+        // 600 descriptors of our own open (as a busy server has): none of them reaches the tool, and
+        // starting it never reads past the descriptor list (Foundation's Process did, and crashed).
+        // Left inheritable on purpose: only the runner keeps them from the tool.
+        let files = (0..<600).map { _ in open("/dev/null", O_RDONLY) }
+        defer { for fd in files { close(fd) } }
+        let script =
+            "import os, sys; print(sys.argv[1]); print(os.environ['PROBE']); "
+            + "print(len(sys.stdin.read())); print(sorted(int(f) for f in os.listdir('/proc/self/fd')))"
+        let output = try await ProcessRunner.run(
+            tool: "python3", package: "python3", arguments: ["-c", script, "a b; $(rm -rf x) 'c'"],
+            limits: ProcessLimits(timeoutSeconds: 20), environment: ["PROBE": "ü=1"])
+        let lines = String(decoding: output.standardOutput, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(output.exitCode == 0, "\(output.standardError)")
+        #expect(lines.prefix(3) == ["a b; $(rm -rf x) 'c'", "ü=1", "0"])
+        // 0–2, and the descriptor listing the directory.
+        #expect(lines.last.map { $0.hasPrefix("[0, 1, 2") && $0.count <= 12 } == true, "\(lines.last ?? "")")
+        let failing = try await ProcessRunner.run(
+            tool: "python3", package: "python3",
+            arguments: ["-c", "import sys; sys.stderr.write('kaputt'); sys.exit(3)"],
+            limits: ProcessLimits(timeoutSeconds: 20))
+        #expect(failing.exitCode == 3 && failing.standardError == "kaputt")
+    }
+
     @Test("cancellation kills the tool")
     func cancellation() async throws {
         let task = Task {

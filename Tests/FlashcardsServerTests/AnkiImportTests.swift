@@ -48,10 +48,19 @@ struct AnkiImportTests {
                 result.stacks.map(\.name) == ["Biologie", "Biologie::Zellen"] && result.stacks.map(\.cards) == [3, 4])
 
             let cards = try await cardRows(app)
-            func card(_ question: String) throws -> CardModel { try #require(cards.first { $0.question == question }) }
+            // Cards are found by the sides a learner sees.
+            func card(_ question: String) throws -> CardModel {
+                try #require(cards.first { $0.sides.question == question })
+            }
             #expect(try card("Ist das harmlos?").answer == "Nein, <script> ist gefährlich.")
-            #expect(try card("Die […] umgibt die Zelle.").answer == "Zellmembran\n\nSiehe auch: Zellwand")
-            #expect(try card("Die Zellmembran umgibt die [Hülle?].").answer == "Zelle\n\nSiehe auch: Zellwand")
+            // A cloze note stays one note of cloze cards, one per gap, its extra notes on the back.
+            let membrane = try card("Die […] umgibt die Zelle.")
+            let cell = try card("Die Zellmembran umgibt die [Hülle?].")
+            #expect(membrane.cardKind == .cloze && membrane.variant == 1 && cell.variant == 2)
+            #expect(membrane.noteId != nil && membrane.noteId == cell.noteId)
+            #expect(membrane.question == "Die {{c1::Zellmembran}} umgibt die {{c2::Zelle::Hülle?}}.")
+            #expect(membrane.sides.answer == "Die Zellmembran umgibt die Zelle.\n\nSiehe auch: Zellwand")
+            #expect(membrane.sides.expected == "Zellmembran" && cell.sides.expected == "Zelle")
             #expect(try card("Umwandlung von Licht in chemische Energie").answer == "Photosynthese")
             #expect(try card("Zellkern & DNA").tags == "bild zelle")
             // The history arrives in the review log; each card is the replay of its history.
@@ -171,7 +180,9 @@ struct AnkiExportTests {
             let cards = try await cardRows(app)
             let first = cards.filter { $0.stackId == stack.id }
             let second = cards.filter { $0.stackId != stack.id }
-            #expect(first.map(\.question) == second.map(\.question) && first.map(\.answer) == second.map(\.answer))
+            // An export writes each card as a note of its sides.
+            #expect(first.map(\.sides.question) == second.map(\.sides.question))
+            #expect(first.map(\.sides.answer) == second.map(\.sides.answer))
             #expect(first.map(\.tags) == second.map(\.tags))
             // The history came back whole, so each card replays to the same schedule.
             #expect(first.map(\.reviewCount) == second.map(\.reviewCount) && first.map(\.state) == second.map(\.state))

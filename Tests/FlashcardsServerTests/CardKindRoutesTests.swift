@@ -199,4 +199,33 @@ struct CardKindRoutesTests {
             }
         }
     }
+
+    @Test("a draft with a blank becomes a fill-in-the-blank card", arguments: TestDatabase.available)
+    func generatedBlank(db: TestDatabase) async throws {
+        try await withApp(db, adjust: workers(1)) { app in
+            try await withRunningServer(app) { client, _ in
+                try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
+                let stack = try await client.createStack(name: "Biologie", color: "#059669")
+                let job = try await client.startGeneration(
+                    in: stack.id,
+                    GenerationRequestDTO(
+                        text: "Das Mitochondrium ist das Kraftwerk der Zelle, in dem ATP gebildet wird.\n"
+                            + "Das Ribosom ist der Ort, an dem Proteine aus Aminosäuren gebildet werden.\n"))
+                _ = try await client.waitForJob(job.id)
+                let drafts = try await client.drafts(in: stack.id)
+                let definition = try #require(drafts.first { $0.alternative?.question.contains("___") == true })
+                #expect(definition.cardKind == .basic)
+                // The learner switches to the cloze the generator offered, as the draft editor does.
+                let alternative = try #require(definition.alternative)
+                let switched = try await client.updateDraft(
+                    definition.id, in: stack.id, question: alternative.question, answer: alternative.answer)
+                #expect(switched.cardKind == .fillBlank)
+                _ = try await client.acceptDrafts(in: stack.id, ids: [definition.id])
+                let card = try #require(try await client.cards(in: stack.id).items.first)
+                #expect(card.kind == .fillBlank && card.answer == alternative.answer)
+                #expect(card.shown?.answer.contains(alternative.answer) == true)
+                #expect(try await client.check(alternative.answer, for: card.id, in: stack.id).verdict == .correct)
+            }
+        }
+    }
 }

@@ -426,6 +426,69 @@ def test_v1_rich_cards_story(api: Api):
     api.call("POST", RENDER, json_body={"text": "x"}, expect=401)
 
 
+def test_v1_card_kinds_story(api: Api):
+    """Issue 20: card kinds. A reversed pair and a cloze are notes of several cards, edited together;
+    a true/false and a multiple-choice card bring their own quiz options; Write checks a cloze's gap;
+    the original routes show the sides. Every answer is checked against the document."""
+    token = api.signup()["token"]
+    _, stack = api.call("POST", STACKS, token=token, json_body={"name": "Arten", "color": "#2563EB"}, expect=201)
+    at = {"stackId": stack["id"]}
+    _, pair = api.call("POST", CARDS, path=at, token=token,
+                       json_body={"question": "Hund", "answer": "dog", "kind": "reversed"}, expect=201)
+    assert pair["kind"] == "reversed" and pair["variant"] == 0 and pair["noteId"]
+    _, cloze = api.call("POST", CARDS, path=at, token=token, json_body={
+        "question": "{{c1::Paris}} liegt an der {{c2::Seine::Fluss}}.", "answer": "", "kind": "cloze"}, expect=201)
+    assert cloze["shown"] == {"question": "[…] liegt an der Seine.", "answer": "Paris liegt an der Seine.",
+                              "expected": "Paris"}
+    _, page = api.call("GET", CARDS, path=at, token=token, expect=200)
+    assert sorted((c["kind"], c["variant"]) for c in page["items"]) == [
+        ("cloze", 1), ("cloze", 2), ("reversed", 0), ("reversed", 1)]
+    back = next(c for c in page["items"] if c["kind"] == "reversed" and c["variant"] == 1)
+    assert back["shown"]["question"] == "dog" and pair["shown"] is None or pair["shown"]["question"] == "Hund"
+    # An edit of a cloze: gap 2 goes, gap 3 comes.
+    _, edited = api.call("PATCH", CARD, path={**at, "cardId": cloze["id"]}, token=token,
+                         json_body={"question": "{{c1::Paris}} ist die Hauptstadt von {{c3::Frankreich}}."}, expect=200)
+    assert edited["id"] == cloze["id"] and edited["variant"] == 1
+    _, page = api.call("GET", CARDS, path=at, token=token, expect=200)
+    assert sorted(c["variant"] for c in page["items"] if c["kind"] == "cloze") == [1, 3]
+    # Write checks the gap.
+    _, checked = api.call("POST", CHECK, path=at, token=token, json_body={"cardId": cloze["id"], "answer": "paris"},
+                          expect=200)
+    assert checked["verdict"] == "correct" and checked["expected"] == "Paris"
+    # The original routes show the sides.
+    _, compat = api.call("GET", C_CARD, path={**at, "cardId": cloze["id"]}, token=token, raw_token=True, expect=200)
+    assert compat["question"] == "[…] ist die Hauptstadt von Frankreich."
+
+    # Own quiz options.
+    _, quiz_stack = api.call("POST", STACKS, token=token, json_body={"name": "Quiz", "color": "#2563EB"}, expect=201)
+    qat = {"stackId": quiz_stack["id"]}
+    _, truth = api.call("POST", CARDS, path=qat, token=token,
+                        json_body={"question": "Wale sind Fische.", "answer": "false", "kind": "trueFalse"}, expect=201)
+    _, quiz = api.call("GET", QUIZ, path=qat, token=token, expect=200)
+    assert quiz["card"]["id"] == truth["id"] and quiz["choices"] == ["Wahr", "Falsch"] and quiz["correctIndex"] == 1
+    _, choice = api.call("POST", CARDS, path=qat, token=token, json_body={
+        "question": "Welches Organ pumpt Blut?", "answer": "Herz", "kind": "multipleChoice",
+        "choices": ["Lunge", "Leber"]}, expect=201)
+    assert choice["choices"] == ["Lunge", "Leber"]
+
+    # What a kind cannot be made of: 400 card_kind_rules, nothing written.
+    for bad in (
+        {"question": "ohne Lücke", "answer": "", "kind": "cloze"},
+        {"question": "Satz", "answer": "vielleicht", "kind": "trueFalse"},
+        {"question": "Frage", "answer": "a", "kind": "multipleChoice"},
+        {"question": "Frage", "answer": "a", "kind": "multipleChoice", "choices": ["A"]},
+        {"question": "ohne Lücke", "answer": "x", "kind": "fillBlank"},
+        {"question": "Frage", "answer": "a", "choices": ["b"]},
+    ):
+        _, body = api.call("POST", CARDS, path=qat, token=token, json_body=bad, expect=400)
+        assert code(body) == "card_kind_rules", bad
+    _, body = api.call("POST", CARDS, path=qat, token=token, json_body={"question": "F", "answer": "a", "kind": "note"},
+                       expect=400)
+    assert code(body) == "validation_failed"
+    _, page = api.call("GET", CARDS, path=qat, token=token, expect=200)
+    assert page["total"] == 2
+
+
 SHARE = STACK + "/share"
 SHARED = V1 + "/shared/{token}"
 SHARED_COPY = SHARED + "/copy"
@@ -626,9 +689,11 @@ def test_v1_stacks_and_cards_story(api: Api):
         created.append(card)
     assert created[0]["hint"] == "Merkwort Zitrone"
     assert created[2]["hint"] is None and created[3]["hint"] is None
+    _, body = api.call("POST", CARDS, path={"stackId": sid}, token=token, json_body={"question": "Q", "answer": ""},
+                       expect=400)
+    assert code(body) == "card_kind_rules", "an empty back is a rule of the card's kind (a cloze may have one)"
     for bad in (
         {"question": " ", "answer": "A"},
-        {"question": "Q", "answer": ""},
         {"question": "Q" * 10_001, "answer": "A"},
         {"question": "Q", "answer": "A" * 20_001},
         {"question": "Q", "answer": "A", "hint": "H" * 2_001},

@@ -30,6 +30,12 @@ public enum CardKind: String, Codable, Sendable, CaseIterable {
         }
     }
 
+    /// The kind of card a generated draft becomes: a sentence with a blank (the offline generator's
+    /// cloze and fact drafts, `TextToCards.gap`) is a fill-in-the-blank card, anything else basic.
+    public static func ofDraft(question: String, answer: String) -> CardKind {
+        FillBlank.blank(in: question) != nil && !answer.isEmpty ? .fillBlank : .basic
+    }
+
     /// The stored answer of a true/false card for `isTrue`.
     public static func truth(_ isTrue: Bool) -> String { isTrue ? "true" : "false" }
 
@@ -108,12 +114,12 @@ public enum Cloze {
     }
 
     /// Every gap of `text` in order. A marker without a number, without `::` or without its closing
-    /// braces stays text.
+    /// braces stays text; braces inside a gap (`{{c1::a {{b}} c}}`, MathJax) belong to it.
     public static func gaps(in text: String) -> [Gap] {
         var gaps: [Gap] = []
         var cursor = text.startIndex
         while let open = text.range(of: "{{c", range: cursor..<text.endIndex) {
-            guard let close = text.range(of: "}}", range: open.upperBound..<text.endIndex) else { break }
+            guard let close = closingBraces(in: text[open.upperBound...]) else { break }
             let inner = text[open.upperBound..<close.lowerBound]
             let digits = inner.prefix { $0.isASCII && $0.isNumber }
             let rest = inner.dropFirst(digits.count)
@@ -132,6 +138,25 @@ public enum Cloze {
             }
         }
         return gaps
+    }
+
+    /// The `}}` that closes a gap, skipping nested `{{…}}`.
+    private static func closingBraces(in text: Substring) -> Range<String.Index>? {
+        var depth = 0
+        var index = text.startIndex
+        while index < text.endIndex {
+            if text[index...].hasPrefix("{{") {
+                depth += 1
+                index = text.index(index, offsetBy: 2)
+            } else if text[index...].hasPrefix("}}") {
+                if depth == 0 { return index..<text.index(index, offsetBy: 2) }
+                depth -= 1
+                index = text.index(index, offsetBy: 2)
+            } else {
+                index = text.index(after: index)
+            }
+        }
+        return nil
     }
 
     /// The gap numbers of `text`, ascending, each once.

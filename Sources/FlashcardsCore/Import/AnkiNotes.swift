@@ -31,6 +31,20 @@ public enum AnkiNotes {
         /// What the front's `{{hint:Field}}` shows on request: the card's hint.
         public var hint: String? = nil
         public var media: Set<String>
+        /// For a card of a cloze note: the note's text with its gaps (as text) and its extra notes,
+        /// so the card can be imported as one of our cloze cards (`CardKind.cloze`).
+        public var cloze: (text: String, extra: String)? = nil
+
+        public static func == (a: Sides, b: Sides) -> Bool {
+            a.question == b.question && a.answer == b.answer && a.hint == b.hint && a.media == b.media
+                && a.cloze?.text == b.cloze?.text && a.cloze?.extra == b.cloze?.extra
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(question)
+            hasher.combine(answer)
+            hasher.combine(cloze?.text)
+        }
     }
 
     /// The card with ordinal `ord` of a note with `fields` (raw HTML, in the note type's order).
@@ -45,14 +59,16 @@ public enum AnkiNotes {
         case .cloze:
             let text = fields.first ?? ""
             let extra = type.fields.count > 1 && fields.count > 1 ? fields[1] : ""
-            let cloze = Cloze.card(text, number: ord + 1)
-            let question = html(cloze.question)
-            var answer = cloze.answers.map { html($0).text }.joined(separator: ", ")
+            let number = ord + 1
+            let question = html(Cloze.side(of: text, asking: number, revealed: false, bold: false))
+            let answers = Cloze.gaps(in: text).filter { $0.number == number }.map(\.answer)
+            var answer = answers.map { html($0).text }.joined(separator: ", ")
             let extraText = html(extra)
             if !extraText.text.isEmpty { answer += "\n\n" + extraText.text }
             return Sides(
                 question: question.text, answer: answer,
-                media: question.media.union(extraText.media).union(cloze.answers.flatMap { html($0).media }))
+                media: question.media.union(extraText.media).union(answers.flatMap { html($0).media }),
+                cloze: (html(text).text, extraText.text))
         case .normal:
             let template = type.templates[ord] ?? type.templates.values.first ?? ("", "")
             var hints: [String] = []
@@ -204,73 +220,6 @@ public enum AnkiNotes {
             }
             output += rest
             return output
-        }
-    }
-
-    // MARK: Cloze
-
-    /// Cloze deletions: `{{c1::text}}` and `{{c1::text::hint}}`.
-    public enum Cloze {
-        /// The card of deletion `number`: the question with its deletions as `[…]` (or `[hint]`)
-        /// and the other deletions as their text, and the deleted texts.
-        public static func card(_ text: String, number: Int) -> (question: String, answers: [String]) {
-            var question = ""
-            var answers: [String] = []
-            var rest = Substring(text)
-            while let open = rest.range(of: "{{c") {
-                question += rest[..<open.lowerBound]
-                let afterC = rest[open.upperBound...]
-                let digits = afterC.prefix { $0.isNumber }
-                guard let value = Int(digits), afterC.dropFirst(digits.count).hasPrefix("::"),
-                    let close = closingBraces(in: afterC.dropFirst(digits.count + 2))
-                else {
-                    question += "{{c"
-                    rest = afterC
-                    continue
-                }
-                let inner = afterC.dropFirst(digits.count + 2)[..<close.lowerBound]
-                let pieces = inner.components(separatedBy: "::")
-                let content = pieces[0]
-                if value == number {
-                    answers.append(content)
-                    question += pieces.count > 1 ? "[\(pieces[1])]" : "[…]"
-                } else {
-                    question += content
-                }
-                rest = afterC[close.upperBound...]
-            }
-            question += rest
-            return (question, answers)
-        }
-
-        /// The deletion numbers a text holds.
-        public static func numbers(in text: String) -> Set<Int> {
-            var numbers = Set<Int>()
-            var rest = Substring(text)
-            while let open = rest.range(of: "{{c") {
-                rest = rest[open.upperBound...]
-                if let value = Int(rest.prefix { $0.isNumber }) { numbers.insert(value) }
-            }
-            return numbers
-        }
-
-        /// The `}}` that closes a deletion, skipping nested `{{…}}` (MathJax, inner templates).
-        private static func closingBraces(in text: Substring) -> Range<Substring.Index>? {
-            var depth = 0
-            var index = text.startIndex
-            while index < text.endIndex {
-                if text[index...].hasPrefix("{{") {
-                    depth += 1
-                    index = text.index(index, offsetBy: 2)
-                } else if text[index...].hasPrefix("}}") {
-                    if depth == 0 { return index..<text.index(index, offsetBy: 2) }
-                    depth -= 1
-                    index = text.index(index, offsetBy: 2)
-                } else {
-                    index = text.index(after: index)
-                }
-            }
-            return nil
         }
     }
 

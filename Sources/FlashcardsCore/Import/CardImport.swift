@@ -84,8 +84,10 @@ public enum CardImport {
 
     /// One card from its texts, checked as the card form checks them (trimmed, not empty, within
     /// ``TextLimits``); `line` or `note` says where it came from.
+    /// A cloze (`kind`) may have an empty answer (its extra notes).
     public static func card(
-        question: String, answer: String, hint: String?, tags: String?, line: Int? = nil, note: Int64? = nil
+        question: String, answer: String, hint: String?, tags: String?, line: Int? = nil, note: Int64? = nil,
+        kind: CardKind = .basic
     ) throws(ImportProblem) -> Card {
         func checked(_ text: String, max: Int, required: Bool, _ field: ImportProblem.Field) throws(ImportProblem)
             -> String
@@ -96,13 +98,13 @@ public enum CardImport {
             }
         }
         let question = try checked(question, max: TextLimits.question, required: true, .front)
-        let answer = try checked(answer, max: TextLimits.answer, required: true, .back)
+        let answer = try checked(answer, max: TextLimits.answer, required: kind != .cloze, .back)
         let hint = try checked(hint ?? "", max: TextLimits.hint, required: false, .hint)
         let tags = self.tags(tags ?? "")
         guard tags.joined(separator: " ").count <= maximumTagText else {
             throw ImportProblem(.text(.tags, .tooLong), line: line, note: note)
         }
-        return Card(question: question, answer: answer, hint: hint.isEmpty ? nil : hint, tags: tags)
+        return Card(question: question, answer: answer, hint: hint.isEmpty ? nil : hint, tags: tags, kind: kind)
     }
 
     /// Tags from text: split at white space, commas and semicolons, each once, in order.

@@ -56,3 +56,14 @@ final class CardDraftModel: Model, @unchecked Sendable {
         duplicateOf = draft.duplicateOf.map { String($0.prefix(TextLimits.question)) }
     }
 }
+
+extension CardModel {
+    /// The new card an accepted draft becomes: its texts, and the kind they make (`CardKind.ofDraft`).
+    static func accepted(_ draft: CardDraftModel, uniqueId: UUID, stackId: Int, userId: UUID, now: Date) -> CardModel {
+        let card = CardModel(
+            uniqueId: uniqueId, stackId: stackId, userId: userId, question: draft.question, answer: draft.answer,
+            hint: nil, now: now)
+        card.kind = CardKind.ofDraft(question: draft.question, answer: draft.answer).rawValue
+        return card
+    }
+}

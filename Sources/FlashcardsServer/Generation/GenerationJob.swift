@@ -171,9 +171,8 @@ struct GenerationJobHandler: JobHandler {
                     status: accepted ? "accepted" : "pending", now: now)
                 try await row.create(on: db)
                 if accepted {
-                    try await CardModel(
-                        uniqueId: UUID(), stackId: payload.stackId, userId: userId, question: row.question,
-                        answer: row.answer, hint: nil, now: now
+                    try await CardModel.accepted(
+                        row, uniqueId: UUID(), stackId: payload.stackId, userId: userId, now: now
                     ).create(on: db)
                 }
             }

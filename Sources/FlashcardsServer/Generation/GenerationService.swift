@@ -125,10 +125,10 @@ struct GenerationService {
         let uuid = context.uuid
         try await context.db.transaction { db in
             for draft in chosen {
-                try await CardModel(
-                    uniqueId: uuid(), stackId: stack.id!, userId: stack.userId, question: draft.question,
-                    answer: draft.answer, hint: nil, now: now
-                ).create(on: db)
+                try await CardModel.accepted(
+                    draft, uniqueId: uuid(), stackId: stack.id!, userId: stack.userId, now: now
+                )
+                .create(on: db)
                 draft.status = "accepted"
                 try await draft.save(on: db)
             }
@@ -147,6 +147,7 @@ extension CardDraftModel {
         }
         return DraftDTO(
             id: id!, jobId: jobId, question: question, answer: answer, sourcePage: sourcePage, kind: kind,
-            status: status, source: sourceText, alternative: alternative, duplicateOf: duplicateOf)
+            status: status, source: sourceText, alternative: alternative, duplicateOf: duplicateOf,
+            cardKind: CardKind.ofDraft(question: question, answer: answer))
     }
 }

@@ -42,9 +42,22 @@ struct AnkiImport: Sendable {
             let deck = package.decks[card.deckId] ?? "Anki"
             let sides = AnkiNotes.sides(of: type, fields: note.fields, ord: card.ord, tags: note.tags, deck: deck)
             do {
-                let imported = try CardImport.card(
-                    question: sides.question, answer: sides.answer, hint: sides.hint,
-                    tags: note.tags.joined(separator: " "), note: note.id)
+                let imported: CardImport.Card
+                if let cloze = sides.cloze, Cloze.numbers(in: cloze.text).contains(card.ord + 1),
+                    Cloze.numbers(in: cloze.text).count <= Cloze.maximumGaps
+                {
+                    // A cloze note's cards stay one note of our cloze cards, each with its gap.
+                    var made = try CardImport.card(
+                        question: cloze.text, answer: cloze.extra, hint: sides.hint,
+                        tags: note.tags.joined(separator: " "), note: note.id, kind: .cloze)
+                    made.variant = card.ord + 1
+                    made.noteId = "anki-\(note.id)"
+                    imported = made
+                } else {
+                    imported = try CardImport.card(
+                        question: sides.question, answer: sides.answer, hint: sides.hint,
+                        tags: note.tags.joined(separator: " "), note: note.id)
+                }
                 byDeck[card.deckId, default: []].append(Card(card: imported, reviews: reviewsByCard[card.id] ?? []))
             } catch {
                 refuse(error, note: note.id)

@@ -102,6 +102,8 @@ enum ImportWriter {
                 if next != firstId { prepared = prepareAll(from: next) }
             }
             var firstReview: Date?
+            // The source's notes (an Anki cloze, a copied reversed pair) get ids of their own here.
+            var noteIds = NoteIds()
             for (group, cards) in zip(groups, prepared) {
                 if group.created { try await group.stack.insert(on: sql) }
                 let stackId = group.stack.id!
@@ -109,9 +111,11 @@ enum ImportWriter {
                 var logRows: [[StoredValue]] = []
                 cardRows.reserveCapacity(cards.count)
                 for card in cards {
+                    var written = card.card
+                    written.noteId = written.noteId.map { noteIds.id(for: $0, keep: false, uuid: uuid) }
                     cardRows.append(
                         NewCardRows.values(
-                            card.card, id: card.cardId, stackId: stackId, userId: userId, uuid: uuid(),
+                            written, id: card.cardId, stackId: stackId, userId: userId, uuid: uuid(),
                             schedule: card.schedule, now: now))
                     for (review, step, duration) in card.reviews {
                         firstReview = min(firstReview ?? review.reviewedAt, review.reviewedAt)

@@ -86,7 +86,6 @@ struct ShareService {
     /// The caller's own copy of `source` (a shared or published stack).
     func copy(_ source: StackModel, for user: UserModel) async throws -> StackModel {
         let cards = try await CardModel.query(on: context.db).filter(\.$stackId == source.id!).sort(\.$id).all()
-        var noteIds = NoteIds()
         let deck = ImportWriter.Deck(
             name: source.name,
             cards: cards.map { card in
@@ -95,7 +94,7 @@ struct ShareService {
                         question: card.question, answer: card.answer, hint: card.hint,
                         tags: (card.tags ?? "").split(separator: " ").map(String.init), format: card.cardFormat,
                         kind: card.cardKind, variant: card.variant,
-                        noteId: card.noteId.map { noteIds.id(for: $0, keep: false, uuid: context.uuid) },
+                        noteId: card.noteId,
                         choices: card.choices),
                     reviews: [])
             })

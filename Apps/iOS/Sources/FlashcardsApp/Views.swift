@@ -100,9 +100,9 @@
                 case .failed(let message): Text(message)
                 case .finished: SessionCompleteView(summary: model.summary)
                 case .card(let card, let options):
-                    Text(card.question).font(.title2)
+                    Text(card.front).font(.title2)
                     if model.revealed {
-                        Text(card.answer)
+                        Text(card.back)
                         HStack {
                             ForEach(options, id: \.rating) { option in
                                 Button(option.label) { Task { await model.rate(option.rating) } }
@@ -155,7 +155,7 @@
                                 ? "Dieser Stapel hat noch keine Karten." : "Keine Karte passt zur Suche.")
                     case .loaded(let cards):
                         ForEach(cards, id: \.id) { card in
-                            NavigationLink(card.question) {
+                            NavigationLink(card.front) {
                                 CardEditorView(model: CardEditorModel(stackId: stack.id, client: client, card: card))
                             }
                             .swipeActions {
@@ -353,7 +353,7 @@
                 case .failed(let message): Text(message)
                 case .finished: SessionCompleteView(summary: model.summary)
                 case .question(let quiz):
-                    Text(quiz.card?.question ?? "").font(.title2)
+                    Text(quiz.card?.front ?? "").font(.title2)
                     ForEach(Array(quiz.choices.enumerated()), id: \.offset) { index, choice in
                         Button(choice) { Task { await model.choose(index) } }.buttonStyle(.bordered)
                     }
@@ -387,7 +387,7 @@
                 case .failed(let message): Text(message)
                 case .finished: SessionCompleteView(summary: model.summary)
                 case .card(let card):
-                    Text(card.question).font(.title2)
+                    Text(card.front).font(.title2)
                     TextField("Deine Antwort", text: $model.typed).onSubmit { Task { await model.check() } }
                     Toggle("Akzente ignorieren", isOn: $model.ignoreDiacritics)
                     Button("Prüfen") { Task { await model.check() } }.buttonStyle(.borderedProminent)
