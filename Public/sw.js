@@ -4,7 +4,7 @@
 // routes at the root, which offline study reads card numbers from) are not intercepted at all.
 // Strategy: network first (always fresh when online), the cache as fallback.
 
-const CACHE = 'fc-shell-v8';
+const CACHE = 'fc-shell-v9';
 const SHELL = [
   '/', '/app.html', '/manifest.webmanifest',
   '/assets/css/base.css', '/assets/css/app.css', '/assets/css/landing.css', '/assets/css/study.css',
@@ -30,7 +30,7 @@ const SHELL = [
   '/assets/js/views/settings.js', '/assets/js/views/leaderboard.js',
   '/assets/js/offline/store.js', '/assets/js/offline/scheduler.js', '/assets/js/offline/answers.js',
   '/assets/js/offline/sync.js', '/assets/js/offline/local-study.js', '/assets/js/offline/status.js',
-  '/assets/js/offline/views.js',
+  '/assets/js/offline/views.js', '/assets/js/offline/sides.js',
   '/assets/i18n/de.js', '/assets/i18n/en.js', '/assets/i18n/more.de.js', '/assets/i18n/more.en.js',
   '/assets/i18n/import.de.js', '/assets/i18n/import.en.js',
   '/assets/icons/logo.svg', '/assets/icons/icon-192.png', '/assets/icons/apple-touch-icon.png',

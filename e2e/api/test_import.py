@@ -659,15 +659,16 @@ MODERN = {
         ("sicherheit",),
         ((1709287528000, 3), (1709288404000, 3), (1709373611000, 3)),
     ),
+    # A cloze note's cards, shown as their sides (a cloze's back: the whole text, then Back Extra).
     "Die […] umgibt die Zelle.": AnkiCard(
-        "Zellmembran\n\nSiehe auch: Zellwand",
+        "Die Zellmembran umgibt die Zelle.\n\nSiehe auch: Zellwand",
         "Biologie::Zellen",
         "review",
         ("cloze", "zelle"),
         ((1709287538000, 3), (1709288469000, 3), (1709373623000, 2), (1709546404000, 4)),
     ),
     "Die Zellmembran umgibt die [Hülle?].": AnkiCard(
-        "Zelle\n\nSiehe auch: Zellwand",
+        "Die Zellmembran umgibt die Zelle.\n\nSiehe auch: Zellwand",
         "Biologie::Zellen",
         "review",
         ("cloze", "zelle"),
@@ -697,13 +698,20 @@ def anki_html(text: str | None) -> str:
     return (text or "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\n", "<br>")
 
 
+def side(card: dict, field: str) -> str:
+    """A card's `question` or `answer` as the learner sees it (`shown` for a card of another kind)."""
+    return (card.get("shown") or card)[field]
+
+
 def check_modern_cards(cards: list[dict], questions: set[str] | None = None) -> None:
-    """The cards of modern.apkg (or those of `questions`) as imported: text, state and history."""
-    assert sorted(card["question"] for card in cards) == sorted(questions or MODERN), cards
+    """The cards of modern.apkg (or those of `questions`) as imported: the sides a learner sees (a
+    cloze note's cards are cloze cards of one note), state and history."""
+    assert sorted(side(card, "question") for card in cards) == sorted(questions or MODERN), cards
     for card in cards:
-        expected = MODERN[card["question"]]
-        what = f"{card['question']!r}: {card}"
-        assert card["answer"] == expected.answer, what
+        expected = MODERN[side(card, "question")]
+        what = f"{side(card, 'question')!r}: {card}"
+        assert side(card, "answer") == expected.answer, what
+        assert card["kind"] == ("cloze" if "cloze" in expected.tags else "basic"), what
         assert card["state"] == expected.state, what
         assert card["reviewCount"] == len(expected.reviews), what
         if expected.reviews:
@@ -1053,7 +1061,8 @@ def test_anki_export_is_read_by_the_real_anki(api: Api, tmp_path):
     stack_id = imported["stacks"][0]["id"]
     cards = wait_for_hints(api, token, stack_id)  # the hint job has written every hint: the cards stay as they are
     check_modern_cards(cards)
-    by_front = {anki_html(card["question"]): card for card in cards}
+    # An export writes each card as a note of its sides.
+    by_front = {anki_html(side(card, "question")): card for card in cards}
 
     response, package = export(api, token, stack_id, "apkg")
     assert response.headers["Content-Type"] == "application/octet-stream", response.headers
@@ -1096,11 +1105,11 @@ def test_anki_export_is_read_by_the_real_anki(api: Api, tmp_path):
         card = by_front[note["fields"]["Front"]]
         assert note["notetype"] == "Smart Flashcards" and note["decks"] == ["Biologie komplett"], note
         assert note["fields"] == {
-            "Front": anki_html(card["question"]),
-            "Back": anki_html(card["answer"]),
+            "Front": anki_html(side(card, "question")),
+            "Back": anki_html(side(card, "answer")),
             "Hint": anki_html(card["hint"]),
         }, note
-        assert sorted(note["tags"]) == sorted(MODERN[card["question"]].tags), note
+        assert sorted(note["tags"]) == sorted(MODERN[side(card, "question")].tags), note
     fields = {note["fields"]["Front"]: note["fields"]["Back"] for note in notes.values()}
     assert fields["Was ist die Mitochondrie?"] == "Das Kraftwerk der Zelle.<br>Sie erzeugt ATP &amp; Wärme."
     assert fields["Zellkern &amp; DNA"] == "Enthält die Erbinformation (Größe: 5 µm)."
@@ -1132,7 +1141,7 @@ def test_anki_export_is_read_by_the_real_anki(api: Api, tmp_path):
     card_fronts = {c["id"]: notes[c["nid"]]["fields"]["Front"] for c in anki["cards"]}
     answers: dict[str, list[tuple[int, int]]] = {}
     for row in revlog["rows"]:
-        answers.setdefault(by_front[card_fronts[row["cid"]]]["question"], []).append((row["id"], row["ease"]))
+        answers.setdefault(side(by_front[card_fronts[row["cid"]]], "question"), []).append((row["id"], row["ease"]))
     assert answers == {q: list(card.reviews) for q, card in MODERN.items() if card.reviews}, answers
 
     # The package reads back through our own import: the same cards, states and history.
@@ -1144,7 +1153,9 @@ def test_anki_export_is_read_by_the_real_anki(api: Api, tmp_path):
     assert (again["reviewsImported"], again["mediaSkipped"]) == (18, 0), again
 
     def essentials(card: dict) -> tuple:
-        return tuple(card[key] for key in ("question", "answer", "hint", "state", "reviewCount", "lastReviewedAt"))
+        # The export wrote each card as a note of its sides: they come back as basic cards of them.
+        return (side(card, "question"), side(card, "answer")) + tuple(
+            card[key] for key in ("hint", "state", "reviewCount", "lastReviewedAt"))
 
     assert sorted(map(essentials, all_cards(api, token, again["stacks"][0]["id"]))) == sorted(map(essentials, cards))
 

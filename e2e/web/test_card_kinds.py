@@ -167,3 +167,43 @@ def test_true_false_in_english(make_page):
     page.goto(f"/app/stacks/{stack['id']}/learn?mode=flashcards&size=all")
     page.get_by_role("button", name="Show answer").click()
     expect(page.locator("flip-card [data-answer]")).to_have_text("False")
+
+
+def test_sides_computed_offline_match_the_servers(page: Page):
+    """An offline edit shows the sides the browser computes (offline/sides.js): they must equal the
+    server's for every kind, variant and format."""
+    account = signup_via_api(page)
+    token = account["token"]
+    stack = _stack(page, token, "Seiten")
+    made = [
+        {"question": "Hund", "answer": "dog", "kind": "reversed"},
+        {"question": "{{c1::Paris}} liegt an der {{c2::Seine::Fluss}}, {{c1::seit 52 v. Chr.}}.", "answer": "", "kind": "cloze"},
+        {"question": "{{c1::a {{b}} c}} und {{c3::**fett**}}", "answer": "Extra *kursiv*", "kind": "cloze", "format": "markdown"},
+        {"question": "Wale sind Fische.", "answer": "false", "kind": "trueFalse"},
+        {"question": "Sonne ist ein Stern.", "answer": "true", "kind": "trueFalse"},
+        {"question": "2 + 2?", "answer": "4", "kind": "multipleChoice", "choices": ["3", "5"]},
+        {"question": "Wasser kocht bei _____ °C.", "answer": "100", "kind": "fillBlank"},
+        {"question": "Die ___ ist rund.", "answer": "Erde", "kind": "fillBlank", "format": "markdown"},
+        {"question": "Einfach", "answer": "basic"},
+    ]
+    for card in made:
+        assert api(page, "POST", f"/stacks/{stack['id']}/cards", card, token=token)[0] == 201, card
+    cards = _cards(page, token, stack)
+    assert len(cards) == 12
+    sign_in_storage(page, account)
+    page.goto("/app/stacks")
+    computed = page.evaluate(
+        """async (cards) => {
+          const { cardSides } = await import('/assets/js/offline/sides.js');
+          return cards.map((card) => cardSides(card));
+        }""",
+        cards,
+    )
+    for card, sides in zip(cards, computed):
+        if card["kind"] == "basic":
+            assert sides is None and card["shown"] is None
+            continue
+        assert sides["question"] == card["shown"]["question"], (card, sides)
+        assert sides["answer"] == card["shown"]["answer"], (card, sides)
+        if card["format"] == "plain":
+            assert sides["expected"] == card["shown"]["expected"], (card, sides)

@@ -23,6 +23,11 @@ public enum CardImport {
         /// A multiple-choice card's wrong options.
         public var choices: [String]?
 
+        /// The sides a learner will see (what a preview shows).
+        public var sides: CardSides {
+            CardSides(kind: kind, variant: variant, question: question, answer: answer, format: format)
+        }
+
         public init(
             question: String, answer: String, hint: String? = nil, tags: [String] = [], format: CardFormat = .plain,
             kind: CardKind = .basic, variant: Int = 0, noteId: String? = nil, choices: [String]? = nil

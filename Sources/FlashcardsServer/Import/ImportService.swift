@@ -155,7 +155,9 @@ enum ImportService {
         } catch let problem as ImportProblem {
             return refused(upload, problem, name: name)
         }
-        let rows = reading.decks.lazy.flatMap(\.cards).prefix(20).map { [$0.card.question, $0.card.answer] }
+        let rows = reading.decks.lazy.flatMap(\.cards).prefix(20).map {
+            [$0.card.sides.question, $0.card.sides.answer]
+        }
         return ImportPreviewDTO(
             format: upload.format.rawValue, encoding: nil, separator: nil, hasHeader: false, header: nil, columns: nil,
             columnCount: 2, rows: Array(rows), cards: reading.cardCount, rejected: reading.rejected,

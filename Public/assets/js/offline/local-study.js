@@ -8,6 +8,7 @@ import { ApiError, session } from '../api/client.js';
 import { expectedAnswer } from '../rich-text.js';
 import { CardScheduler, fuzzSeed, precedes } from './scheduler.js';
 import { checkAnswer, ownChoicesQuestion, quizQuestion } from './answers.js';
+import { cardSides } from './sides.js';
 import { currentStore } from './store.js';
 import { changed } from './sync.js';
 
@@ -184,6 +185,7 @@ export async function editCard(stackId, cardId, changes) {
   const edited = { ...base, ...changes };
   if ('hint' in changes) edited.hint = changes.hint || null;
   edited.rendered = null; // a rich card shows its source until the server renders it again
+  edited.shown = cardSides(edited); // a cloze its gap hidden, as the server will show it
   const earlier = (await local.outbox()).find((e) => e.kind === 'edit' && e.cardId === cardId);
   const entry = earlier
     ? { ...earlier, changes: { ...earlier.changes, ...changes }, editedAt: Date.now() }

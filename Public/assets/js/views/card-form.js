@@ -219,7 +219,10 @@ export async function mount(root, ctx) {
     fieldError(answer, answerProblem);
     fieldError(choices, choicesProblem);
     if (questionProblem || answerProblem || choicesProblem) {
-      formError.textContent = questionProblem || answerProblem || choicesProblem;
+      // An empty side gets the form's own message; what a card kind needs is said as such.
+      const kindProblem = [t('card.needGap'), t('card.needBlank')].includes(questionProblem) ? questionProblem
+        : choicesProblem;
+      formError.textContent = kindProblem || t('card.error');
       formError.hidden = false;
       (questionProblem ? question : answerProblem ? answer : choices).focus();
       return;
