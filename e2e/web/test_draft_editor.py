@@ -268,11 +268,15 @@ def test_switching_to_the_alternative_card_type_is_what_gets_accepted(page: Page
     swap = item.get_by_role("button", name=f"Vorschlag {n}: {to_alt}")
     expect(swap).to_have_text(to_alt)
 
+    kind_pill = item.locator(".pill-kind")
+    expect(kind_pill).to_be_hidden()
     swap.click()
     expect(question).to_have_value(alternative["question"])
     expect(answer).to_have_value(alternative["answer"])
     if alternative["kind"] == "cloze":
         assert "_____" in alternative["question"]
+        # A sentence with a blank becomes a fill-in-the-blank card, and says so.
+        expect(kind_pill).to_have_text("Ergänzen")
     swap_back = item.get_by_role("button", name=f"Vorschlag {n}: {back}")
     expect(swap_back).to_have_text(back)
     expect(page.locator("#announce")).to_contain_text(f"Vorschlag {n} geändert")
@@ -295,6 +299,7 @@ def test_switching_to_the_alternative_card_type_is_what_gets_accepted(page: Page
     cards = cards_of(page, account, stack)
     assert [(c["question"], c["answer"]) for c in cards] == [
         (alternative["question"], alternative["answer"] + " (bearbeitet)")]
+    assert cards[0]["kind"] == ("fillBlank" if "___" in alternative["question"] else "basic"), cards
 
 
 def test_keyboard_only_review_and_accept(page: Page):

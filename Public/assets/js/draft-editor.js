@@ -58,6 +58,7 @@ export function createDraftEditor(list, { onChange = () => {}, announce = () => 
       <li class="draft" data-id="${d.id}">
         <div class="draft-head">
           <span class="draft-no" aria-hidden="true">${t('magic.draftLabel', { n })}</span>
+          <span class="pill pill-kind" data-kind hidden>${t('kind.fillBlank')}</span>
           ${d.duplicateOf ? html`<span class="pill pill-duplicate" title="${t('magic.duplicateOf', { q: d.duplicateOf })}" id="${base}-dup">${t('magic.duplicate')}<span class="visually-hidden">. ${t('magic.duplicateOf', { q: d.duplicateOf })}</span></span>` : ''}
         </div>
         <div class="draft-fields">
@@ -91,6 +92,7 @@ export function createDraftEditor(list, { onChange = () => {}, announce = () => 
       };
       items.set(d.id, item);
       for (const el of li.querySelectorAll('textarea')) fitHeight(el);
+      showKind(item);
       added += 1;
     }
     if (added) onChange();
@@ -117,6 +119,12 @@ export function createDraftEditor(list, { onChange = () => {}, announce = () => 
     onChange();
   }
 
+  /** Names the kind of card a draft becomes when it is not a plain question and answer: a
+   * sentence with a blank becomes a fill-in-the-blank card (CardKind.ofDraft on the server). */
+  function showKind(item) {
+    item.li.querySelector('[data-kind]').hidden = !/_{3,}/.test(field(item, 'question').value) || !field(item, 'answer').value.trim();
+  }
+
   /** Swaps a draft between its own card and its alternative, keeping edits of either. */
   function swap(item) {
     if (!item.texts.alt) return;
@@ -127,6 +135,7 @@ export function createDraftEditor(list, { onChange = () => {}, announce = () => 
     field(item, 'question').value = item.texts[next].question;
     field(item, 'answer').value = item.texts[next].answer;
     for (const el of item.li.querySelectorAll('textarea')) { fitHeight(el); unmarkFilled(el); }
+    showKind(item);
     // The button now offers the other kind: the one not showing.
     const otherKind = next === 'main' ? item.draft.alternative.kind : item.draft.kind;
     const button = item.li.querySelector('[data-swap]');
@@ -145,6 +154,8 @@ export function createDraftEditor(list, { onChange = () => {}, announce = () => 
     if (!event.target.matches('textarea')) return;
     fitHeight(event.target);
     unmarkFilled(event.target);
+    const item = box(event.target.closest('li').dataset.id);
+    if (item) showKind(item);
   });
   list.addEventListener('change', (event) => {
     if (event.target.type !== 'checkbox') return;
