@@ -32,6 +32,11 @@ final class RatingSender {
         shownAt = clock.now
     }
 
+    /// Sends the ratings that wait in the queue (before a session shows its first card).
+    func sendWaiting() async {
+        if queue.pendingCount > 0 { await queue.sync(using: client) }
+    }
+
     /// A new card is on screen: its answer time starts now.
     func cardShown() { shownAt = clock.now }
 

@@ -43,7 +43,7 @@ public final class QuizSessionModel {
 
     /// Sends what waits in the queue, then asks the first question.
     public func start() async {
-        if sender.queue.pendingCount > 0 { await sender.queue.sync(using: sender.client) }
+        await sender.sendWaiting()
         await next()
     }
 
@@ -137,7 +137,7 @@ public final class WriteSessionModel {
     /// Sends what waits in the queue, then shows the first card.
     public func start() async {
         phase = .loading
-        if sender.queue.pendingCount > 0 { await sender.queue.sync(using: sender.client) }
+        await sender.sendWaiting()
         do {
             show(try await sender.client.nextCard(in: sender.stackId))
         } catch {

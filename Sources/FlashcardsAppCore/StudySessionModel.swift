@@ -34,16 +34,12 @@ public final class StudySessionModel {
 
     /// The stack being learned.
     public let stackId: UUID
-    private let client: FlashcardsClient
-    private let queue: OfflineReviewQueue
     private let sender: RatingSender
 
     /// A session over `stackId` with `client`; offline ratings go to `queue`.
     public init(stackId: UUID, client: FlashcardsClient, queue: OfflineReviewQueue, clock: any AppClock = SystemClock())
     {
         self.stackId = stackId
-        self.client = client
-        self.queue = queue
         sender = RatingSender(stackId: stackId, client: client, queue: queue, clock: clock)
     }
 
@@ -51,9 +47,9 @@ public final class StudySessionModel {
     /// the session says so).
     public func start() async {
         phase = .loading
-        if queue.pendingCount > 0 { await queue.sync(using: client) }
+        await sender.sendWaiting()
         do {
-            show(try await client.nextCard(in: stackId))
+            show(try await sender.client.nextCard(in: stackId))
         } catch {
             fail(error)
         }

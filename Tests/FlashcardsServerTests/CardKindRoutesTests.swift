@@ -63,6 +63,19 @@ struct CardKindRoutesTests {
                 #expect(cards.allSatisfy { $0.question.contains("Frankreich") })
                 #expect(cards.first { $0.variant == 3 }?.shown?.question == "Paris ist die Hauptstadt von […].")
                 #expect(cards.first { $0.variant == 3 }?.reviewCount == 0)
+                // Editing the card whose own gap goes: the new gap's card has the new text, and
+                // the answer is the note's first card.
+                let third = try #require(cards.first { $0.variant == 3 })
+                let moved = try await client.updateCard(
+                    third.id, in: stack.id, question: "{{c1::Paris}} und {{c2::Lyon}} liegen in Frankreich.")
+                #expect(moved.id == cloze.id && moved.reviewCount == 1)
+                let after = try await client.cards(in: stack.id).items.filter { $0.noteId == cloze.noteId }
+                #expect(after.compactMap(\.variant).sorted() == [1, 2])
+                #expect(after.allSatisfy { $0.question == "{{c1::Paris}} und {{c2::Lyon}} liegen in Frankreich." })
+                #expect(after.first { $0.variant == 2 }?.shown?.expected == "Lyon")
+                _ = try await client.updateCard(
+                    cloze.id, in: stack.id, question: "{{c1::Paris}} ist die Hauptstadt von {{c3::Frankreich}}.")
+                cards = try await client.cards(in: stack.id).items.filter { $0.noteId == cloze.noteId }
                 // A cloze needs a gap, and keeps every card when an edit is refused.
                 let refused = await Self.invalidMessage {
                     _ = try await client.updateCard(cloze.id, in: stack.id, question: "ohne Lücke")

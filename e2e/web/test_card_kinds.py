@@ -66,7 +66,7 @@ def test_card_form_makes_each_kind_and_checks_it_first(page: Page):
     page.get_by_label("Falsche Antworten *").fill(f"Lunge\n\nLeber\n{XSS}")
     save.click()
     expect(page.get_by_role("heading", name="Karte gespeichert")).to_be_visible()
-    # The server's own rule, said in its words: a wrong answer equal to the right one.
+    # A wrong answer equal to the right one is said before sending (the server refuses it too).
     page.get_by_label("Frage *").fill("2 + 2?")
     page.get_by_label("Richtige Antwort *").fill("4")
     page.get_by_label("Falsche Antworten *").fill("4")

@@ -338,6 +338,7 @@ export default {
   'card.choices': 'Falsche Antworten *',
   'card.choicesHelp': 'Eine pro Zeile, 1 bis 7. Im Quiz werden bis zu drei davon gezeigt.',
   'card.choicesCount': 'Bitte gib 1 bis 7 falsche Antworten an, eine pro Zeile.',
+  'card.choicesDuplicate': 'Jede Antwort darf nur einmal vorkommen.',
   'card.needGap': 'Ein Lückentext braucht mindestens eine Lücke wie {{c1::Antwort}}.',
   'card.needBlank': 'Markiere die Lücke mit drei Unterstrichen (___).',
   'card.rich': 'Formatierung und Formeln',

@@ -338,6 +338,7 @@ export default {
   'card.choices': 'Wrong answers *',
   'card.choicesHelp': 'One per line, 1 to 7. The quiz shows up to three of them.',
   'card.choicesCount': 'Please give 1 to 7 wrong answers, one per line.',
+  'card.choicesDuplicate': 'Each answer may appear only once.',
   'card.needGap': 'A cloze needs at least one gap like {{c1::answer}}.',
   'card.needBlank': 'Mark the blank with three underscores (___).',
   'card.rich': 'Formatting and formulas',

@@ -43,9 +43,8 @@ struct AnkiImport: Sendable {
             let sides = AnkiNotes.sides(of: type, fields: note.fields, ord: card.ord, tags: note.tags, deck: deck)
             do {
                 let imported: CardImport.Card
-                if let cloze = sides.cloze, Cloze.numbers(in: cloze.text).contains(card.ord + 1),
-                    Cloze.numbers(in: cloze.text).count <= Cloze.maximumGaps
-                {
+                let gapNumbers = sides.cloze.map { Cloze.numbers(in: $0.text) } ?? []
+                if let cloze = sides.cloze, gapNumbers.contains(card.ord + 1), gapNumbers.count <= Cloze.maximumGaps {
                     // A cloze note's cards stay one note of our cloze cards, each with its gap.
                     var made = try CardImport.card(
                         question: cloze.text, answer: cloze.extra, hint: sides.hint,

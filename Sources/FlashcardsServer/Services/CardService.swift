@@ -144,8 +144,8 @@ struct CardService {
             card.refreshSearchText()
             card.updatedAt = now
         }
-        apply(card)
         guard kind.makesSeveralCards, let noteId = card.noteId else {
+            apply(card)
             try await card.save(on: context.db)
             if card.hint == nil, card.hintSource == nil { try await queueHint() }
             return card
@@ -173,13 +173,16 @@ struct CardService {
             for sibling in kept { try await sibling.save(on: db) }
             var added: [CardModel] = []
             for variant in missing {
+                // Made like the edited card was, then edited like its siblings (also when the
+                // edited card's own gap is the one that went).
                 let new = CardModel(
-                    uniqueId: uuid(), stackId: stackId, userId: userId, question: card.question,
-                    answer: card.answer, hint: card.hint, now: now, format: card.cardFormat)
+                    uniqueId: uuid(), stackId: stackId, userId: userId, question: before.0, answer: before.1,
+                    hint: card.hint, now: now, format: card.cardFormat)
                 new.hintSource = card.hintSource
                 new.kind = card.kind
                 new.variant = variant
                 new.noteId = noteId
+                apply(new)
                 try await new.create(on: db)
                 added.append(new)
             }

@@ -1,6 +1,7 @@
-// A card's sides as the learner sees them, computed in the browser for a card edited offline: the
-// rules of CardSides and Cloze in FlashcardsCore (docs/card-kinds.md), which the server applies to
-// every card it sends (`shown`). Checked against the server's in e2e/web/test_card_kinds.py.
+// A card's sides as the learner sees them, computed in the browser (for a card edited offline, and
+// the card form's gap checks): the rules of CardSides and Cloze in FlashcardsCore
+// (docs/card-kinds.md), which the server applies to every card it sends (`shown`). Checked against
+// the server's in e2e/web/test_card_kinds.py.
 
 /** The gaps of a cloze text: {number, answer, hint, start, end}; braces inside a gap belong to it. */
 export function clozeGaps(text) {

@@ -4,6 +4,7 @@ import { html, render } from '../html.js';
 import { formatDateTime, loadStrings, t } from '../i18n.js';
 import { api } from '../api/client.js';
 import { setRichHTML } from '../rich-text.js';
+import { clozeGaps } from '../offline/sides.js';
 import { leaveTo } from '../router.js';
 import {
   backButton, confirmDialog, errorText, errorView, fieldError, icon, loadStylesheet, loadingView, setBusy, toast,
@@ -12,8 +13,6 @@ import {
 
 /** The card kinds (CardKind), in the order the form offers them. */
 const KINDS = ['basic', 'reversed', 'cloze', 'trueFalse', 'multipleChoice', 'fillBlank'];
-/** A cloze gap `{{c1::…}}`, as the server reads one. */
-const GAP = /\{\{c([1-9][0-9]{0,2})::(.*?)\}\}/g;
 
 export async function mount(root, ctx) {
   const { params } = ctx;
@@ -149,7 +148,7 @@ export async function mount(root, ctx) {
   /** Wraps the selected text of the question in the next cloze gap ({{cN::…}}). */
   function wrapGap() {
     const { selectionStart: start, selectionEnd: end, value } = question;
-    const used = [...value.matchAll(GAP)].map((m) => Number(m[1]));
+    const used = clozeGaps(value).map((gap) => gap.number);
     const n = used.length ? Math.max(...used) + 1 : 1;
     const inner = value.slice(start, end) || '…';
     question.setRangeText(`{{c${n}::${inner}}}`, start, end, 'end');
@@ -211,10 +210,13 @@ export async function mount(root, ctx) {
     const wrong = choices.value.split('\n').map((line) => line.trim()).filter(Boolean);
     // What the server checks for each kind, said before sending.
     const questionProblem = !q ? t('card.emptyQuestion')
-      : k === 'cloze' && ![...q.matchAll(GAP)].some((m) => m[2].trim()) ? t('card.needGap')
+      : k === 'cloze' && !clozeGaps(q).some((gap) => gap.answer.trim()) ? t('card.needGap')
         : k === 'fillBlank' && !q.includes('___') ? t('card.needBlank') : '';
     const answerProblem = a || k === 'cloze' ? '' : t('card.emptyAnswer');
-    const choicesProblem = k !== 'multipleChoice' || (wrong.length >= 1 && wrong.length <= 7) ? '' : t('card.choicesCount');
+    const distinct = new Set([a, ...wrong].map((text) => text.toLocaleLowerCase()));
+    const choicesProblem = k !== 'multipleChoice' ? ''
+      : wrong.length < 1 || wrong.length > 7 ? t('card.choicesCount')
+        : distinct.size <= wrong.length ? t('card.choicesDuplicate') : '';
     fieldError(question, questionProblem);
     fieldError(answer, answerProblem);
     fieldError(choices, choicesProblem);
