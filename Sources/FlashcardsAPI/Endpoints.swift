@@ -228,6 +228,10 @@ extension Endpoint {
         public static let sharedStack = Endpoint(.get, .v1, "shared/:token")
         /// `POST /api/v1/shared/{token}/copy`: the caller's own copy of a shared stack.
         public static let copySharedStack = Endpoint(.post, .v1, "shared/:token/copy")
+        /// `POST /api/v1/images` (multipart `file`, or the image as the body): stores a card image.
+        public static let uploadImage = Endpoint(.post, .v1, "images")
+        /// `GET /api/v1/images/{imageId}[?share=<token>]`: an image, to whoever may see a card showing it.
+        public static let image = Endpoint(.get, .v1, "images/:imageId")
         /// `GET /api/v1/stacks/{stackId}/publication`: the stack's catalogue entry, if published.
         public static let publication = Endpoint(.get, .v1, "stacks/:stackId/publication")
         /// `PUT /api/v1/stacks/{stackId}/publication`: publishes the stack (or changes category and language).
@@ -347,7 +351,7 @@ extension Endpoint {
             passwordResetStatus, requestPasswordReset, confirmPasswordReset,
             listStacks, createStack, showStack, updateStack, deleteStack,
             listCards, createCard, showCard, updateCard, deleteCard, bookmarkCard, unbookmarkCard,
-            renderText, shareLink, createShareLink, revokeShareLink, sharedStack, copySharedStack,
+            renderText, uploadImage, image, shareLink, createShareLink, revokeShareLink, sharedStack, copySharedStack,
             publication, publish, unpublish, explore, exploreEntry, copyExplored, reportExplored, studyNext, studyRate,
             studyQuiz, studyCheck, recordMatch, undoReview, syncReviews,
             stackStats, stackRetrievability, userStats, userRetrievability,

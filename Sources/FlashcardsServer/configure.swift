@@ -93,6 +93,7 @@ func routes(_ app: Application) throws {
     try v1.register(collection: MotivationRoutes())
     try v1.register(collection: ImportRoutes())
     try v1.register(collection: ShareRoutes())
+    try v1.register(collection: ImageRoutes())
     try v1.register(collection: CatalogueRoutes())
     try app.register(collection: CreateFromFileRoute())
     try app.register(collection: WebRoutes())

@@ -6,9 +6,10 @@
 /// - Inline: `**strong**` / `__strong__`, `*emphasis*` / `_emphasis_` (underscores only at word
 ///   edges, so `snake_case` stays text), `` `code` ``, `$formula$` (LaTeX; an opening `$` is not
 ///   followed by a space, a closing one not preceded by a space nor followed by a digit, so `5 $ and
-///   10 $` stays text), and backslash escapes of the marker characters.
-/// - Anything else is text: there is no raw HTML, no link and no image syntax, so there is nothing
-///   a text could smuggle in. Rendering escapes every character of the source it copies.
+///   10 $` stays text), images stored on this server (`![description](image:<uuid>)`, nothing but an
+///   image id as the target), and backslash escapes of the marker characters.
+/// - Anything else is text: there is no raw HTML, no link and no image from elsewhere, so there is
+///   nothing a text could smuggle in. Rendering escapes every character of the source it copies.
 ///
 /// The parser is total: every string is a valid document (a marker without its partner is text).
 public enum RichText {
@@ -28,6 +29,8 @@ public enum RichText {
         case emphasis([Inline])
         case code(String)
         case formula(String)
+        /// An image stored on this server: its id (a lowercase UUID) and its description.
+        case image(id: String, alt: String)
         case lineBreak
     }
 
@@ -45,9 +48,15 @@ public enum RichText {
     /// `li`, `table`, `thead`, `tbody`, `tr`, `th`, `td`, and formulas as
     /// `<span class="math">` / `<div class="math math-display">` holding their LaTeX source as text
     /// (a client typesets them, KaTeX without trust). Every text is escaped.
-    public static func html(_ source: String, formulas: FormulaStyle = .elements) -> String {
+    ///
+    /// An image is `<img class="card-image" data-image="<id>" alt="…">` (a client loads it with the
+    /// viewer's rights), or with `imageFile` `<img src="<file>" alt="…">` (Anki's fields; an image
+    /// without a file becomes its description).
+    public static func html(
+        _ source: String, formulas: FormulaStyle = .elements, imageFile: ((String) -> String?)? = nil
+    ) -> String {
         var out = ""
-        let writer = HTMLWriter(formulas: formulas)
+        let writer = HTMLWriter(formulas: formulas, imageFile: imageFile)
         for block in parse(source) { writer.write(block, to: &out) }
         return out
     }
@@ -63,8 +72,51 @@ public enum RichText {
     /// `source` without its formatting, for clients that show plain text (the original API's):
     /// markers dropped, list items on lines of their own (`- ` or `1. `), table rows with cells
     /// between ` | `, formulas as their LaTeX source.
+    /// An image shows as its description, or `[Bild]` without one.
     public static func plainText(_ source: String) -> String {
         parse(source).map(PlainWriter.text).joined(separator: "\n\n")
+    }
+
+    /// The ids of the images `source` shows, each once, in order. A cheap test comes first: most
+    /// texts have no image.
+    public static func imageIds(_ source: String) -> [String] {
+        guard source.utf8.contains(UInt8(ascii: "!")), source.contains("](image:") else { return [] }
+        var seen: Set<String> = []
+        var ids: [String] = []
+        func visit(_ inlines: [Inline]) {
+            for inline in inlines {
+                switch inline {
+                case .image(let id, _): if seen.insert(id).inserted { ids.append(id) }
+                case .strong(let content), .emphasis(let content): visit(content)
+                default: break
+                }
+            }
+        }
+        for block in parse(source) {
+            switch block {
+            case .paragraph(let inlines): visit(inlines)
+            case .list(_, let items): items.forEach(visit)
+            case .table(let header, _, let rows):
+                header.forEach(visit)
+                rows.forEach { $0.forEach(visit) }
+            case .code, .formula: break
+            }
+        }
+        return ids
+    }
+
+    /// The Markdown that shows image `id` with `description` (brackets and backslashes escaped,
+    /// line breaks as spaces).
+    public static func imageMarkdown(id: String, description: String) -> String {
+        var alt = ""
+        for character in description {
+            switch character {
+            case "\\", "[", "]": alt += "\\" + String(character)
+            case "\n", "\r", "\r\n": alt += " "
+            default: alt.append(character)
+            }
+        }
+        return "![\(alt)](image:\(id.lowercased()))"
     }
 }
 
@@ -81,6 +133,12 @@ private enum ASCII {
     static let tab = UInt8(ascii: "\t"), pipe = UInt8(ascii: "|"), backslash = UInt8(ascii: "\\")
     static let backtick = UInt8(ascii: "`"), dollar = UInt8(ascii: "$"), star = UInt8(ascii: "*")
     static let underscore = UInt8(ascii: "_"), colon = UInt8(ascii: ":"), dash = UInt8(ascii: "-")
+    static let bang = UInt8(ascii: "!"), openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]")
+    static let openParen = UInt8(ascii: "("), closeParen = UInt8(ascii: ")")
+
+    static func isHex(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+    }
 
     static func isSpace(_ byte: UInt8) -> Bool { byte == space || byte == tab || (0x0A...0x0D).contains(byte) }
     static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
@@ -352,6 +410,15 @@ private enum InlineParser {
                         text.append(byte)
                         position += 1
                     }
+                case ASCII.bang:
+                    if let (id, alt, next) = image(at: position) {
+                        flushText()
+                        result.append(.image(id: id, alt: alt))
+                        position = next
+                    } else {
+                        text.append(byte)
+                        position += 1
+                    }
                 case ASCII.star, ASCII.underscore:
                     let width = position + 1 < end && bytes[position + 1] == byte ? 2 : 1
                     if canOpen(byte, width, at: position), let close = closing(byte, width, from: position + width),
@@ -429,6 +496,39 @@ private enum InlineParser {
             return nil
         }
 
+        /// `![description](image:<uuid>)` at `start`: the id (lowercased), the description
+        /// (backslash escapes resolved) and the position after it; nil for anything else. The
+        /// description ends at the first unescaped `]` within the line.
+        func image(at start: Int) -> (id: String, alt: String, next: Int)? {
+            let end = bytes.endIndex
+            guard start + 1 < end, bytes[start + 1] == ASCII.openBracket else { return nil }
+            var alt: [UInt8] = []
+            var index = start + 2
+            while index < end, bytes[index] != ASCII.closeBracket {
+                let byte = bytes[index]
+                if byte == ASCII.newline || alt.count > 500 { return nil }
+                if byte == ASCII.backslash, index + 1 < end, InlineParser.escapable.contains(bytes[index + 1]) {
+                    alt.append(bytes[index + 1])
+                    index += 2
+                } else {
+                    alt.append(byte)
+                    index += 1
+                }
+            }
+            let prefix = Array("](image:".utf8)
+            guard index + prefix.count + 37 <= end, bytes[index..<(index + prefix.count)].elementsEqual(prefix) else {
+                return nil
+            }
+            let idStart = index + prefix.count
+            let id = bytes[idStart..<(idStart + 36)]
+            for (offset, byte) in id.enumerated() {
+                let dash = offset == 8 || offset == 13 || offset == 18 || offset == 23
+                guard dash ? byte == ASCII.dash : ASCII.isHex(byte) else { return nil }
+            }
+            guard bytes[idStart + 36] == ASCII.closeParen else { return nil }
+            return (id.string.lowercased(), String(decoding: alt, as: UTF8.self), idStart + 37)
+        }
+
         /// The position of the next `byte` from `start` (nil for none).
         func find(_ byte: UInt8, from start: Int) -> Int? {
             guard start < bytes.endIndex else { return nil }
@@ -468,6 +568,7 @@ private enum InlineParser {
 
 private struct HTMLWriter {
     let formulas: RichText.FormulaStyle
+    let imageFile: ((String) -> String?)?
 
     func write(_ block: RichText.Block, to out: inout String) {
         switch block {
@@ -529,6 +630,16 @@ private struct HTMLWriter {
                 out +=
                     formulas == .elements
                     ? "<span class=\"math\">" + Self.escape(latex) + "</span>" : "\\(" + Self.escape(latex) + "\\)"
+            case .image(let id, let alt):
+                if let imageFile {
+                    if let file = imageFile(id) {
+                        out += "<img src=\"" + Self.escape(file) + "\" alt=\"" + Self.escape(alt) + "\">"
+                    } else {
+                        out += Self.escape(alt)
+                    }
+                } else {
+                    out += "<img class=\"card-image\" data-image=\"" + id + "\" alt=\"" + Self.escape(alt) + "\">"
+                }
             case .lineBreak: out += "<br>"
             }
         }
@@ -574,6 +685,7 @@ private enum PlainWriter {
             switch inline {
             case .text(let text), .code(let text), .formula(let text): text
             case .strong(let content), .emphasis(let content): text(content)
+            case .image(_, let alt): alt.isEmpty ? "[Bild]" : alt
             case .lineBreak: "\n"
             }
         }.joined()

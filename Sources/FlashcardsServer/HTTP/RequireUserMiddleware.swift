@@ -4,9 +4,16 @@ import Vapor
 
 /// Requires a valid token (raw or `Bearer`) of an existing account; everything else is a 401.
 /// The account is loaded once per request, so a deleted account's tokens stop working at once.
+/// `optional`: a request without an `Authorization` header passes as nobody's (one with a header
+/// that is no valid token is still a 401, so an expired sign-in says so).
 struct RequireUserMiddleware: AsyncMiddleware {
+    var optional = false
+
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        guard let header = request.headers.first(name: .authorization) else { throw AppError.unauthorized }
+        guard let header = request.headers.first(name: .authorization) else {
+            if optional { return try await next.respond(to: request) }
+            throw AppError.unauthorized
+        }
         var token = header.trimmingCharacters(in: .whitespaces)
         if token.lowercased().hasPrefix("bearer ") {
             token = String(token.dropFirst(7)).trimmingCharacters(in: .whitespaces)
@@ -44,6 +51,9 @@ extension Request {
             return user
         }
     }
+
+    /// The signed-in user, if any (behind ``RequireUserMiddleware`` with `optional`).
+    var optionalUser: UserModel? { storage[CurrentUserKey.self] }
 
     /// The claims of the caller's token; only valid behind ``RequireUserMiddleware``.
     var tokenClaims: TokenClaims {

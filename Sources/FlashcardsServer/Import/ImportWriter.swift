@@ -55,9 +55,10 @@ enum ImportWriter {
     /// neither makes a stack per deck. The histories are replayed before the transaction, with card
     /// ids taken beforehand (PostgreSQL: from the sequence; SQLite: the ones after the largest, checked
     /// again in the transaction, which replays anew in the rare case another card came first).
+    /// `images` are the card images the cards show, written in the same transaction.
     static func save(
         _ decks: [Deck], target: StackModel?, name: String?, userId: UUID, uuid: @escaping @Sendable () -> UUID,
-        now: Date, on db: any Database, store: any StudyStore
+        now: Date, on db: any Database, store: any StudyStore, images: [ImageService.Stored] = []
     ) async throws -> [(stack: StackModel, cards: Int, created: Bool)] {
         guard let user = try await UserModel.find(userId, on: db) else {
             throw JobFailure("Das Konto gibt es nicht mehr.", code: "account_not_found")
@@ -101,6 +102,7 @@ enum ImportWriter {
                 let next = try await lastCardId(on: sql) + 1
                 if next != firstId { prepared = prepareAll(from: next) }
             }
+            try await ImageService.insert(images, now: now, on: sql)
             var firstReview: Date?
             // The source's notes (an Anki cloze, a copied reversed pair) get ids of their own here.
             var noteIds = NoteIds()

@@ -33,5 +33,6 @@ enum Migrations {
         CreateShareLinks(),
         CreateCatalogue(),
         UpdateCardAddKind(),
+        CreateCardImages(),
     ]
 }

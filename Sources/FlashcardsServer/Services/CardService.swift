@@ -71,6 +71,8 @@ struct CardService {
         }
         let texts = try Self.checkedTexts(question: question, answer: answer, choices: choices, kind: kind)
         let hint = try Validate.hint(hint)
+        try await ImageService(context: context).checkOwned(
+            [texts.question, texts.answer, hint], format: format, userId: stack.userId)
         // A reversed pair or a cloze is one note of several cards, made together.
         let noteId = kind.makesSeveralCards ? context.uuid().uuidString.lowercased() : nil
         let cards = kind.variants(question: texts.question).map { variant in
@@ -128,6 +130,9 @@ struct CardService {
             question: question ?? card.question, answer: answer ?? card.answer, choices: choices ?? card.choices,
             kind: kind)
         let hint = try hint.map { try Validate.hint($0) }
+        try await ImageService(context: context).checkOwned(
+            [texts.question, texts.answer, hint ?? card.hint], format: format ?? card.cardFormat, userId: stack.userId,
+            keeping: [card.question, card.answer, card.hint])
         let now = context.now
         let apply: @Sendable (CardModel) -> Void = { card in
             if let format { card.format = format.rawValue }

@@ -85,22 +85,20 @@ struct ShareService {
 
     /// The caller's own copy of `source` (a shared or published stack).
     func copy(_ source: StackModel, for user: UserModel) async throws -> StackModel {
-        let cards = try await CardModel.query(on: context.db).filter(\.$stackId == source.id!).sort(\.$id).all()
+        let stored = try await CardModel.query(on: context.db).filter(\.$stackId == source.id!).sort(\.$id).all()
+        // The images the cards show become the learner's own copies (the owner may delete theirs).
+        let (cards, images) = try await ImageService.copies(
+            of: stored.map { card in
+                CardImport.Card(
+                    question: card.question, answer: card.answer, hint: card.hint,
+                    tags: (card.tags ?? "").split(separator: " ").map(String.init), format: card.cardFormat,
+                    kind: card.cardKind, variant: card.variant, noteId: card.noteId, choices: card.choices)
+            }, ownerId: source.userId, for: user.id!, uuid: context.uuid, on: context.store.sql)
         let deck = ImportWriter.Deck(
-            name: source.name,
-            cards: cards.map { card in
-                ImportWriter.Card(
-                    card: CardImport.Card(
-                        question: card.question, answer: card.answer, hint: card.hint,
-                        tags: (card.tags ?? "").split(separator: " ").map(String.init), format: card.cardFormat,
-                        kind: card.cardKind, variant: card.variant,
-                        noteId: card.noteId,
-                        choices: card.choices),
-                    reviews: [])
-            })
+            name: source.name, cards: cards.map { ImportWriter.Card(card: $0, reviews: []) })
         let written = try await ImportWriter.save(
             [deck], target: nil, name: nil, userId: user.id!, uuid: context.uuid, now: context.now, on: context.db,
-            store: context.store)
+            store: context.store, images: images)
         guard let written = written.first?.stack, let copy = try await StackModel.find(written.id, on: context.db)
         else { throw Self.notFound }
         copy.color = source.color
