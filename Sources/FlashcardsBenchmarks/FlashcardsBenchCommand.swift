@@ -8,7 +8,7 @@ public struct FlashcardsBenchCommand: AsyncParsableCommand {
         commandName: "flashcards-bench", abstract: "Smart Flashcards benchmarks (run a release build).",
         subcommands: [
             ServerBenchCommand.self, HomeBenchCommand.self, ImportBenchCommand.self, AnkiBenchCommand.self,
-            CardsBenchCommand.self,
+            CardsBenchCommand.self, ImagesBenchCommand.self,
         ])
 
     /// Creates the command.

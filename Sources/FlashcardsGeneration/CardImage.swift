@@ -93,6 +93,17 @@ public struct PixelSize: Sendable, Hashable {
     }
 }
 
+/// What a PNG's header says about transparency.
+enum PNGHeader {
+    /// Whether the PNG has an alpha channel or a transparency chunk before its image data.
+    static func hasAlpha(_ data: Data) -> Bool {
+        let bytes = [UInt8](data.prefix(4_096))
+        guard bytes.count > 25 else { return false }
+        if bytes[25] == 4 || bytes[25] == 6 { return true }
+        return data.prefix(4_096).range(of: Data("tRNS".utf8)) != nil
+    }
+}
+
 /// A card image as stored: re-encoded, at most `CardImageProcessor.maximumSide` pixels on its
 /// longer side, without any metadata (no EXIF, so no GPS position, no camera, no thumbnail).
 public struct ProcessedImage: Sendable {
@@ -136,7 +147,8 @@ public enum ImageError: Error, Sendable, Equatable {
 /// Checks an uploaded image and re-encodes it with libvips (`vipsthumbnail`, Debian's
 /// `libvips-tools`): turned upright by its EXIF orientation, shrunk to fit
 /// `maximumSide`×`maximumSide` (never enlarged), every piece of metadata stripped. JPEG stays JPEG
-/// (quality 82), PNG and GIF become PNG (a GIF's first frame), WebP stays WebP.
+/// (quality 82), PNG and GIF become PNG (a GIF's first frame; a PNG over 2 MB without transparency
+/// becomes JPEG), WebP stays WebP.
 public enum CardImageProcessor {
     /// The largest upload accepted.
     public static let maximumBytes = 10 * 1_024 * 1_024
@@ -155,7 +167,19 @@ public enum CardImageProcessor {
         guard let type = ImageType.sniff(data) else { throw .unsupportedType }
         guard let declared = PixelSize.read(data, type: type) else { throw .unreadable }
         guard declared.width * declared.height <= maximumPixels else { throw .tooManyPixels }
-        let outputType: ImageType = type == .gif ? .png : type
+        let image = try await convert(data, to: type == .gif ? .png : type)
+        // A photo saved as PNG (a screenshot of one) stays huge as PNG: without transparency it is
+        // stored as a JPEG instead.
+        if image.type == .png, image.data.count > largePNG, !PNGHeader.hasAlpha(image.data) {
+            return try await convert(image.data, to: .jpeg)
+        }
+        return image
+    }
+
+    /// PNG output larger than this, without transparency, becomes JPEG.
+    static let largePNG = 2 * 1_024 * 1_024
+
+    private static func convert(_ data: Data, to outputType: ImageType) async throws(ImageError) -> ProcessedImage {
         let options: String
         switch outputType {
         case .jpeg: options = "[Q=82,optimize_coding,strip]"

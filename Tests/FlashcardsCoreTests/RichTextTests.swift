@@ -94,4 +94,46 @@ struct RichTextTests {
         #expect(html.hasPrefix("<p>*a _b $c *a"))
         #expect(!html.contains("<em>") && !html.contains("<code>"))
     }
+
+    static let imageId = "0f8e2b1c-3d4a-4b5c-8d6e-7f8091a2b3c4"
+
+    @Test("an image of this server: only ![description](image:<uuid>) and nothing else")
+    func images() {
+        let id = Self.imageId
+        #expect(
+            RichText.html("Zelle: ![Eine *Zelle*](image:\(id))")
+                == "<p>Zelle: <img class=\"card-image\" data-image=\"\(id)\" alt=\"Eine *Zelle*\"></p>")
+        // Upper case ids are read as the same image.
+        #expect(RichText.imageIds("![](image:\(id.uppercased()))") == [id])
+        // An escaped bracket belongs to the description; quotes in it are escaped.
+        #expect(
+            RichText.html("![a \\] \"b\"](image:\(id))")
+                == "<p><img class=\"card-image\" data-image=\"\(id)\" alt=\"a ] &quot;b&quot;\"></p>")
+        // Not our images: any other target stays text, and so does an image in code.
+        for source in [
+            "![x](https://example.com/a.png)", "![x](image:\(id.dropLast()))", "![x](image:\(id)",
+            "![x](image:\(id) \"title\")", "![x]\n(image:\(id))", "![x\ny](image:\(id))",
+            "![x](image:\(id.replacingOccurrences(of: "-", with: "")))", "!\\[x](image:\(id))",
+        ] {
+            #expect(!RichText.html(source).contains("<img"), "\(source)")
+            #expect(RichText.imageIds(source).isEmpty, "\(source)")
+        }
+        #expect(RichText.imageIds("`![x](image:\(id))`").isEmpty)
+        #expect(RichText.imageIds("- ![](image:\(id))\n\n| ![](image:\(id)) |\n|---|") == [id])
+        // Plain text (the original API) shows the description, or says there is a picture.
+        #expect(RichText.plainText("Siehe ![Mitose](image:\(id))") == "Siehe Mitose")
+        #expect(RichText.plainText("![](image:\(id))") == "[Bild]")
+        // Anki's fields: a file name, or the description when there is no file.
+        #expect(
+            RichText.html("![\"x\"](image:\(id))", imageFile: { $0 == id ? "\($0).jpg" : nil })
+                == "<p><img src=\"\(id).jpg\" alt=\"&quot;x&quot;\"></p>")
+        #expect(RichText.html("![Zelle](image:\(id))", imageFile: { _ in nil }) == "<p>Zelle</p>")
+    }
+
+    @Test("the Markdown written for an image reads back as that image and description")
+    func imageMarkdown() {
+        let description = "a [b] \\ c\nd"
+        let markdown = RichText.imageMarkdown(id: Self.imageId.uppercased(), description: description)
+        #expect(RichText.parse(markdown) == [.paragraph([.image(id: Self.imageId, alt: "a [b] \\ c d")])])
+    }
 }

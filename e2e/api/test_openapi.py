@@ -538,6 +538,62 @@ def test_v1_share_link_story(api: Api):
     assert code(body) == "share_not_found"
 
 
+IMAGES = V1 + "/images"
+IMAGE = IMAGES + "/{imageId}"
+
+
+def test_v1_card_images_story(api: Api):
+    """Issue 20: an image uploaded (a form and a pasted body), shown by a rich card, served to its
+    owner and to share-link holders only, refused on another learner's card, bad uploads refused."""
+    owner = api.signup()
+    token = owner["token"]
+    _, image = api.call("POST", IMAGES, token=token, files={"file": ("notes.jpg", fixture("notes.jpg"))}, expect=201)
+    assert image["mediaType"] == "image/jpeg" and (image["width"], image["height"]) == (1400, 520)
+    assert image["markdown"] == f"![](image:{image['id']})"
+    response, _ = api.call("GET", IMAGE, path={"imageId": image["id"]}, token=token, expect=200)
+    assert response.headers["Content-Type"] == "image/jpeg" and len(response.content) == image["bytes"]
+    assert response.content[:3] == b"\xff\xd8\xff" and b"Exif" not in response.content
+    assert "private" in response.headers["Cache-Control"]
+    # A pasted picture: the bytes are the body.
+    response, pasted = api.call(
+        "POST", IMAGES, token=token, data=fixture("notes.png"), headers={"Content-Type": "image/png"}, expect=201)
+    assert pasted["mediaType"] == "image/png" and response.headers["Location"] == f"/api/v1/images/{pasted['id']}"
+    _, stack = api.call("POST", STACKS, token=token, json_body={"name": "Zellen", "color": "#059669"}, expect=201)
+    at = {"stackId": stack["id"]}
+    _, card = api.call("POST", CARDS, path=at, token=token, expect=201, json_body={
+        "question": "Was zeigt das Bild? ![Notizen <b>](image:" + image["id"] + ")", "answer": "Notizen",
+        "format": "markdown"})
+    assert card["rendered"]["question"] == (
+        f'<p>Was zeigt das Bild? <img class="card-image" data-image="{image["id"]}" alt="Notizen &lt;b&gt;"></p>')
+    # Not to anyone else; a foreign image on another learner's card is refused.
+    api.call("GET", IMAGE, path={"imageId": image["id"]}, expect=404)
+    other = api.signup("Jonas Fremd")
+    _, body = api.call("GET", IMAGE, path={"imageId": image["id"]}, token=other["token"], expect=404)
+    assert code(body) == "image_not_found"
+    _, theirs = api.call("POST", STACKS, token=other["token"], json_body={"name": "X", "color": "#DC2626"}, expect=201)
+    _, body = api.call("POST", CARDS, path={"stackId": theirs["id"]}, token=other["token"], expect=400,
+                       json_body={"question": image["markdown"], "answer": "x", "format": "markdown"})
+    assert code(body) == "unknown_image"
+    # A share link shows it, until it is revoked.
+    _, link = api.call("POST", SHARE, path=at, token=token, expect=201)
+    api.call("GET", IMAGE, path={"imageId": image["id"]}, params={"share": link["token"]}, expect=200)
+    api.call("GET", IMAGE, path={"imageId": pasted["id"]}, params={"share": link["token"]}, expect=404)
+    api.call("DELETE", SHARE, path=at, token=token, expect=204)
+    _, body = api.call("GET", IMAGE, path={"imageId": image["id"]}, params={"share": link["token"]}, expect=404)
+    assert code(body) == "share_not_found"
+    api.call("GET", IMAGE, path={"imageId": image["id"]}, token="expired.or.forged", expect=401)
+    # Bad uploads: clear 4xx, nothing stored.
+    _, body = api.call("POST", IMAGES, token=token, files={"file": ("a.svg", b"<svg onload=alert(1)/>")}, expect=415)
+    assert code(body) == "unsupported_media_type"
+    _, body = api.call("POST", IMAGES, token=token, data=b"\xff\xd8\xff\xe0\x00\x04\x00\x00",
+                       headers={"Content-Type": "image/jpeg"}, expect=400)
+    assert code(body) == "image_invalid"
+    _, body = api.call("POST", IMAGES, token=token, data=b"\xff\xd8\xff" + bytes(10 * 1024 * 1024),
+                       headers={"Content-Type": "image/jpeg"}, expect=413)
+    assert code(body) == "payload_too_large"
+    api.call("POST", IMAGES, data=fixture("notes.png"), headers={"Content-Type": "image/png"}, expect=401)
+
+
 PUBLICATION = STACK + "/publication"
 EXPLORE = V1 + "/explore"
 EXPLORE_ENTRY = EXPLORE + "/{entryId}"

@@ -95,10 +95,9 @@ public enum RichText {
         for block in parse(source) {
             switch block {
             case .paragraph(let inlines): visit(inlines)
-            case .list(_, let items): items.forEach(visit)
+            case .list(_, let items): for item in items { visit(item) }
             case .table(let header, _, let rows):
-                header.forEach(visit)
-                rows.forEach { $0.forEach(visit) }
+                for cell in header + rows.joined() { visit(cell) }
             case .code, .formula: break
             }
         }

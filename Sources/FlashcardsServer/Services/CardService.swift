@@ -132,7 +132,7 @@ struct CardService {
         let hint = try hint.map { try Validate.hint($0) }
         try await ImageService(context: context).checkOwned(
             [texts.question, texts.answer, hint ?? card.hint], format: format ?? card.cardFormat, userId: stack.userId,
-            keeping: [card.question, card.answer, card.hint])
+            keeping: card.cardFormat == .markdown ? [card.question, card.answer, card.hint] : [])
         let now = context.now
         let apply: @Sendable (CardModel) -> Void = { card in
             if let format { card.format = format.rawValue }

@@ -57,7 +57,7 @@ struct ImageService {
         struct Used: Decodable { let used: Int? }
         let used =
             try await context.store.sql.raw(
-                "SELECT SUM(byte_count) AS used FROM card_images WHERE user_id = \(bind: userId)"
+                "SELECT CAST(COALESCE(SUM(byte_count), 0) AS BIGINT) AS used FROM card_images WHERE user_id = \(bind: userId)"
             ).first(decoding: Used.self)?.used ?? 0
         guard used + image.data.count <= Self.quotaBytes else {
             throw AppError.refused(
