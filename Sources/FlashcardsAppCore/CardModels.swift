@@ -130,6 +130,43 @@ public final class CardEditorModel {
         }
     }
 
+    /// A side of the card an image goes on.
+    public enum Side: Sendable {
+        case question, answer, hint
+    }
+
+    /// Uploads a picture (from the camera or the photo library; the server re-encodes it without
+    /// metadata) and appends it to `side` as Markdown, with `description` for screen readers; the
+    /// card becomes rich. True on success; otherwise `errorMessage` says why (too large, no picture).
+    @discardableResult
+    public func insertImage(_ data: Data, on side: Side, description: String = "") async -> Bool {
+        guard data.count <= 10 * 1_024 * 1_024 else {
+            errorMessage = "Bilder dürfen höchstens 10 MB groß sein."
+            return false
+        }
+        isWorking = true
+        defer { isWorking = false }
+        do {
+            let image = try await client.uploadImage(data, fileName: "photo")
+            let markdown = RichText.imageMarkdown(id: image.id.uuidString, description: description)
+            func appended(_ text: String) -> String {
+                text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? markdown : text + "\n\n" + markdown
+            }
+            switch side {
+            case .question: question = appended(question)
+            case .answer: answer = appended(answer)
+            case .hint: hint = appended(hint)
+            }
+            isRich = true
+            errorMessage = nil
+            await updatePreview()
+            return true
+        } catch {
+            errorMessage = UserFacingError.message(for: error)
+            return false
+        }
+    }
+
     /// Saves the card; true on success (a new card's fields are emptied for the next one).
     @discardableResult
     public func save() async -> Bool {

@@ -245,6 +245,22 @@ struct AppCoreTests {
         #expect(await change.save())
         #expect(change.card?.format == .plain && change.card?.rendered == nil)
         #expect(change.question == rich.question, "an edited card keeps its fields")
+
+        // A photo from the camera goes onto the answer: uploaded, appended as Markdown, the card rich.
+        let photo = CardEditorModel(stackId: stack.id, client: client)
+        photo.question = "Welche Zellen?"
+        photo.answer = "Diese:"
+        #expect(await photo.insertImage(Data(count: 10 * 1_024 * 1_024 + 1), on: .answer) == false)
+        #expect(photo.errorMessage == "Bilder dürfen höchstens 10 MB groß sein.")
+        #expect(await photo.insertImage(Data("kein Bild".utf8), on: .answer) == false)
+        #expect(photo.errorMessage?.contains("JPEG, PNG, GIF oder WebP") == true, "\(photo.errorMessage ?? "")")
+        #expect(await photo.insertImage(try generationFixture("notes.jpg"), on: .answer, description: "Notizen"))
+        #expect(photo.isRich && photo.answer.hasPrefix("Diese:\n\n![Notizen](image:"))
+        #expect(photo.preview?.answer.contains("<img class=\"card-image\"") == true)
+        #expect(await photo.save())
+        let saved = try #require(try await client.cards(in: stack.id, search: "welche zellen").items.first)
+        let imageId = try #require(RichText.imageIds(saved.answer).first.flatMap(UUID.init(uuidString:)))
+        #expect(try await client.image(imageId).starts(with: [0xFF, 0xD8]))
     }
 
     @Test("generation from pasted text: progress, drafts, accept some, discard one", .timeLimit(.minutes(1)))

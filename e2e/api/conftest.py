@@ -343,8 +343,8 @@ class SpecChecker:
         media_pointer = f"{pointer}/content/{content_type.replace('/', '~1')}"
         if content_type == "text/event-stream":
             return self.check_event_stream(media_pointer, content[content_type], response.text, what)
-        if content_type in ("application/octet-stream", "application/zip"):
-            # A binary body (an Anki package, a zipped backup): returned as bytes; its content is checked by the story.
+        if content_type in ("application/octet-stream", "application/zip") or content_type.startswith("image/"):
+            # A binary body (an Anki package, a zipped backup, an image): returned as bytes; its content is checked by the story.
             schema = content[content_type].get("schema", {})
             assert schema.get("type") == "string", f"{what}: a binary body is documented as a string"
             return response.content

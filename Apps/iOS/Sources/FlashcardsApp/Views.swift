@@ -1,6 +1,7 @@
 #if canImport(SwiftUI)
     import FlashcardsAPI
     import FlashcardsAppCore
+    import PhotosUI
     import SwiftUI
 
     /// Sign-in or the library, by the session. Every behaviour is in the models (FlashcardsAppCore).
@@ -178,6 +179,7 @@
     /// Writing a card: fields, the rich-text option with the server's preview, saving.
     struct CardEditorView: View {
         @State var model: CardEditorModel
+        @State private var photo: PhotosPickerItem?
         @Environment(\.dismiss) private var dismiss
 
         var body: some View {
@@ -185,6 +187,17 @@
                 Section("Vorderseite") { TextField("Frage", text: $model.question, axis: .vertical) }
                 Section("Rückseite") { TextField("Antwort", text: $model.answer, axis: .vertical) }
                 Section("Hinweis (optional)") { TextField("Hinweis", text: $model.hint, axis: .vertical) }
+                // A photo from the library (the camera's pictures included) goes onto the back.
+                PhotosPicker("Bild zur Rückseite hinzufügen", selection: $photo, matching: .images)
+                    .onChange(of: photo) { _, item in
+                        guard let item else { return }
+                        Task {
+                            if let data = try? await item.loadTransferable(type: Data.self) {
+                                await model.insertImage(data, on: .answer)
+                            }
+                            photo = nil
+                        }
+                    }
                 Toggle("Formatierung und Formeln", isOn: $model.isRich)
                 if model.isRich, let preview = model.preview {
                     Section("Vorschau") {
