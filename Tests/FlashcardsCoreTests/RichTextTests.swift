@@ -123,6 +123,13 @@ struct RichTextTests {
         // Plain text (the original API) shows the description, or says there is a picture.
         #expect(RichText.plainText("Siehe ![Mitose](image:\(id))") == "Siehe Mitose")
         #expect(RichText.plainText("![](image:\(id))") == "[Bild]")
+        // What a learner types or picks leaves images out, unless they are all there is.
+        #expect(CardFormat.markdown.answerText("Die **Anaphase** ![Bild 2](image:\(id)) eben") == "Die Anaphase eben")
+        #expect(CardFormat.markdown.answerText("![Mitose](image:\(id))") == "Mitose")
+        #expect(CardFormat.plain.answerText("![Mitose](image:\(id))") == "![Mitose](image:\(id))")
+        #expect(
+            CardSides(kind: .basic, variant: 0, question: "?", answer: "Zelle ![](image:\(id))", format: .markdown)
+                .expected == "Zelle")
         // Anki's fields: a file name, or the description when there is no file.
         #expect(
             RichText.html("![\"x\"](image:\(id))", imageFile: { $0 == id ? "\($0).jpg" : nil })

@@ -22,18 +22,18 @@ public struct CardSides: Sendable, Hashable {
         case .basic, .multipleChoice:
             self.question = question
             self.answer = answer
-            self.expected = format.plainText(answer)
+            self.expected = format.answerText(answer)
         case .reversed:
             let flipped = variant == 1
             self.question = flipped ? answer : question
             self.answer = flipped ? question : answer
-            self.expected = format.plainText(self.answer)
+            self.expected = format.answerText(self.answer)
         case .cloze:
             self.question = Cloze.side(of: question, asking: variant, revealed: false, bold: bold)
             let revealed = Cloze.side(of: question, asking: variant, revealed: true, bold: bold)
             let extra = answer.trimmingCharacters(in: .whitespacesAndNewlines)
             self.answer = extra.isEmpty ? revealed : revealed + "\n\n" + extra
-            self.expected = format.plainText(Cloze.answer(of: question, number: variant))
+            self.expected = format.answerText(Cloze.answer(of: question, number: variant))
         case .trueFalse:
             self.question = question
             self.answer = CardSides.truthWord(answer == "true")
@@ -41,7 +41,7 @@ public struct CardSides: Sendable, Hashable {
         case .fillBlank:
             self.question = question
             self.answer = FillBlank.filled(question, with: answer, bold: bold)
-            self.expected = format.plainText(answer)
+            self.expected = format.answerText(answer)
         }
     }
 }

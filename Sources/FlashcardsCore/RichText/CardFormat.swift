@@ -9,4 +9,12 @@ public enum CardFormat: String, Codable, Sendable, CaseIterable {
     public func plainText(_ text: String) -> String {
         self == .markdown ? RichText.plainText(text) : text
     }
+
+    /// `text` as the words a learner types for it (write mode, the quiz's options): the plain text
+    /// without images, unless images are all there is (then their descriptions).
+    public func answerText(_ text: String) -> String {
+        guard self == .markdown else { return text }
+        let words = RichText.plainText(text, showingImages: false)
+        return words.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? RichText.plainText(text) : words
+    }
 }

@@ -72,9 +72,15 @@ public enum RichText {
     /// `source` without its formatting, for clients that show plain text (the original API's):
     /// markers dropped, list items on lines of their own (`- ` or `1. `), table rows with cells
     /// between ` | `, formulas as their LaTeX source.
-    /// An image shows as its description, or `[Bild]` without one.
-    public static func plainText(_ source: String) -> String {
-        parse(source).map(PlainWriter.text).joined(separator: "\n\n")
+    /// An image shows as its description, or `[Bild]` without one; with `showingImages` false it
+    /// leaves nothing (and the spaces around it collapse).
+    public static func plainText(_ source: String, showingImages: Bool = true) -> String {
+        let writer = PlainWriter(showingImages: showingImages)
+        let text = parse(source).map(writer.text).joined(separator: "\n\n")
+        guard !showingImages else { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.split(separator: " ").joined(separator: " ")
+        }.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The ids of the images `source` shows, each once, in order. A cheap test comes first: most
@@ -665,8 +671,10 @@ private struct HTMLWriter {
     }
 }
 
-private enum PlainWriter {
-    static func text(_ block: RichText.Block) -> String {
+private struct PlainWriter {
+    let showingImages: Bool
+
+    func text(_ block: RichText.Block) -> String {
         switch block {
         case .paragraph(let inlines): return text(inlines)
         case .code(let code): return code
@@ -679,12 +687,12 @@ private enum PlainWriter {
         }
     }
 
-    static func text(_ inlines: [RichText.Inline]) -> String {
+    func text(_ inlines: [RichText.Inline]) -> String {
         inlines.map { inline in
             switch inline {
             case .text(let text), .code(let text), .formula(let text): text
             case .strong(let content), .emphasis(let content): text(content)
-            case .image(_, let alt): alt.isEmpty ? "[Bild]" : alt
+            case .image(_, let alt): showingImages ? (alt.isEmpty ? "[Bild]" : alt) : ""
             case .lineBreak: "\n"
             }
         }.joined()

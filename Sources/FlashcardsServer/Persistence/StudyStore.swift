@@ -143,19 +143,23 @@ extension StudyStore {
         // moment may come twice, which `QuizOptions` drops as a repeated answer.
         let after = try await sql.raw(
             """
-            SELECT id, answer, kind FROM cards WHERE stack_id = \(key: stackId) AND due_at >= \(bind: card.dueAt)
+            SELECT id, answer, kind, format FROM cards WHERE stack_id = \(key: stackId) AND due_at >= \(bind: card.dueAt)
             AND id <> \(bind: card.id!) ORDER BY due_at, id LIMIT \(limit: perSide)
             """
         ).all(decoding: AnswerRow.self)
         let before = try await sql.raw(
             """
-            SELECT id, answer, kind FROM cards WHERE stack_id = \(key: stackId) AND due_at <= \(bind: card.dueAt)
+            SELECT id, answer, kind, format FROM cards WHERE stack_id = \(key: stackId) AND due_at <= \(bind: card.dueAt)
             AND id <> \(bind: card.id!) ORDER BY due_at DESC, id DESC LIMIT \(limit: perSide)
             """
         ).all(decoding: AnswerRow.self)
         // A true/false card's answer (`true`) and a cloze's extra notes are no answers to choose.
         return (before + after).filter { $0.kind != CardKind.trueFalse.rawValue && $0.kind != CardKind.cloze.rawValue }
-            .map { QuizOptions.Candidate(cardID: Int64($0.id), answer: $0.answer) }
+            // Shown as plain text, as the asked card's answer is (a rich one without its formatting).
+            .map { row in
+                QuizOptions.Candidate(
+                    cardID: Int64(row.id), answer: (CardFormat(rawValue: row.format) ?? .plain).answerText(row.answer))
+            }
     }
 
     /// The counts behind an FSRS stack's daily limits, from the cards: one range of
@@ -189,6 +193,7 @@ private struct AnswerRow: Decodable {
     let id: Int
     let answer: String
     let kind: String
+    let format: String
 }
 
 /// The row of a raw `SELECT COUNT(*) AS n …`.
