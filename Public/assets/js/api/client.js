@@ -100,6 +100,26 @@ export async function request(method, path, body, { auth = true, signal, expire 
 /** Encodes one path segment or query value. */
 export const enc = encodeURIComponent;
 
+/**
+ * The bytes of card image `id` as a Blob: with the session's token, or on a shared stack's page
+ * with its link's token (`share`; then no session is sent, the page may be viewed signed out).
+ * Not `no-store`: an image never changes and the server lets the browser keep it. A failure is
+ * an ApiError (status 0 offline); a refused image never ends the session.
+ */
+export async function imageBlob(id, share = null) {
+  const headers = {};
+  const token = session.token();
+  if (!share && token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(`${BASE}/images/${enc(id)}${share ? `?share=${enc(share)}` : ''}`, { headers });
+  } catch (error) {
+    throw new ApiError(0, 'network', error.message);
+  }
+  if (!response.ok) throw new ApiError(response.status, null, null);
+  return response.blob();
+}
+
 /** Typed wrappers, one per /api/v1 route the web app uses (see docs/api.md). */
 export const api = {
   signup: (name, mail, password, timeZone) =>
@@ -154,6 +174,13 @@ export const api = {
   sharedStack: (token, page = 1, perPage = 50) =>
     request('GET', `/shared/${enc(token)}?page=${page}&perPage=${perPage}`, undefined, { auth: false }),
   copySharedStack: (token) => request('POST', `/shared/${enc(token)}/copy`),
+  /** Uploads a card image (a File or a pasted Blob, as multipart `file`); resolves with
+   * `{id, mediaType, width, height, bytes, markdown}`. */
+  uploadImage(file) {
+    const form = new FormData();
+    form.append('file', file, file.name || 'image');
+    return request('POST', '/images', form);
+  },
   /** A rich text as the server renders it (the card editor's preview). */
   render: (text, signal) => request('POST', '/render', { text }, { signal }),
   deleteCard: (id, cardId) => request('DELETE', `/stacks/${enc(id)}/cards/${enc(cardId)}`),
