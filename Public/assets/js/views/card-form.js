@@ -104,6 +104,11 @@ export async function mount(root, ctx) {
               aria-describedby="hint-help" data-describedby="hint-help" value="${card?.hint ?? ''}">
             <p class="help" id="hint-help">${t('card.hintHelp')}${stack.hintsEnabled === false ? html` <span data-hints-off>${t('card.hintsOff')}</span>` : ''}</p>
           </div>
+          <div class="field">
+            <label class="check-row"><input type="checkbox" id="rich" name="rich" ${card?.format === 'markdown' ? 'checked' : ''}
+              aria-describedby="rich-help" data-describedby="rich-help"> ${t('card.rich')}</label>
+            <p class="help" id="rich-help">${t('card.richHelp')}</p>
+          </div>
           <div class="field image-tools" id="image-tools">
             <div class="image-buttons">
               <button type="button" class="btn btn-secondary btn-sm" id="insert-image" aria-describedby="image-help">${icon('upload')}<span>${t('card.image.insert')}</span></button>
@@ -117,11 +122,6 @@ export async function mount(root, ctx) {
             <p class="help" id="image-help">${t('card.image.help')}</p>
             <p class="help image-status" id="image-status" role="status" aria-live="polite"></p>
             <div class="alert alert-error" role="alert" id="image-error" hidden></div>
-          </div>
-          <div class="field">
-            <label class="check-row"><input type="checkbox" id="rich" name="rich" ${card?.format === 'markdown' ? 'checked' : ''}
-              aria-describedby="rich-help" data-describedby="rich-help"> ${t('card.rich')}</label>
-            <p class="help" id="rich-help">${t('card.richHelp')}</p>
           </div>
           <section class="card-preview" id="preview" aria-labelledby="preview-title" hidden>
             <h2 class="small" id="preview-title">${t('card.preview')}</h2>
