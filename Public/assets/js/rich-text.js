@@ -175,7 +175,7 @@ function shareToken() {
 function imageUrl(id) {
   let url = imageUrls.get(id);
   if (!url) {
-    url = imageBlob(id, shareToken()).then((blob) => URL.createObjectURL(blob));
+    url = imageBlob(id, shareToken()).then((blob) => URL.createObjectURL(blob)); // offline: rejects, a note stands in
     url.catch(() => imageUrls.delete(id));
     imageUrls.set(id, url);
   }

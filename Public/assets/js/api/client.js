@@ -100,23 +100,13 @@ export async function request(method, path, body, { auth = true, signal, expire 
 /** Encodes one path segment or query value. */
 export const enc = encodeURIComponent;
 
-/**
- * The bytes of card image `id` as a Blob: with the session's token, or on a shared stack's page
- * with its link's token (`share`; then no session is sent, the page may be viewed signed out).
- * Not `no-store`: an image never changes and the server lets the browser keep it. A failure is
- * an ApiError (status 0 offline); a refused image never ends the session.
- */
-export async function imageBlob(id, share = null) {
-  const headers = {};
+/** Card image `id` as a Blob, with the session's token or a share link's (`share`, no session
+ * sent); cacheable, and a refusal never ends the session. */
+export async function imageBlob(id, share) {
   const token = session.token();
-  if (!share && token) headers.Authorization = `Bearer ${token}`;
-  let response;
-  try {
-    response = await fetch(`${BASE}/images/${enc(id)}${share ? `?share=${enc(share)}` : ''}`, { headers });
-  } catch (error) {
-    throw new ApiError(0, 'network', error.message);
-  }
-  if (!response.ok) throw new ApiError(response.status, null, null);
+  const response = await fetch(`${BASE}/images/${enc(id)}${share ? `?share=${enc(share)}` : ''}`,
+    { headers: !share && token ? { Authorization: `Bearer ${token}` } : {} });
+  if (!response.ok) throw new ApiError(response.status);
   return response.blob();
 }
 
@@ -174,8 +164,7 @@ export const api = {
   sharedStack: (token, page = 1, perPage = 50) =>
     request('GET', `/shared/${enc(token)}?page=${page}&perPage=${perPage}`, undefined, { auth: false }),
   copySharedStack: (token) => request('POST', `/shared/${enc(token)}/copy`),
-  /** Uploads a card image (a File or a pasted Blob, as multipart `file`); resolves with
-   * `{id, mediaType, width, height, bytes, markdown}`. */
+  /** Uploads a card image (multipart `file`): `{id, …, markdown}`. */
   uploadImage(file) {
     const form = new FormData();
     form.append('file', file, file.name || 'image');
