@@ -100,6 +100,16 @@ export async function request(method, path, body, { auth = true, signal, expire 
 /** Encodes one path segment or query value. */
 export const enc = encodeURIComponent;
 
+/** Card image `id` as a Blob, with the session's token or a share link's (`share`, no session
+ * sent); cacheable, and a refusal never ends the session. */
+export async function imageBlob(id, share) {
+  const token = session.token();
+  const response = await fetch(`${BASE}/images/${enc(id)}${share ? `?share=${enc(share)}` : ''}`,
+    { headers: !share && token ? { Authorization: `Bearer ${token}` } : {} });
+  if (!response.ok) throw new ApiError(response.status);
+  return response.blob();
+}
+
 /** Typed wrappers, one per /api/v1 route the web app uses (see docs/api.md). */
 export const api = {
   signup: (name, mail, password, timeZone) =>
@@ -154,6 +164,12 @@ export const api = {
   sharedStack: (token, page = 1, perPage = 50) =>
     request('GET', `/shared/${enc(token)}?page=${page}&perPage=${perPage}`, undefined, { auth: false }),
   copySharedStack: (token) => request('POST', `/shared/${enc(token)}/copy`),
+  /** Uploads a card image (multipart `file`): `{id, …, markdown}`. */
+  uploadImage(file) {
+    const form = new FormData();
+    form.append('file', file, file.name || 'image');
+    return request('POST', '/images', form);
+  },
   /** A rich text as the server renders it (the card editor's preview). */
   render: (text, signal) => request('POST', '/render', { text }, { signal }),
   deleteCard: (id, cardId) => request('DELETE', `/stacks/${enc(id)}/cards/${enc(cardId)}`),

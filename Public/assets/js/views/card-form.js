@@ -1,7 +1,7 @@
 // Create (/app/stacks/{id}/cards/new) or edit (/app/stacks/{id}/cards/{cardId}) a flashcard.
 
 import { html, render } from '../html.js';
-import { formatDateTime, loadStrings, t } from '../i18n.js';
+import { currentLanguage, formatDateTime, loadStrings, t } from '../i18n.js';
 import { api } from '../api/client.js';
 import { setRichHTML } from '../rich-text.js';
 import { clozeGaps } from '../offline/sides.js';
@@ -13,6 +13,10 @@ import {
 
 /** The card kinds (CardKind), in the order the form offers them. */
 const KINDS = ['basic', 'reversed', 'cloze', 'trueFalse', 'multipleChoice', 'fillBlank'];
+/** The largest image the server takes (CardImageProcessor.maximumBytes). */
+const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+/** The error codes of an image upload the form words itself in English. */
+const IMAGE_ERRORS = ['payload_too_large', 'unsupported_media_type', 'image_invalid', 'image_quota', 'image_processing'];
 
 export async function mount(root, ctx) {
   const { params } = ctx;
@@ -104,6 +108,20 @@ export async function mount(root, ctx) {
             <label class="check-row"><input type="checkbox" id="rich" name="rich" ${card?.format === 'markdown' ? 'checked' : ''}
               aria-describedby="rich-help" data-describedby="rich-help"> ${t('card.rich')}</label>
             <p class="help" id="rich-help">${t('card.richHelp')}</p>
+          </div>
+          <div class="field image-tools" id="image-tools">
+            <div class="image-buttons">
+              <button type="button" class="btn btn-secondary btn-sm" id="insert-image" aria-describedby="image-help">${icon('upload')}<span>${t('card.image.insert')}</span></button>
+              <button type="button" class="btn btn-secondary btn-sm" id="take-photo" aria-describedby="image-help" hidden>${icon('camera')}<span>${t('card.image.camera')}</span></button>
+              <input type="file" id="image-file" accept="image/*" hidden tabindex="-1">
+              <input type="file" id="photo-file" accept="image/*" capture="environment" hidden tabindex="-1">
+            </div>
+            <label for="image-alt" class="small">${t('card.image.alt')}</label>
+            <input id="image-alt" type="text" maxlength="300" autocomplete="off" aria-describedby="image-alt-help">
+            <p class="help" id="image-alt-help">${t('card.image.altHelp')}</p>
+            <p class="help" id="image-help">${t('card.image.help')}</p>
+            <p class="help image-status" id="image-status" role="status" aria-live="polite"></p>
+            <div class="alert alert-error" role="alert" id="image-error" hidden></div>
           </div>
           <section class="card-preview" id="preview" aria-labelledby="preview-title" hidden>
             <h2 class="small" id="preview-title">${t('card.preview')}</h2>
@@ -199,9 +217,133 @@ export async function mount(root, ctx) {
   answer.addEventListener('input', schedulePreview);
   updatePreview();
 
+  // Images: from the picker, the camera, the clipboard or a drop onto a text field; uploaded, then
+  // their Markdown goes to the cursor of the text field used last (a card with an image is rich).
+  const textFields = [question, answer, hint];
+  let lastField = question;
+  let uploading = 0;
+  const submitButton = form.querySelector('button[type=submit]');
+  const imageStatus = root.querySelector('#image-status');
+  const imageError = root.querySelector('#image-error');
+  const imageAlt = root.querySelector('#image-alt');
+  const imageFile = root.querySelector('#image-file');
+  const photoFile = root.querySelector('#photo-file');
+  root.querySelector('#take-photo').hidden = !matchMedia('(pointer: coarse)').matches;
+  for (const field of textFields) field.addEventListener('focus', () => { lastField = field; });
+
+  /** The field an image goes into: the one used last, unless the card kind hides it. */
+  const targetField = () => (lastField.closest('[hidden]') ? question : lastField);
+
+  /** Puts `markdown` at the cursor of `field` (a space apart from the words around it). */
+  function insertAtCursor(field, markdown) {
+    const { value } = field;
+    const start = field.selectionStart ?? value.length;
+    const end = field.selectionEnd ?? value.length;
+    const before = start > 0 && !/\s/.test(value[start - 1]) ? ' ' : '';
+    const after = end < value.length && !/\s/.test(value[end]) ? ' ' : '';
+    field.focus();
+    field.setRangeText(before + markdown + after, start, end, 'end');
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+  }
+
+  /** The image's Markdown with the description typed for it (brackets and backslashes escaped). */
+  function imageMarkdown(image) {
+    const alt = imageAlt.value.trim().replace(/[\r\n]+/g, ' ').replace(/[\\[\]]/g, (c) => `\\${c}`);
+    return alt ? `![${alt}](image:${image.id})` : image.markdown;
+  }
+
+  /** The words for a refused upload: the server's German message, or ours by its code. */
+  function imageErrorText(error) {
+    if (error.status === 0) return t('error.network');
+    if (currentLanguage() === 'de' && error.message && error.code) return error.message;
+    const code = IMAGE_ERRORS.find((known) => error.code === known);
+    return code ? t(`card.image.error.${code}`) : t('card.image.error');
+  }
+
+  const imageTools = root.querySelector('#image-tools');
+  function showUploading() {
+    submitButton.disabled = uploading > 0;
+    imageTools.setAttribute('aria-busy', String(uploading > 0));
+    if (uploading > 0) imageStatus.textContent = t('card.image.uploading');
+  }
+
+  /** Uploads `files` one after the other into `field`. */
+  async function uploadImages(files, field = targetField()) {
+    imageError.hidden = true;
+    for (const file of files) {
+      if (file.size > MAX_IMAGE_BYTES) {
+        imageError.textContent = t('card.image.error.payload_too_large');
+        imageError.hidden = false;
+        imageStatus.textContent = '';
+        continue;
+      }
+      uploading += 1;
+      showUploading();
+      try {
+        const image = await api.uploadImage(file);
+        if (!root.isConnected) return;
+        insertAtCursor(field, imageMarkdown(image));
+        imageAlt.value = '';
+        let note = t('card.image.done');
+        if (!rich.checked) {
+          rich.checked = true; // an image shows on a rich card only
+          note += ` ${t('card.image.madeRich')}`;
+        }
+        imageStatus.textContent = note;
+        updatePreview();
+      } catch (error) {
+        if (error.status === 401) return;
+        imageStatus.textContent = '';
+        imageError.textContent = imageErrorText(error);
+        imageError.hidden = false;
+      } finally {
+        uploading -= 1;
+        showUploading();
+      }
+    }
+  }
+
+  root.querySelector('#insert-image').addEventListener('click', () => imageFile.click());
+  root.querySelector('#take-photo').addEventListener('click', () => photoFile.click());
+  for (const input of [imageFile, photoFile]) {
+    input.addEventListener('change', () => {
+      const files = [...input.files];
+      input.value = ''; // the same file may be chosen again
+      if (files.length) uploadImages(files);
+    });
+  }
+  /** The files a paste or drop brings (images only when `imagesOnly`). */
+  const filesOf = (transfer, imagesOnly) => [...(transfer?.files ?? [])]
+    .filter((file) => !imagesOnly || file.type.startsWith('image/'));
+  for (const field of textFields) {
+    field.addEventListener('paste', (event) => {
+      const files = filesOf(event.clipboardData, true);
+      if (!files.length) return; // text is pasted as text
+      event.preventDefault();
+      lastField = field;
+      uploadImages(files, field);
+    });
+    field.addEventListener('dragover', (event) => {
+      if (!event.dataTransfer?.types.includes('Files')) return;
+      event.preventDefault(); // allows the drop (a file would otherwise open in the tab)
+      event.dataTransfer.dropEffect = 'copy';
+      field.classList.add('is-drop-target');
+    });
+    field.addEventListener('dragleave', () => field.classList.remove('is-drop-target'));
+    field.addEventListener('drop', (event) => {
+      field.classList.remove('is-drop-target');
+      const files = filesOf(event.dataTransfer, false);
+      if (!files.length) return;
+      event.preventDefault();
+      lastField = field;
+      uploadImages(files, field);
+    });
+  }
+
   form.addEventListener('input', () => { saved.hidden = true; });
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
+    if (uploading > 0) return; // the image's Markdown is not in the text yet
     formError.hidden = true;
     saved.hidden = true;
     const k = kind.value;
@@ -229,7 +371,7 @@ export async function mount(root, ctx) {
       (questionProblem ? question : answerProblem ? answer : choices).focus();
       return;
     }
-    const button = form.querySelector('button[type=submit]');
+    const button = submitButton;
     setBusy(button, true);
     try {
       const h = hint.value.trim();
@@ -272,6 +414,7 @@ export async function mount(root, ctx) {
       formError.hidden = false;
     } finally {
       setBusy(button, false);
+      showUploading();
     }
   });
 

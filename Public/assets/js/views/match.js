@@ -6,6 +6,7 @@ import { html, render } from '../html.js';
 import { locale, t } from '../i18n.js';
 import { api } from '../api/client.js';
 import { announce, errorText, errorView, icon, loadingView, retryable, stackBreadcrumb } from '../ui.js';
+import { cardPlainText } from '../rich-text.js';
 
 const PAIRS = 6;
 const PAGE = 200;
@@ -23,6 +24,9 @@ export function formatClock(ms) {
 
 const normal = (text) => text.trim().toLowerCase().replace(/\s+/g, ' ');
 
+/** A side's text on a tile: a rich card's words (an image as its description), never its source. */
+const tileText = (card, field) => (card.format === 'markdown' ? cardPlainText(card, field) : card.shown?.[field] ?? card[field]);
+
 /** Fisher–Yates shuffle (in place; returns the array). */
 function shuffle(list) {
   for (let i = list.length - 1; i > 0; i -= 1) {
@@ -38,8 +42,8 @@ export function pickPairs(cards, count = PAIRS) {
   const answers = new Set();
   const picked = [];
   for (const card of shuffle([...cards])) {
-    const q = normal(card.shown?.question ?? card.question);
-    const a = normal(card.shown?.answer ?? card.answer);
+    const q = normal(tileText(card, 'question'));
+    const a = normal(tileText(card, 'answer'));
     if (!q || !a || questions.has(q) || answers.has(a)) continue;
     questions.add(q);
     answers.add(a);
@@ -117,8 +121,8 @@ async function mountGame(root, ctx, reload) {
 
   function play(pairs) {
     const tiles = shuffle(pairs.flatMap((card, pair) => [
-      { pair, side: 'q', text: card.shown?.question ?? card.question },
-      { pair, side: 'a', text: card.shown?.answer ?? card.answer },
+      { pair, side: 'q', text: tileText(card, 'question') },
+      { pair, side: 'a', text: tileText(card, 'answer') },
     ]));
     render(body, html`
       <div class="match-board" id="board" role="group" aria-label="${t('match.board')}">

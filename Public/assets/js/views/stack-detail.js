@@ -6,6 +6,7 @@ import { html, render } from '../html.js';
 import { dueCountValue, formatDateTime, formatNumber, t } from '../i18n.js';
 import { api } from '../api/client.js';
 import { exportStack } from '../api/transfer.js';
+import { cardPlainText, setCardImages } from '../rich-text.js';
 import { leaveTo } from '../router.js';
 import {
   confirmDialog, defineIcons, errorText, errorView, icon, loadStylesheet, loadingView, saveFile, stacksBreadcrumb, toast,
@@ -130,6 +131,9 @@ export async function mount(root, { params, query, navigate }) {
       const pages = Math.max(1, Math.ceil(result.total / result.perPage));
       if (page > pages && result.total > 0) { page = pages; return load(); }
       render(host, result.items.length ? table(result, pages) : emptyCards());
+      for (const holder of host.querySelectorAll('[data-card-images]')) {
+        setCardImages(holder, result.items[Number(holder.dataset.cardImages)], holder.dataset.field);
+      }
     } catch (error) {
       if (error.name === 'AbortError' || error.status === 401) return;
       host.removeAttribute('aria-busy');
@@ -167,16 +171,20 @@ export async function mount(root, { params, query, navigate }) {
             </tr>
           </thead>
           <tbody>
-            ${result.items.map((card) => {
-              // A card of another kind is listed as the learner sees it, with its kind named.
-              const front = card.shown?.question ?? card.question;
-              const back = card.shown?.answer ?? card.answer;
+            ${result.items.map((card, index) => {
+              // A card of another kind is listed as the learner sees it, with its kind named; a
+              // rich card as its words, with its images as small pictures (filled in below).
+              const rich = card.format === 'markdown';
+              const front = rich ? cardPlainText(card, 'question') : card.shown?.question ?? card.question;
+              const back = rich ? cardPlainText(card, 'answer') : card.shown?.answer ?? card.answer;
+              const images = (field) => rich && card.rendered?.[field]?.includes('card-image')
+                ? html`<span class="card-images" data-card-images="${index}" data-field="${field}"></span>` : '';
               return html`
               <tr${card.bookmarked ? html` class="is-bookmarked"` : ''}>
                 <td class="col-front"><span class="front">${card.bookmarked
                   ? html`<span class="bookmark-mark" title="${t('detail.bookmarked')}">${icon('bookmark')}<span class="visually-hidden">${t('detail.bookmarked')}:</span></span>`
-                  : ''}${card.kind && card.kind !== 'basic' ? html`<span class="pill pill-kind">${t(`kind.${card.kind}`)}</span> ` : ''}<span class="truncate" title="${front}">${front}</span></span></td>
-                <td class="col-back"><span class="truncate muted" title="${back}">${back}</span></td>
+                  : ''}${card.kind && card.kind !== 'basic' ? html`<span class="pill pill-kind">${t(`kind.${card.kind}`)}</span> ` : ''}<span class="truncate" title="${front}">${front}</span></span>${images('question')}</td>
+                <td class="col-back"><span class="truncate muted" title="${back}">${back}</span>${images('answer')}</td>
                 <td class="col-due"><span class="show-sm due-icon">${icon('clock')}</span>${new Date(card.dueAt).getTime() <= now
                     ? html`<span class="pill pill-due">${t('detail.dueNow')}</span>`
                     : t('detail.dueTime', { date: formatDateTime(card.dueAt) })}</td>
