@@ -57,7 +57,7 @@ struct ImageService {
         struct Used: Decodable { let used: Int? }
         let used =
             try await context.store.sql.raw(
-                "SELECT SUM(byte_count) AS used FROM card_images WHERE user_id = \(bind: userId)"
+                "SELECT CAST(SUM(byte_count) AS BIGINT) AS used FROM card_images WHERE user_id = \(bind: userId)"
             ).first(decoding: Used.self)?.used ?? 0
         guard used + image.data.count <= Self.quotaBytes else {
             throw AppError.refused(
@@ -175,6 +175,29 @@ struct ImageService {
             return card
         }
         return (rewritten, images)
+    }
+
+    /// The images of `ownerId`'s among `ids` (lowercase UUID texts; others are left out).
+    static func owned(_ ids: [String], by ownerId: UUID, on sql: any SQLDatabase) async throws -> [Stored] {
+        let uuids = ids.compactMap(UUID.init(uuidString:))
+        guard !uuids.isEmpty else { return [] }
+        var stored: [Stored] = []
+        // In chunks, within every database's bound-parameter limit.
+        for start in stride(from: 0, to: uuids.count, by: 500) {
+            let chunk = Array(uuids[start..<min(start + 500, uuids.count)])
+            let rows = try await sql.raw(
+                """
+                SELECT id, user_id, media_type, width, height, data FROM card_images
+                WHERE user_id = \(bind: ownerId) AND id IN (\(binds: chunk))
+                """
+            ).all(decoding: Row.self)
+            stored += rows.map {
+                Stored(
+                    id: $0.id, userId: $0.user_id, mediaType: $0.media_type, width: $0.width, height: $0.height,
+                    data: $0.data)
+            }
+        }
+        return stored
     }
 
     /// `text` with image ids replaced (in any case).
