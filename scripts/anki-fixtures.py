@@ -33,6 +33,7 @@ not committed).
 from __future__ import annotations
 
 import argparse
+import base64
 import datetime as dt
 import glob
 import hashlib
@@ -119,6 +120,70 @@ MEDIA = {
     "zelle.png": png(8, 8, (40, 160, 60)),
     "mitochondrie.png": png(32, 32, (200, 60, 40)),  # 99 bytes; zelle.png has 74
 }
+
+# images.apkg / images-legacy.apkg: a note per way an image (or a file that is none) can appear.
+# The JPEG (40x30, with an EXIF block), the WebP (24x24, with EXIF) and the GIF (12x10) were made
+# once with libvips (`vips black` + `vips linear`) and are kept here as bytes.
+IMAGE_JPEG = base64.b64decode(
+    "/9j/4QC8RXhpZgAASUkqAAgAAAAGABIBAwABAAAAAQAAABoBBQABAAAAVgAAABsBBQABAAAAXgAAACgBAwABAAAAAgAAABMC"
+    "AwABAAAAAQAAAGmHBAABAAAAZgAAAAAAAAA4YwAA6AMAADhjAADoAwAABgAAkAcABAAAADAyMTABkQcABAAAAAECAwAAoAcA"
+    "BAAAADAxMDABoAMAAQAAAP//AAACoAQAAQAAACgAAAADoAQAAQAAAB4AAAAAAAAA/9sAQwAIBgYHBgUIBwcHCQkICgwUDQwL"
+    "CwwZEhMPFB0aHx4dGhwcICQuJyAiLCMcHCg3KSwwMTQ0NB8nOT04MjwuMzQy/9sAQwEJCQkMCwwYDQ0YMiEcITIyMjIyMjIy"
+    "MjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIy/8AAEQgAHgAoAwEiAAIRAQMRAf/EAB8AAAEFAQEB"
+    "AQEBAAAAAAAAAAABAgMEBQYHCAkKC//EALUQAAIBAwMCBAMFBQQEAAABfQECAwAEEQUSITFBBhNRYQcicRQygZGhCCNCscEV"
+    "UtHwJDNicoIJChYXGBkaJSYnKCkqNDU2Nzg5OkNERUZHSElKU1RVVldYWVpjZGVmZ2hpanN0dXZ3eHl6g4SFhoeIiYqSk5SV"
+    "lpeYmZqio6Slpqeoqaqys7S1tre4ubrCw8TFxsfIycrS09TV1tfY2drh4uPk5ebn6Onq8fLz9PX29/j5+v/EAB8BAAMBAQEB"
+    "AQEBAQEAAAAAAAABAgMEBQYHCAkKC//EALURAAIBAgQEAwQHBQQEAAECdwABAgMRBAUhMQYSQVEHYXETIjKBCBRCkaGxwQkj"
+    "M1LwFWJy0QoWJDThJfEXGBkaJicoKSo1Njc4OTpDREVGR0hJSlNUVVZXWFlaY2RlZmdoaWpzdHV2d3h5eoKDhIWGh4iJipKT"
+    "lJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uLj5OXm5+jp6vLz9PX29/j5+v/aAAwDAQACEQMR"
+    "AD8AzqKKK+bPuAooooAKKKKACiiigAooooAKKKKAP//Z")
+IMAGE_WEBP = base64.b64decode(
+    "UklGRhoBAABXRUJQVlA4WAoAAAAIAAAAFwAAFwAAVlA4IDoAAAAQAwCdASoYABgAPpFCnEolo6KhqAgAsBIJZQB2AACKtrAA"
+    "/uy9j/7oMs4abf//q0P/Vof+rQ/bsAAARVhJRroAAABFeGlmAABJSSoACAAAAAYAEgEDAAEAAAABAAAAGgEFAAEAAABWAAAA"
+    "GwEFAAEAAABeAAAAKAEDAAEAAAACAAAAEwIDAAEAAAABAAAAaYcEAAEAAABmAAAAAAAAADhjAADoAwAAOGMAAOgDAAAGAACQ"
+    "BwAEAAAAMDIxMAGRBwAEAAAAAQIDAACgBwAEAAAAMDEwMAGgAwABAAAA//8AAAKgBAABAAAAGAAAAAOgBAABAAAAGAAAAAAA"
+    "AAA=")
+IMAGE_GIF = base64.b64decode(
+    "R0lGODlhDAAKAIAAAEdwTHh4eCH/C05FVFNDQVBFMi4wAwEAAAAh+QQFAAAAACwAAAAADAAKAAACCYyPqcvtD6OcBQA7")
+
+
+def broken_png() -> bytes:
+    """A PNG whose header says it is 0 pixels wide (libvips would read broken pixel data)."""
+    good = png(16, 16, (0, 0, 0))
+    ihdr = b"IHDR" + struct.pack(">IIBBBBB", 0, 16, 8, 2, 0, 0, 0)
+    return good[:12] + ihdr + struct.pack(">I", zlib.crc32(ihdr)) + good[33:]
+
+
+IMAGE_MEDIA = {
+    "zelle groß.jpg": IMAGE_JPEG,
+    "blüte & blatt.gif": IMAGE_GIF,
+    "kreis.webp": IMAGE_WEBP,
+    "zelle.png": None,  # MEDIA["zelle.png"], set below
+    "kaputt.png": None,  # broken_png()
+    "formel.svg": b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><circle r="5"/></svg>',
+    "ton.mp3": b"ID3\x03\x00\x00\x00\x00\x00\x00 not really a sound",
+}
+
+DECK_IMAGES = "Bilder"
+
+# key, fields (Basic note type)
+IMAGE_NOTES = [
+    # a source with a character reference and a description; Markdown characters in the text
+    ("bild-jpg", ['Was zeigt das Bild?<br><img src="zelle gro&szlig;.jpg" alt="Zelle &amp; Kern">',
+                  "Eine Zelle: 5 * 3 = 15 und 1_000 $ | [Teil] - kein Punkt"]),
+    # an image alone, its source HTML-escaped in single quotes
+    ("bild-gif", ["Bl\u00fcte", "<img src='bl&uuml;te &amp; blatt.gif'>"]),
+    # a description with Markdown characters; a sound beside it
+    ("bild-webp", ['<img src="kreis.webp" alt="Kreis *rot* [1]"> Welche Farbe?', "Rot [sound:ton.mp3]"]),
+    # an SVG is no image a card may show: its description stays as text
+    ("bild-svg", ['Formel <img src="formel.svg" alt="E = mc\u00b2">', "Energie"]),
+    # a broken image becomes its description
+    ("bild-kaputt", ['Kaputt<br><img src="kaputt.png" alt="kaputtes Bild">', "Text"]),
+    # the same image twice, lines that would start a list, a URL-encoded source (as some tools
+    # write them; Anki's exporter finds the file through the note above)
+    ("bild-zweimal", ['<img src="zelle.png">',
+                      '<img src="zelle.png"><br>- Zelle<br>1. Teil<br><img src="zelle%20gro%C3%9F.jpg">']),
+]
 
 DECK_TOP = "Biologie"
 DECK_SUB = "Biologie::Zellen"
@@ -368,6 +433,54 @@ def export_modern(col, path: str, legacy: bool) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# e. images (images.apkg, images-legacy.apkg)
+
+
+def make_images(clock: Clock, workdir: str) -> None:
+    from anki.collection import Collection
+
+    IMAGE_MEDIA["zelle.png"] = MEDIA["zelle.png"]
+    IMAGE_MEDIA["kaputt.png"] = broken_png()
+    clock.set(START)
+    col = Collection(os.path.join(workdir, "collection.anki2"))
+    for name, data in IMAGE_MEDIA.items():
+        got = col.media.write_data(name, data)
+        assert got == name, (got, name)
+    deck = col.decks.id(DECK_IMAGES)
+    for i, (key, fields) in enumerate(IMAGE_NOTES):
+        clock.set(START + dt.timedelta(seconds=1 + i))
+        note = col.new_note(col.models.by_name("Basic"))
+        note.fields[0], note.fields[1] = fields
+        note.tags = ["bild"]
+        note.guid = note_guid(key)
+        col.add_note(note, deck)
+    clock.set(START + dt.timedelta(minutes=5))
+    export_modern(col, os.path.join(OUT, "images.apkg"), legacy=False)
+    export_modern(col, os.path.join(OUT, "images-legacy.apkg"), legacy=True)
+    col.close()
+
+
+def verify_images() -> None:
+    import zstandard
+    from anki.import_export_pb2 import MediaEntries
+
+    dec = zstandard.ZstdDecompressor()
+    with zipfile.ZipFile(os.path.join(OUT, "images.apkg")) as z:
+        entries = {i.filename: z.read(i) for i in z.infolist()}
+    media_map = MediaEntries()
+    media_map.ParseFromString(dec.decompressobj().decompress(entries["media"]))
+    names = [e.name for e in media_map.entries]
+    assert sorted(names) == sorted(IMAGE_MEDIA), names
+    for index, e in enumerate(media_map.entries):
+        assert dec.decompressobj().decompress(entries[str(index)]) == IMAGE_MEDIA[e.name], e.name
+    with zipfile.ZipFile(os.path.join(OUT, "images-legacy.apkg")) as z:
+        legacy_map = json.loads(z.read("media"))
+        assert sorted(legacy_map.values()) == sorted(IMAGE_MEDIA), legacy_map
+        for index, name in legacy_map.items():
+            assert z.read(index) == IMAGE_MEDIA[name], name
+
+
+# ---------------------------------------------------------------------------------------------
 # d. bad inputs
 
 
@@ -542,9 +655,14 @@ def main() -> None:
         export_modern(col, os.path.join(OUT, "modern-legacy.apkg"), legacy=True)
         col.close()
 
+        imagedir = os.path.join(work, "images")
+        os.makedirs(imagedir)
+        make_images(clock, imagedir)
+
         make_bad_inputs(media_dir, args.large_bomb)
         make_corrupt_anki21b(os.path.join(OUT, "modern.apkg"))
         verify_modern()
+        verify_images()
     finally:
         shutil.rmtree(work, ignore_errors=True)
         if os.environ.get("ANKI_FIXTURES_CLOCK"):

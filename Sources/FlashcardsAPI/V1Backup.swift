@@ -31,15 +31,39 @@ public struct BackupDocumentDTO: Codable, Sendable, Hashable {
     /// The account's settings and progress (scope `account` only).
     @Nullable public var account: BackupAccountDTO?
     public var stacks: [BackupStackDTO]
+    /// The images the rich cards show (absent in documents from before images, and when there are
+    /// none).
+    public var images: [BackupImageDTO]?
 
     /// Creates a document of the current version.
-    public init(scope: Scope, createdAt: Date, account: BackupAccountDTO?, stacks: [BackupStackDTO]) {
+    public init(
+        scope: Scope, createdAt: Date, account: BackupAccountDTO?, stacks: [BackupStackDTO],
+        images: [BackupImageDTO]? = nil
+    ) {
         self.format = Self.formatName
         self.version = Self.currentVersion
         self.scope = scope
         self.createdAt = createdAt
         self.account = account
         self.stacks = stacks
+        self.images = images
+    }
+}
+
+/// An image a rich card shows (`![description](image:<id>)`), as stored: re-encoded, without
+/// metadata.
+public struct BackupImageDTO: Codable, Sendable, Hashable {
+    @LowercaseUUID public var id: UUID
+    /// `image/jpeg`, `image/png`, `image/gif` or `image/webp`.
+    public var mediaType: String
+    /// The image's bytes (base64 in JSON).
+    public var data: Data
+
+    /// Creates the image.
+    public init(id: UUID, mediaType: String, data: Data) {
+        self.id = id
+        self.mediaType = mediaType
+        self.data = data
     }
 }
 

@@ -105,16 +105,20 @@ public struct ImportPreviewDTO: Codable, Sendable, Hashable {
     public var notes: Int?
     /// Anki: answers in the review history that come along.
     public var reviews: Int?
-    /// Anki: media files in the package (not imported until cards can show them).
+    /// Anki: media files in the package.
     public var media: Int?
+    /// Anki: image files the cards show (JPEG, PNG, GIF or WebP, at most 500); they come along as
+    /// images of rich cards.
+    public var images: Int?
 
     /// Creates the preview.
     public init(
         format: String, encoding: String?, separator: String?, hasHeader: Bool, header: [String]?,
         columns: ImportColumnsDTO?, columnCount: Int, rows: [[String]], cards: Int, rejected: Int,
         problems: [ImportProblemDTO], suggestedStackName: String, decks: [ImportDeckDTO]? = nil, notes: Int? = nil,
-        reviews: Int? = nil, media: Int? = nil
+        reviews: Int? = nil, media: Int? = nil, images: Int? = nil
     ) {
+        self.images = images
         self.decks = decks
         self.notes = notes
         self.reviews = reviews
@@ -158,11 +162,17 @@ public struct ImportResultDTO: Codable, Sendable, Hashable {
     public var cardsCreated: Int
     /// Answers of the review history imported (Anki).
     public var reviewsImported: Int
-    /// Media files left out (Anki; until cards can show them).
+    /// Media files left out (Anki: sounds, files no card shows, images that could not be read).
     public var mediaSkipped: Int
+    /// Images the cards show, stored as the learner's (Anki; backups).
+    public var imagesImported: Int
 
     /// Creates the result.
-    public init(stacks: [ImportedStackDTO], cardsCreated: Int, reviewsImported: Int = 0, mediaSkipped: Int = 0) {
+    public init(
+        stacks: [ImportedStackDTO], cardsCreated: Int, reviewsImported: Int = 0, mediaSkipped: Int = 0,
+        imagesImported: Int = 0
+    ) {
+        self.imagesImported = imagesImported
         self.stacks = stacks
         self.cardsCreated = cardsCreated
         self.reviewsImported = reviewsImported
@@ -198,6 +208,19 @@ extension ImportProblemDTO {
     }
 }
 
+extension ImportResultDTO {
+    /// Reads a result; one from a server before images (no `imagesImported`) has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            stacks: try container.decode([ImportedStackDTO].self, forKey: .stacks),
+            cardsCreated: try container.decode(Int.self, forKey: .cardsCreated),
+            reviewsImported: try container.decode(Int.self, forKey: .reviewsImported),
+            mediaSkipped: try container.decode(Int.self, forKey: .mediaSkipped),
+            imagesImported: try container.decodeIfPresent(Int.self, forKey: .imagesImported) ?? 0)
+    }
+}
+
 extension ImportPreviewDTO {
     /// Writes every field, `null` for absent ones.
     public func encode(to encoder: any Encoder) throws {
@@ -218,5 +241,6 @@ extension ImportPreviewDTO {
         try container.encode(notes, forKey: .notes)
         try container.encode(reviews, forKey: .reviews)
         try container.encode(media, forKey: .media)
+        try container.encode(images, forKey: .images)
     }
 }

@@ -298,8 +298,11 @@ struct ImportCommand: ClientCommand {
         if let reviews = preview.reviews, reviews > 0 {
             output.line("The review history (\(reviews) answers) comes along.")
         }
-        if let media = preview.media, media > 0 {
-            output.line("\(media) media files are left out (not supported yet).")
+        if let images = preview.images, images > 0 {
+            output.line("\(images) images come along (the cards showing them become rich cards).")
+        }
+        if let media = preview.media, media > (preview.images ?? 0) {
+            output.line("\(media - (preview.images ?? 0)) other media files (sounds, …) are left out.")
         }
         if dryRun || preview.rejected > 0 {
             output.line("\(preview.cards) cards would be imported \(target); nothing was imported.")

@@ -199,9 +199,11 @@ public enum CardImageProcessor {
                     ],
                     limits: ProcessLimits(timeoutSeconds: 20, memoryBytes: 2 << 30, maximumOutputBytes: 1 << 20),
                     environment: ["VIPS_CONCURRENCY": "2"])
-                guard run.exitCode == 0, let encoded = try? Data(contentsOf: output),
+                guard run.exitCode == 0, var encoded = try? Data(contentsOf: output),
                     ImageType.sniff(encoded) == outputType, let size = PixelSize.read(encoded, type: outputType)
                 else { throw ImageError.unreadable }
+                // libvips 8.14's WebP writer keeps EXIF and XMP despite `strip`: drop their chunks.
+                if outputType == .webp { encoded = WebPMetadata.stripped(encoded) }
                 return ProcessedImage(data: encoded, type: outputType, size: size)
             }
         } catch let error as ImageError {
@@ -213,5 +215,40 @@ public enum CardImageProcessor {
         } catch {
             throw .unreadable
         }
+    }
+}
+
+/// WebP's metadata chunks (RIFF): `EXIF` and `XMP ` dropped, with their flags in `VP8X` and the
+/// RIFF size set anew.
+enum WebPMetadata {
+    static func stripped(_ data: Data) -> Data {
+        let bytes = [UInt8](data)
+        guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8)
+        else { return data }
+        var out: [UInt8] = Array(bytes[0..<12])
+        var index = 12
+        while index + 8 <= bytes.count {
+            let kind = String(decoding: bytes[index..<(index + 4)], as: UTF8.self)
+            let size =
+                Int(bytes[index + 4]) | Int(bytes[index + 5]) << 8 | Int(bytes[index + 6]) << 16
+                | Int(bytes[index + 7]) << 24
+            let end = index + 8 + size + (size % 2)
+            guard end <= bytes.count || (end == bytes.count + 1 && size % 2 == 1) else { return data }
+            let chunk = bytes[index..<min(end, bytes.count)]
+            if kind == "VP8X", size >= 1 {
+                var header = Array(chunk)
+                header[8] &= ~UInt8(0x0C)  // the EXIF (0x08) and XMP (0x04) flags
+                out += header
+            } else if kind != "EXIF", kind != "XMP " {
+                out += chunk
+            }
+            index = end
+        }
+        let riffSize = UInt32(out.count - 8)
+        out[4] = UInt8(riffSize & 0xFF)
+        out[5] = UInt8((riffSize >> 8) & 0xFF)
+        out[6] = UInt8((riffSize >> 16) & 0xFF)
+        out[7] = UInt8((riffSize >> 24) & 0xFF)
+        return Data(out)
     }
 }

@@ -143,4 +143,35 @@ struct RichTextTests {
         let markdown = RichText.imageMarkdown(id: Self.imageId.uppercased(), description: description)
         #expect(RichText.parse(markdown) == [.paragraph([.image(id: Self.imageId, alt: "a [b] \\ c d")])])
     }
+
+    @Test("escaped plain text shows literally: every marker, list starts, tables, fences and image syntax")
+    func escapedText() {
+        let texts = [
+            "Preis: 5 $ und $x$, **fett**, *schräg*, _unter_, `code`, a | b, C:\\Pfad\\datei",
+            "- keine Liste\n+ auch nicht\n* nein\n1. keine Nummer\n2024. Jahr", "| A | B |\n|---|---|\n| 1 | 2 |",
+            "```\nkein Code\n```", "$$\nx^2\n$$", "![Bild](image:0b4e7a0c-4e4b-4f06-8a4c-1b7e6f6e2a55)",
+            "Eins\n\nZwei\nDrei", "#Hashtag 3.5 -5 +1 a-b", "[…] und [Hinweis]", "\\*", "",
+        ]
+        for text in texts {
+            let source = RichText.escaped(text)
+            #expect(RichText.plainText(source) == text, "\(source)")
+            #expect(RichText.imageIds(source).isEmpty)
+            for block in RichText.parse(source) {
+                guard case .paragraph(let inlines) = block else {
+                    Issue.record("\(text): \(block)")
+                    continue
+                }
+                for inline in inlines {
+                    switch inline {
+                    case .text, .lineBreak: break
+                    default: Issue.record("\(text): \(inline)")
+                    }
+                }
+            }
+        }
+        // A number's `)` cannot be escaped: the space after it becomes a no-break space.
+        #expect(RichText.escaped("1) eins") == "1)\u{00A0}eins")
+        #expect(RichText.html(RichText.escaped("1) eins")) == "<p>1)\u{00A0}eins</p>")
+        #expect(RichText.escaped("Zelle.\r\n- a") == "Zelle.\n\\- a")
+    }
 }

@@ -1,4 +1,5 @@
 import FlashcardsAPI
+import FlashcardsCore
 import Fluent
 import Foundation
 import SQLKit
@@ -29,21 +30,23 @@ struct AnkiImportTests {
                 #expect(res.status == .ok, "\(res.body.string)")
                 let preview = try res.decoded(ImportPreviewDTO.self)
                 #expect(preview.format == "apkg" && preview.cards == 7 && preview.rejected == 0)
-                #expect(preview.notes == 5 && preview.reviews == 18 && preview.media == 2)
+                #expect(preview.notes == 5 && preview.reviews == 18 && preview.media == 2 && preview.images == 2)
                 #expect(
                     preview.decks == [
                         ImportDeckDTO(name: "Biologie", cards: 3, reviews: 3),
                         ImportDeckDTO(name: "Biologie::Zellen", cards: 4, reviews: 15),
                     ])
+                // Rows are plain text: an image without a description shows as "[Bild]".
                 #expect(
                     preview.rows.contains([
-                        "Was ist die Mitochondrie?", "Das Kraftwerk der Zelle.\nSie erzeugt ATP & Wärme.",
+                        "Was ist die Mitochondrie?", "Das Kraftwerk der Zelle.\nSie erzeugt ATP & Wärme.\n[Bild]",
                     ]))
             }
             let job = try await importFile(app, token: token, file: file, name: "Biologie.apkg")
             #expect(job.status == "succeeded", "\(job.error ?? "")")
             let result = try JSONDecoder().decode(ImportResultDTO.self, from: Data(try #require(job.result).utf8))
-            #expect(result.cardsCreated == 7 && result.reviewsImported == 18 && result.mediaSkipped == 2)
+            #expect(result.cardsCreated == 7 && result.reviewsImported == 18 && result.mediaSkipped == 0)
+            #expect(result.imagesImported == 2)
             #expect(
                 result.stacks.map(\.name) == ["Biologie", "Biologie::Zellen"] && result.stacks.map(\.cards) == [3, 4])
 
@@ -53,6 +56,11 @@ struct AnkiImportTests {
                 try #require(cards.first { $0.sides.question == question })
             }
             #expect(try card("Ist das harmlos?").answer == "Nein, <script> ist gefährlich.")
+            // The notes with images are rich cards showing the importer's copies.
+            let mito = try card("Was ist die Mitochondrie?")
+            let image = try #require(RichText.imageIds(mito.answer).first)
+            #expect(mito.cardFormat == .markdown)
+            #expect(mito.answer == "Das Kraftwerk der Zelle.\nSie erzeugt ATP & Wärme.\n![](image:\(image))")
             // A cloze note stays one note of cloze cards, one per gap, its extra notes on the back.
             let membrane = try card("Die […] umgibt die Zelle.")
             let cell = try card("Die Zellmembran umgibt die [Hülle?].")
@@ -172,7 +180,7 @@ struct AnkiExportTests {
                 try package.write(to: URL(fileURLWithPath: path))
             }
             let zip = try ZipArchive(package)
-            #expect(zip.entries.map(\.name) == ["collection.anki21", "media"])
+            #expect(zip.entries.map(\.name) == ["collection.anki21", "media", "0", "1"])
             let again = try await importFile(app, token: token, file: package, name: "Bio.apkg")
             #expect(again.status == "succeeded", "\(again.error ?? "")")
             let result = try JSONDecoder().decode(ImportResultDTO.self, from: Data(try #require(again.result).utf8))
@@ -182,7 +190,9 @@ struct AnkiExportTests {
             let second = cards.filter { $0.stackId != stack.id }
             // An export writes each card as a note of its sides.
             #expect(first.map(\.sides.question) == second.map(\.sides.question))
-            #expect(first.map(\.sides.answer) == second.map(\.sides.answer))
+            // (The images come back as copies with ids of their own.)
+            #expect(
+                first.map { RichText.plainText($0.sides.answer) } == second.map { RichText.plainText($0.sides.answer) })
             #expect(first.map(\.tags) == second.map(\.tags))
             // The history came back whole, so each card replays to the same schedule.
             #expect(first.map(\.reviewCount) == second.map(\.reviewCount) && first.map(\.state) == second.map(\.state))

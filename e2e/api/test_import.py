@@ -18,6 +18,7 @@ import csv
 import io
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import tempfile
@@ -264,6 +265,7 @@ def test_import_story_quizlet_export_and_round_trip(api: Api):
         "notes": None,
         "reviews": None,
         "media": None,
+        "images": None,
     }, preview
     assert stack_ids(api, token) == [], "a preview writes nothing"
 
@@ -359,6 +361,7 @@ def test_import_story_quizlet_export_and_round_trip(api: Api):
         "cardsCreated": 5,
         "reviewsImported": 0,
         "mediaSkipped": 0,
+        "imagesImported": 0,
     }, into
     assert [card_row(c) for c in all_cards(api, token, target["id"])] == [card_row(c) for c in cards]
     assert export(api, token, target["id"], "tsv")[0].content == raw_tsv
@@ -622,7 +625,7 @@ class AnkiCard:
 #: (decks by name, then notes and templates in order). HTML is rendered as text, cloze deletions as […].
 MODERN = {
     "Was ist die Mitochondrie?": AnkiCard(
-        "Das Kraftwerk der Zelle.\nSie erzeugt ATP & Wärme.",
+        "Das Kraftwerk der Zelle.\nSie erzeugt ATP & Wärme.\n![](image:ID)",
         "Biologie",
         "learning",
         ("biologie", "zelle::organell"),
@@ -639,7 +642,7 @@ MODERN = {
         "Photosynthese", "Biologie", "new", ("biologie", "pflanzen"), ()
     ),
     "Zellkern & DNA": AnkiCard(
-        "Enthält die Erbinformation (Größe: 5 µm).",
+        "![](image:ID)\nEnthält die Erbinformation (Größe: 5 µm).",
         "Biologie::Zellen",
         "relearning",
         ("bild", "zelle"),
@@ -693,6 +696,28 @@ def parse_api_date(text: str) -> datetime:
     return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
 
 
+IMAGE_ID = re.compile(r"image:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def without_ids(text: str) -> str:
+    """A rich card's text with its image ids as `ID` (each import stores its own copies)."""
+    return IMAGE_ID.sub("image:ID", text)
+
+
+def row_text(text: str) -> str:
+    """A text of MODERN as a preview row shows it: an image without a description as `[Bild]`."""
+    return text.replace("![](image:ID)", "[Bild]")
+
+
+def anki_field(card: dict, field: str) -> str:
+    """A card's side as an exported field: a plain card's text escaped (`anki_html`), a rich card's
+    rendered HTML with each image as `<img src="<id>.<ext>">` (its media file)."""
+    if card["format"] != "markdown":
+        return anki_html(side(card, field))
+    html = card["rendered"][field] or ""
+    return re.sub(r'<img class="card-image" data-image="([0-9a-f-]{36})"', r'<img src="\1.png"', html)
+
+
 def anki_html(text: str | None) -> str:
     """A card's text as an exported field: `&`, `<`, `>` escaped, line breaks as `<br>`."""
     return (text or "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\n", "<br>")
@@ -710,7 +735,7 @@ def check_modern_cards(cards: list[dict], questions: set[str] | None = None) -> 
     for card in cards:
         expected = MODERN[side(card, "question")]
         what = f"{side(card, 'question')!r}: {card}"
-        assert side(card, "answer") == expected.answer, what
+        assert without_ids(side(card, "answer")) == expected.answer, what
         assert card["kind"] == ("cloze" if "cloze" in expected.tags else "basic"), what
         assert card["state"] == expected.state, what
         assert card["reviewCount"] == len(expected.reviews), what
@@ -829,7 +854,7 @@ def test_anki_import_story_modern_package(api: Api):
         "header": None,
         "columns": None,
         "columnCount": 2,
-        "rows": [[question, card.answer] for question, card in MODERN.items()],
+        "rows": [[question, row_text(card.answer)] for question, card in MODERN.items()],
         "cards": 7,
         "rejected": 0,
         "problems": [],
@@ -838,6 +863,7 @@ def test_anki_import_story_modern_package(api: Api):
         "notes": 5,
         "reviews": 18,
         "media": 2,
+        "images": 2,
     }, preview
     # The name of the file makes no difference: the type comes from the content.
     _, renamed = send(api, PREVIEW, token, package, name="karten.csv", expect=200)
@@ -848,7 +874,7 @@ def test_anki_import_story_modern_package(api: Api):
     result = import_result(api, job)
     assert job["progress"]["stage"] == "done" and job["progress"]["cardsCreated"] == 7, job["progress"]
     stacks = result.pop("stacks")
-    assert result == {"cardsCreated": 7, "reviewsImported": 18, "mediaSkipped": 2}, result
+    assert result == {"cardsCreated": 7, "reviewsImported": 18, "mediaSkipped": 0, "imagesImported": 2}, result
     assert [(s["name"], s["cards"], s["created"]) for s in stacks] == [
         ("Biologie", 3, True),
         ("Biologie::Zellen", 4, True),
@@ -889,7 +915,8 @@ def test_anki_import_into_one_named_stack_or_the_callers_stack(api: Api):
     assert preview["suggestedStackName"] == "Alles Bio" and preview["decks"] == MODERN_DECKS, preview
     named = import_result(api, run_import(api, token, package, options={"stackName": " Alles Bio "}))
     assert [(s["name"], s["cards"], s["created"]) for s in named["stacks"]] == [("Alles Bio", 7, True)], named
-    assert (named["cardsCreated"], named["reviewsImported"], named["mediaSkipped"]) == (7, 18, 2), named
+    assert (named["cardsCreated"], named["reviewsImported"], named["mediaSkipped"]) == (7, 18, 0), named
+    assert named["imagesImported"] == 2, named
     named_id = named["stacks"][0]["id"]
     check_modern_cards(all_cards(api, token, named_id))
 
@@ -903,7 +930,8 @@ def test_anki_import_into_one_named_stack_or_the_callers_stack(api: Api):
         "stacks": [{"id": target["id"], "name": "Meine Karten", "cards": 7, "created": False}],
         "cardsCreated": 7,
         "reviewsImported": 18,
-        "mediaSkipped": 2,
+        "mediaSkipped": 0,
+        "imagesImported": 2,
     }, into
     cards = all_cards(api, token, target["id"])
     assert cards[0]["question"] == "Schon da" and len(cards) == 8, cards
@@ -987,6 +1015,7 @@ def test_anki_import_refuses_unsafe_broken_and_oversized_packages(api: Api):
             "notes": None,
             "reviews": None,
             "media": None,
+            "images": None,
         }, (name, preview)
         for options in (None, {"stackId": target["id"]}):
             job = run_import(api, token, content, name=name, options=options)
@@ -1062,7 +1091,13 @@ def test_anki_export_is_read_by_the_real_anki(api: Api, tmp_path):
     cards = wait_for_hints(api, token, stack_id)  # the hint job has written every hint: the cards stay as they are
     check_modern_cards(cards)
     # An export writes each card as a note of its sides.
-    by_front = {anki_html(side(card, "question")): card for card in cards}
+    by_front = {anki_field(card, "question"): card for card in cards}
+    images = sorted(
+        match.group(0).removeprefix("image:") + ".png"
+        for card in cards
+        for match in IMAGE_ID.finditer(side(card, "answer"))
+    )
+    assert len(images) == 2, images
 
     response, package = export(api, token, stack_id, "apkg")
     assert response.headers["Content-Type"] == "application/octet-stream", response.headers
@@ -1070,9 +1105,11 @@ def test_anki_export_is_read_by_the_real_anki(api: Api, tmp_path):
         "attachment; filename=\"Biologie komplett.apkg\"; filename*=UTF-8''Biologie%20komplett.apkg"
     )
     with zipfile.ZipFile(io.BytesIO(package)) as archive:
-        assert archive.namelist() == ["collection.anki21", "media"], archive.namelist()
+        assert archive.namelist() == ["collection.anki21", "media", "0", "1"], archive.namelist()
         assert archive.testzip() is None
-        assert archive.read("media") == b"{}"
+        media_map = json.loads(archive.read("media"))
+        assert sorted(media_map) == ["0", "1"] and sorted(media_map.values()) == images, media_map
+        assert all(archive.read(entry).startswith(b"\x89PNG") for entry in media_map), "stored as they are"
         (tmp_path / "collection.anki21").write_bytes(archive.read("collection.anki21"))
     with contextlib.closing(sqlite3.connect(f"file:{tmp_path / 'collection.anki21'}?mode=ro", uri=True)) as db:
         assert db.execute("SELECT ver FROM col").fetchone() == (11,), "schema 11"
@@ -1091,12 +1128,14 @@ def test_anki_export_is_read_by_the_real_anki(api: Api, tmp_path):
         "empty_first_field": 0,
         "found_notes": 7,
     }, anki["import"]
-    assert anki["package"]["collection"] == "collection.anki21" and anki["package"]["media"] == [], anki["package"]
+    assert anki["package"]["collection"] == "collection.anki21", anki["package"]
+    assert sorted(entry["name"] for entry in anki["package"]["media"]) == images, anki["package"]
     assert [(deck["name"], deck["cards"]) for deck in anki["decks"]] == [("Biologie komplett", 7)], anki["decks"]
     assert anki["notetypes"] == [
         {"name": "Smart Flashcards", "kind": "normal", "fields": ["Front", "Back", "Hint"], "templates": ["Card 1"]}
     ], anki["notetypes"]
-    assert anki["media"] == []
+    # Anki keeps the images as media files of the collection.
+    assert sorted(entry["name"] for entry in anki["media"]) == images, anki["media"]
 
     # The notes: one per card, fields HTML-escaped (line breaks as <br>), tags kept.
     notes = {note["id"]: note for note in anki["notes"]}
@@ -1105,14 +1144,20 @@ def test_anki_export_is_read_by_the_real_anki(api: Api, tmp_path):
         card = by_front[note["fields"]["Front"]]
         assert note["notetype"] == "Smart Flashcards" and note["decks"] == ["Biologie komplett"], note
         assert note["fields"] == {
-            "Front": anki_html(side(card, "question")),
-            "Back": anki_html(side(card, "answer")),
-            "Hint": anki_html(card["hint"]),
+            "Front": anki_field(card, "question"),
+            "Back": anki_field(card, "answer"),
+            "Hint": anki_html(card["hint"]) if card["format"] != "markdown" else anki_field(card, "hint"),
         }, note
         assert sorted(note["tags"]) == sorted(MODERN[side(card, "question")].tags), note
-    fields = {note["fields"]["Front"]: note["fields"]["Back"] for note in notes.values()}
-    assert fields["Was ist die Mitochondrie?"] == "Das Kraftwerk der Zelle.<br>Sie erzeugt ATP &amp; Wärme."
-    assert fields["Zellkern &amp; DNA"] == "Enthält die Erbinformation (Größe: 5 µm)."
+    uuid_pattern = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+    fields = {note["fields"]["Front"]: uuid_pattern.sub("ID", note["fields"]["Back"]) for note in notes.values()}
+    # A rich card's fields are its HTML, its image a media file of the package.
+    assert fields["<p>Was ist die Mitochondrie?</p>"] == (
+        '<p>Das Kraftwerk der Zelle.<br>Sie erzeugt ATP &amp; Wärme.<br><img src="ID.png" alt=""></p>'
+    ), fields
+    assert fields["<p>Zellkern &amp; DNA</p>"] == (
+        '<p><img src="ID.png" alt=""><br>Enthält die Erbinformation (Größe: 5 µm).</p>'
+    ), fields
     assert fields["Ist das harmlos?"] == "Nein, &lt;script&gt; ist gefährlich."
 
     # The cards: Anki's type and queue of each state, the due time of learning cards to the second and
@@ -1147,14 +1192,15 @@ def test_anki_export_is_read_by_the_real_anki(api: Api, tmp_path):
     # The package reads back through our own import: the same cards, states and history.
     _, preview = send(api, PREVIEW, token, package, name="Biologie komplett.apkg", expect=200)
     assert preview["decks"] == [{"name": "Biologie komplett", "cards": 7, "reviews": 18}], preview
-    assert (preview["notes"], preview["reviews"], preview["media"], preview["rejected"]) == (7, 18, 0, 0), preview
+    assert (preview["notes"], preview["reviews"], preview["media"], preview["rejected"]) == (7, 18, 2, 0), preview
+    assert preview["images"] == 2, preview
     again = import_result(api, run_import(api, token, package, name="Biologie komplett.apkg"))
     assert [(s["name"], s["cards"]) for s in again["stacks"]] == [("Biologie komplett", 7)], again
-    assert (again["reviewsImported"], again["mediaSkipped"]) == (18, 0), again
+    assert (again["reviewsImported"], again["mediaSkipped"], again["imagesImported"]) == (18, 0, 2), again
 
     def essentials(card: dict) -> tuple:
         # The export wrote each card as a note of its sides: they come back as basic cards of them.
-        return (side(card, "question"), side(card, "answer")) + tuple(
+        return (side(card, "question"), without_ids(side(card, "answer"))) + tuple(
             card[key] for key in ("hint", "state", "reviewCount", "lastReviewedAt"))
 
     assert sorted(map(essentials, all_cards(api, token, again["stacks"][0]["id"]))) == sorted(map(essentials, cards))

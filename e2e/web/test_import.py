@@ -557,8 +557,8 @@ def test_anki_package_each_deck_its_own_stack(page: Page):
     notes = page.locator("#preview .import-notes li")
     expect(notes.first).to_have_text(
         "Der Lernverlauf (18 Wiederholungen) wird übernommen, damit die Planung dort weitermacht, wo Anki aufgehört hat.")
-    expect(notes.nth(1)).to_contain_text("2 Mediendateien (Bilder oder Töne) werden noch nicht übernommen")
-    expect(notes.nth(1)).to_contain_text("Bilder kommen später mit den erweiterten Karten")
+    expect(notes.nth(1)).to_have_text(
+        "2 Mediendateien im Paket: Bilder (JPEG, PNG, GIF, WebP) kommen mit auf die Karten, Töne nicht.")
     qa = page.locator(".import-qa")
     expect(qa.locator("caption")).to_have_text("Alle 7 Karten des Pakets")
     expect(qa.locator("thead th")).to_have_text(["Vorderseite", "Rückseite"])
@@ -588,9 +588,8 @@ def test_anki_package_each_deck_its_own_stack(page: Page):
     expect(done).to_contain_text("2 Stapel sind bereit:")
     expect(done.locator(".import-stacks li")).to_have_text(["Biologie 3 Karten", "Biologie::Zellen 4 Karten"],
                                                             use_inner_text=True)
-    expect(done.locator(".import-notes li")).to_have_text([
-        "18 Wiederholungen aus dem Lernverlauf übernommen",
-        "2 Mediendateien nicht übernommen (Bilder kommen mit den erweiterten Karten)"])
+    # Both media files are images the cards show: none is left out.
+    expect(done.locator(".import-notes li")).to_have_text(["18 Wiederholungen aus dem Lernverlauf übernommen"])
     expect(page.get_by_role("link", name="Zu deinen Stapeln")).to_have_attribute("href", "/app/stacks")
     shot(page, "i17-anki-done")
 
@@ -630,8 +629,8 @@ def test_anki_package_into_one_new_stack_by_drag_and_drop(page: Page):
     page.get_by_role("button", name="Importieren", exact=True).click()
     expect(page.get_by_role("heading", name="7 Karten importiert")).to_be_focused()
     expect(page.get_by_text("Der neue Stapel „Biologie komplett“ ist bereit.")).to_be_visible()
-    expect(page.locator("#done .import-notes li")).to_have_text(
-        ["2 Mediendateien nicht übernommen (Bilder kommen mit den erweiterten Karten)"])  # no history to take over
+    # No history to take over and no media file left out (both are images of the cards).
+    expect(page.locator("#done .import-notes li")).to_have_count(0)
     [stack] = stacks_of(page, account["token"])
     assert stack["name"] == "Biologie komplett" and stack["cardCount"] == 7
     questions = [c["question"] for c in cards_of(page, account["token"], stack["id"])]
@@ -742,8 +741,7 @@ def test_anki_package_in_english(make_page):
     expect(page.locator(".import-decks caption")).to_have_text("The 2 decks in the package")
     expect(page.locator("#preview .import-notes li")).to_have_text([
         "The review history (18 reviews) comes along, so scheduling carries on where Anki left off.",
-        "2 media files (images or sounds) are not imported yet: images come later with rich cards. "
-        "Until then the cards show without them."])
+        "2 media files in the package: images (JPEG, PNG, GIF, WebP) come along on the cards, sounds do not."])
     expect(page.locator(".import-qa thead th")).to_have_text(["Front", "Back"])
     expect(page.get_by_role("radio", name=re.compile("^Each deck becomes its own stack"))).to_be_checked()
     expect(page.get_by_role("radio", name=re.compile("^Everything into one new stack"))).to_be_visible()
@@ -754,8 +752,7 @@ def test_anki_package_in_english(make_page):
     expect(page.get_by_text("2 stacks are ready:")).to_be_visible()
     expect(page.locator("#done .import-stacks li")).to_have_text(["Biologie 3 cards", "Biologie::Zellen 4 cards"],
                                                                  use_inner_text=True)
-    expect(page.locator("#done .import-notes li")).to_have_text([
-        "18 reviews taken over from the history", "2 media files not imported (images come with rich cards)"])
+    expect(page.locator("#done .import-notes li")).to_have_text(["18 reviews taken over from the history"])
     assert len(stacks_of(page, account["token"])) == 2
 
     page.get_by_role("button", name="Import another file").click()

@@ -135,7 +135,7 @@ export default {
   'imp.decksCaption': { one: 'Das Deck im Paket', other: 'Die {count} Decks im Paket' },
   'imp.history': { one: 'Der Lernverlauf ({count} Wiederholung) wird übernommen, damit die Planung dort weitermacht, wo Anki aufgehört hat.', other: 'Der Lernverlauf ({count} Wiederholungen) wird übernommen, damit die Planung dort weitermacht, wo Anki aufgehört hat.' },
   'imp.noHistory': 'Das Paket enthält keinen Lernverlauf: Die Karten beginnen als neue Karten.',
-  'imp.media': { one: '{count} Mediendatei (Bild oder Ton) wird noch nicht übernommen: Bilder kommen später mit den erweiterten Karten. Bis dahin fehlen sie auf den Karten.', other: '{count} Mediendateien (Bilder oder Töne) werden noch nicht übernommen: Bilder kommen später mit den erweiterten Karten. Bis dahin fehlen sie auf den Karten.' },
+  'imp.media': { one: '{count} Mediendatei im Paket: Bilder (JPEG, PNG, GIF, WebP) kommen mit auf die Karten, Töne nicht.', other: '{count} Mediendateien im Paket: Bilder (JPEG, PNG, GIF, WebP) kommen mit auf die Karten, Töne nicht.' },
   'imp.cardsAll': { one: 'Die Karte des Pakets', other: 'Alle {count} Karten des Pakets' },
   'imp.cardsFirst': { one: 'Die erste Karte des Pakets', other: 'Die ersten {count} Karten des Pakets' },
   'imp.noCardsPackage': 'Das Paket enthält keine Karten.',
@@ -154,7 +154,7 @@ export default {
   'imp.doneStacks': { one: 'Ein Stapel ist bereit:', other: '{count} Stapel sind bereit:' },
   'imp.stackCards': { one: '{count} Karte', other: '{count} Karten' },
   'imp.doneReviews': { one: '{count} Wiederholung aus dem Lernverlauf übernommen', other: '{count} Wiederholungen aus dem Lernverlauf übernommen' },
-  'imp.doneMedia': { one: '{count} Mediendatei nicht übernommen (Bilder kommen mit den erweiterten Karten)', other: '{count} Mediendateien nicht übernommen (Bilder kommen mit den erweiterten Karten)' },
+  'imp.doneMedia': { one: '{count} Mediendatei nicht übernommen (Ton, Datei ohne Karte oder unlesbares Bild)', other: '{count} Mediendateien nicht übernommen (Töne, Dateien ohne Karte oder unlesbare Bilder)' },
   'imp.toStacks': 'Zu deinen Stapeln',
   'imp.failedHelpAnki': 'Es wurde keine Karte übernommen. Korrigiere das Paket in Anki, exportiere es erneut und versuche es noch einmal.',
 

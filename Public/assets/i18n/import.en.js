@@ -135,7 +135,7 @@ export default {
   'imp.decksCaption': { one: 'The deck in the package', other: 'The {count} decks in the package' },
   'imp.history': { one: 'The review history ({count} review) comes along, so scheduling carries on where Anki left off.', other: 'The review history ({count} reviews) comes along, so scheduling carries on where Anki left off.' },
   'imp.noHistory': 'The package has no review history: the cards start as new cards.',
-  'imp.media': { one: '{count} media file (image or sound) is not imported yet: images come later with rich cards. Until then the cards show without it.', other: '{count} media files (images or sounds) are not imported yet: images come later with rich cards. Until then the cards show without them.' },
+  'imp.media': { one: '{count} media file in the package: images (JPEG, PNG, GIF, WebP) come along on the cards, sounds do not.', other: '{count} media files in the package: images (JPEG, PNG, GIF, WebP) come along on the cards, sounds do not.' },
   'imp.cardsAll': { one: 'The card of the package', other: 'All {count} cards of the package' },
   'imp.cardsFirst': { one: 'The first card of the package', other: 'The first {count} cards of the package' },
   'imp.noCardsPackage': 'The package holds no cards.',
@@ -154,7 +154,7 @@ export default {
   'imp.doneStacks': { one: 'One stack is ready:', other: '{count} stacks are ready:' },
   'imp.stackCards': { one: '{count} card', other: '{count} cards' },
   'imp.doneReviews': { one: '{count} review taken over from the history', other: '{count} reviews taken over from the history' },
-  'imp.doneMedia': { one: '{count} media file not imported (images come with rich cards)', other: '{count} media files not imported (images come with rich cards)' },
+  'imp.doneMedia': { one: '{count} media file not imported (a sound, a file no card shows or an unreadable image)', other: '{count} media files not imported (sounds, files no card shows or unreadable images)' },
   'imp.toStacks': 'To your stacks',
   'imp.failedHelpAnki': 'No card was imported. Fix the package in Anki, export it again and try once more.',
 

@@ -48,7 +48,11 @@ public enum AnkiNotes {
     }
 
     /// The card with ordinal `ord` of a note with `fields` (raw HTML, in the note type's order).
-    public static func sides(of type: NoteType, fields: [String], ord: Int, tags: [String], deck: String) -> Sides {
+    /// With `images`, each `<img>` stays in the texts as a placeholder (`pieces`, `cardText`).
+    public static func sides(
+        of type: NoteType, fields: [String], ord: Int, tags: [String], deck: String, images: Bool = false
+    ) -> Sides {
+        func html(_ source: String) -> (text: String, media: Set<String>) { Self.html(source, images: images) }
         var named: [String: String] = [:]
         for (index, name) in type.fields.enumerated() { named[name] = index < fields.count ? fields[index] : "" }
         named["Tags"] = tags.joined(separator: " ")
@@ -97,8 +101,9 @@ public enum AnkiNotes {
 
     /// Visible text of an HTML field: tags removed (scripts and styles with their content), line
     /// breaks for `<br>`, `<div>`, `<p>` and `<li>`, entities decoded, `[sound:…]` removed. The
-    /// media it names (`<img src>`, `[sound:…]`) are returned beside it.
-    public static func html(_ html: String) -> (text: String, media: Set<String>) {
+    /// media it names (`<img src>`, `[sound:…]`) are returned beside it. With `images`, an `<img>`
+    /// leaves a placeholder with its source and description in the text (`pieces`).
+    public static func html(_ html: String, images: Bool = false) -> (text: String, media: Set<String>) {
         var text = ""
         var media = Set<String>()
         var index = html.startIndex
@@ -116,12 +121,18 @@ public enum AnkiNotes {
                 if ["br", "br/", "/div", "/p", "/li", "/tr", "/h1", "/h2", "/h3", "hr"].contains(name) {
                     text.append("\n")
                 }
-                if name == "img", let source = attribute("src", in: String(tag)) { media.insert(source) }
+                if name == "img", let source = attribute("src", in: String(tag)) {
+                    media.insert(source)
+                    if images {
+                        let description = attribute("alt", in: String(tag)).map { decodingEntities($0) } ?? ""
+                        text += placeholder(source: decodingEntities(source), description: description)
+                    }
+                }
                 index = html.index(after: close)
             } else if character == "&", let semicolon = html[index...].prefix(12).firstIndex(of: ";"),
                 let decoded = entity(String(html[html.index(after: index)..<semicolon]))
             {
-                text.append(decoded)
+                text += decoded.filter { !placeholderMarks.contains($0) }
                 index = html.index(after: semicolon)
             } else if character == "[", html[index...].hasPrefix("[sound:"),
                 let close = html[index...].firstIndex(of: "]")
@@ -129,7 +140,7 @@ public enum AnkiNotes {
                 media.insert(String(html[html.index(index, offsetBy: 7)..<close]))
                 index = html.index(after: close)
             } else {
-                text.append(character)
+                if !placeholderMarks.contains(character) { text.append(character) }
                 index = html.index(after: index)
             }
         }
@@ -144,13 +155,42 @@ public enum AnkiNotes {
     }
 
     private static func attribute(_ name: String, in tag: String) -> String? {
-        guard let range = tag.range(of: name + "=", options: .caseInsensitive) else { return nil }
+        // The attribute's name stands after a space (`data-src=` or `alt=` inside a value are no match).
+        var found: Range<String.Index>?
+        var from = tag.startIndex
+        while let range = tag.range(of: name + "=", options: .caseInsensitive, range: from..<tag.endIndex) {
+            if range.lowerBound == tag.startIndex || tag[tag.index(before: range.lowerBound)].isWhitespace {
+                found = range
+                break
+            }
+            from = range.upperBound
+        }
+        guard let range = found else { return nil }
         var rest = tag[range.upperBound...]
         if let quote = rest.first, quote == "\"" || quote == "'" {
             rest = rest.dropFirst()
             return rest.firstIndex(of: quote).map { String(rest[..<$0]) }
         }
         return String(rest.prefix { !$0.isWhitespace && $0 != "/" })
+    }
+
+    /// `text` with its character references decoded (an attribute's value).
+    static func decodingEntities(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        var out = ""
+        var index = text.startIndex
+        while index < text.endIndex {
+            if text[index] == "&", let semicolon = text[index...].prefix(12).firstIndex(of: ";"),
+                let decoded = entity(String(text[text.index(after: index)..<semicolon]))
+            {
+                out += decoded
+                index = text.index(after: semicolon)
+            } else {
+                out.append(text[index])
+                index = text.index(after: index)
+            }
+        }
+        return out
     }
 
     private static let entities: [String: String] = [
@@ -166,6 +206,77 @@ public enum AnkiNotes {
         }
         if name.hasPrefix("#") { return UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init).map { String($0) } }
         return entities[name]
+    }
+
+    // MARK: Images
+
+    /// What `html(_:images: true)` leaves for an `<img>`: its source (entities decoded) and its
+    /// description, percent-encoded between private-use characters, so the white-space rules leave
+    /// them alone and no text forges one (the three characters are dropped from a field's text).
+    static let placeholderMarks: Set<Character> = ["\u{E000}", "\u{E001}", "\u{E002}"]
+
+    static func placeholder(source: String, description: String) -> String {
+        func encoded(_ text: String) -> String {
+            text.filter { !placeholderMarks.contains($0) }.addingPercentEncoding(withAllowedCharacters: .alphanumerics)
+                ?? ""
+        }
+        return "\u{E000}" + encoded(source) + "\u{E001}" + encoded(description) + "\u{E002}"
+    }
+
+    /// A text made with `images` in pieces: text, and the images where the `<img>`s stood.
+    public enum Piece: Sendable, Hashable {
+        case text(String)
+        case image(source: String, description: String)
+    }
+
+    /// The pieces of a text made with `html(_:images: true)`.
+    public static func pieces(_ text: String) -> [Piece] {
+        guard text.contains("\u{E000}") else { return text.isEmpty ? [] : [.text(text)] }
+        var pieces: [Piece] = []
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "\u{E000}"),
+            let close = rest[open...].firstIndex(of: "\u{E002}")
+        {
+            if open > rest.startIndex { pieces.append(.text(String(rest[..<open]))) }
+            let inner = rest[rest.index(after: open)..<close]
+            let parts = inner.split(separator: "\u{E001}", omittingEmptySubsequences: false)
+            let source = parts.first.flatMap { String($0).removingPercentEncoding } ?? ""
+            let description = parts.dropFirst().first.flatMap { String($0).removingPercentEncoding } ?? ""
+            pieces.append(.image(source: source, description: description))
+            rest = rest[rest.index(after: close)...]
+        }
+        if !rest.isEmpty { pieces.append(.text(String(rest))) }
+        return pieces
+    }
+
+    /// The image sources a text made with `images` names, in order.
+    public static func imageSources(_ text: String) -> [String] {
+        pieces(text).compactMap { if case .image(let source, _) = $0 { source } else { nil } }
+    }
+
+    /// A text made with `images` as a card's text. `rich`: Markdown (`RichText`), the text escaped
+    /// so it shows literally and each image whose source `imageId` knows as
+    /// `![description](image:<id>)`; else plain text. An image without an id becomes its
+    /// description.
+    public static func cardText(_ text: String, rich: Bool, imageId: (String) -> String?) -> String {
+        guard text.contains("\u{E000}") else { return rich ? RichText.escaped(text) : text }
+        if !rich {
+            return pieces(text).map { piece in
+                switch piece {
+                case .text(let text): text
+                case .image(_, let description): description
+                }
+            }.joined()
+        }
+        // Escaped as a whole (a placeholder holds no marker character), so line starts are seen.
+        return pieces(RichText.escaped(text)).map { piece in
+            switch piece {
+            case .text(let text): return text
+            case .image(let source, let description):
+                guard let id = imageId(source) else { return RichText.escaped(description) }
+                return RichText.imageMarkdown(id: id, description: description)
+            }
+        }.joined()
     }
 
     // MARK: Templates
@@ -198,7 +309,8 @@ public enum AnkiNotes {
                         body = rest
                         rest = ""
                     }
-                    let filled = !html(fields[name] ?? "").text.isEmpty
+                    let field = html(fields[name] ?? "")
+                    let filled = !field.text.isEmpty || !field.media.isEmpty
                     if filled == (first == "#") {
                         output += render(String(body), fields: fields, frontSide: frontSide, hints: &hints)
                     }

@@ -110,6 +110,47 @@ public enum RichText {
         return ids
     }
 
+    /// Plain `text` as a source that shows it literally: the inline markers (`\\ * _ ` $ |`, and `[`
+    /// so nothing becomes an image) escaped everywhere, and what would start a block at the start
+    /// of a line (a list's `- `, `+ `, `1. `, `1) `) made text. `plainText` of the result is `text`
+    /// for texts whose lines have no spaces at either end and no two empty lines in a row (an HTML
+    /// field's text), but for a no-break space after a number's `)`, which cannot be escaped.
+    public static func escaped(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 8)
+        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated() {
+            if index > 0 { out += "\n" }
+            var rest = Substring(line)
+            // A list marker at the start of the line: `-`/`+` escaped, a number's `.` escaped; the
+            // space after a number's `)` (which cannot be escaped) becomes a no-break space.
+            let leading = rest.prefix { $0 == " " || $0 == "\t" }
+            out += leading
+            rest = rest.dropFirst(leading.count)
+            if let first = rest.first, first == "-" || first == "+", rest.dropFirst().first == " " {
+                out += "\\" + String(first)
+                rest = rest.dropFirst()
+            } else {
+                let digits = rest.prefix { $0.isASCII && $0.isNumber }
+                let after = rest.dropFirst(digits.count)
+                if (1...9).contains(digits.count), let mark = after.first, mark == "." || mark == ")",
+                    after.dropFirst().first == " "
+                {
+                    out += digits + (mark == "." ? "\\. " : ")\u{00A0}")
+                    rest = after.dropFirst(2)
+                }
+            }
+            for character in rest {
+                switch character {
+                case "\\", "*", "_", "`", "$", "|", "[", "]": out += "\\" + String(character)
+                default: out.append(character)
+                }
+            }
+        }
+        return out
+    }
+
     /// The Markdown that shows image `id` with `description` (brackets and backslashes escaped,
     /// line breaks as spaces).
     public static func imageMarkdown(id: String, description: String) -> String {

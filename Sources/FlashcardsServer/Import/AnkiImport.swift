@@ -17,8 +17,13 @@ struct AnkiImport: Sendable {
     var reviews: Int { decks.reduce(0) { $0 + $1.cards.reduce(0) { $0 + $1.reviews.count } } }
     var cardCount: Int { decks.reduce(0) { $0 + $1.cards.count } }
     var mediaCount = 0
+    /// The ids of the images the cards show (of those `images` offered).
+    var imagesShown: Set<String> = []
 
-    init(_ package: AnkiPackage, problemLimit: Int = 20) {
+    /// The cards of `package`. `images` maps media files to the ids of the images they became
+    /// (`AnkiImages`): a card showing one is a rich card (`![description](image:<id>)` where the
+    /// `<img>` was, its text escaped to show as it is); any other `<img>` becomes its description.
+    init(_ package: AnkiPackage, problemLimit: Int = 20, images: [String: String] = [:]) {
         mediaCount = package.mediaCount
         notes = package.notes.count
         var reviewsByCard: [Int64: [AnkiPackage.Review]] = [:]
@@ -40,22 +45,31 @@ struct AnkiImport: Sendable {
                 continue
             }
             let deck = package.decks[card.deckId] ?? "Anki"
-            let sides = AnkiNotes.sides(of: type, fields: note.fields, ord: card.ord, tags: note.tags, deck: deck)
+            let sides = AnkiNotes.sides(
+                of: type, fields: note.fields, ord: card.ord, tags: note.tags, deck: deck, images: true)
             do {
-                let imported: CardImport.Card
+                var imported: CardImport.Card
                 let gapNumbers = sides.cloze.map { Cloze.numbers(in: $0.text) } ?? []
                 if let cloze = sides.cloze, gapNumbers.contains(card.ord + 1), gapNumbers.count <= Cloze.maximumGaps {
                     // A cloze note's cards stay one note of our cloze cards, each with its gap.
-                    var made = try CardImport.card(
-                        question: cloze.text, answer: cloze.extra, hint: sides.hint,
-                        tags: note.tags.joined(separator: " "), note: note.id, kind: .cloze)
-                    made.variant = card.ord + 1
-                    made.noteId = "anki-\(note.id)"
-                    imported = made
-                } else {
+                    let texts = cardTexts([cloze.text, cloze.extra, sides.hint], package: package, images: images)
                     imported = try CardImport.card(
-                        question: sides.question, answer: sides.answer, hint: sides.hint,
+                        question: texts.texts[0] ?? "", answer: texts.texts[1] ?? "", hint: texts.texts[2],
+                        tags: note.tags.joined(separator: " "), note: note.id, kind: .cloze)
+                    imported.variant = card.ord + 1
+                    imported.noteId = "anki-\(note.id)"
+                    if texts.rich { imported.format = .markdown }
+                } else {
+                    let texts = cardTexts([sides.question, sides.answer, sides.hint], package: package, images: images)
+                    imported = try CardImport.card(
+                        question: texts.texts[0] ?? "", answer: texts.texts[1] ?? "", hint: texts.texts[2],
                         tags: note.tags.joined(separator: " "), note: note.id)
+                    if texts.rich { imported.format = .markdown }
+                }
+                if imported.format == .markdown {
+                    for text in [imported.question, imported.answer, imported.hint ?? ""] {
+                        imagesShown.formUnion(RichText.imageIds(text))
+                    }
                 }
                 byDeck[card.deckId, default: []].append(Card(card: imported, reviews: reviewsByCard[card.id] ?? []))
             } catch {
@@ -66,6 +80,30 @@ struct AnkiImport: Sendable {
             .sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending }
         if cardCount == 0, problems.isEmpty { problems = [ImportProblem(.noCards)] }
         if cardCount > CardImport.maximumCards { problems = [ImportProblem(.tooManyCards)] }
+    }
+
+    /// A card's texts with their image placeholders resolved: rich when one of them shows an
+    /// image. A text that would be empty without its images shows `[Bild]`.
+    private func cardTexts(_ texts: [String?], package: AnkiPackage, images: [String: String]) -> (
+        texts: [String?], rich: Bool
+    ) {
+        func imageId(_ source: String) -> String? { package.mediaFile(for: source).flatMap { images[$0] } }
+        let rich = texts.contains { text in
+            guard let text else { return false }
+            return AnkiNotes.imageSources(text).contains { imageId($0) != nil }
+        }
+        return (
+            texts.map { text in
+                text.map { text in
+                    let converted = AnkiNotes.cardText(text, rich: rich, imageId: imageId)
+                    let hadImage = !AnkiNotes.imageSources(text).isEmpty
+                    guard hadImage, converted.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                        return converted
+                    }
+                    return rich ? RichText.escaped("[Bild]") : "[Bild]"
+                }
+            }, rich
+        )
     }
 
     /// The preview's summary of the decks.

@@ -38,8 +38,12 @@ struct AnkiPackage: Sendable {
     var notes: [Int64: Note] = [:]
     var cards: [Card] = []
     var reviews: [Review] = []
-    /// Media files in the package (kept once rich cards exist; counted until then).
-    var mediaCount = 0
+    /// Media files in the package: each file's name (NFC) → its zip entry.
+    var mediaFiles: [String: String] = [:]
+    /// The package's zip, which the media files are read from.
+    var zip: ZipArchive?
+    /// Media files in the package.
+    var mediaCount: Int { mediaFiles.count }
 
     /// The collection's entry names, newest format first (new packages hold a dummy
     /// `collection.anki2`, "please update", beside the real one).
@@ -87,7 +91,8 @@ struct AnkiPackage: Sendable {
                 }
             }
         }
-        package.mediaCount = try await mediaCount(zip)
+        package.mediaFiles = try await mediaFiles(zip)
+        package.zip = zip
         return package
     }
 
@@ -246,28 +251,64 @@ struct AnkiPackage: Sendable {
 
     // MARK: Media
 
-    /// How many media files the package's map names. A name that could leave a folder refuses the
-    /// package, as Anki does.
-    private static func mediaCount(_ zip: ZipArchive) async throws -> Int {
-        guard let entry = zip.entry("media") else { return 0 }
+    /// The media files the package's map names, with their zip entries: in the legacy map (JSON
+    /// `{"0": "a.jpg"}`) the key is the entry; in the current one (zstd protobuf `MediaEntries`)
+    /// file *i* is entry "*i*" (or its `legacy_zip_filename`, field 255). A name that could leave a
+    /// folder refuses the package, as Anki does.
+    private static func mediaFiles(_ zip: ZipArchive) async throws -> [String: String] {
+        guard let entry = zip.entry("media") else { return [:] }
         var map: Data
         do {
             map = try zip.contents(of: entry, limit: 64 * 1_024 * 1_024)
         } catch {
             throw problem(error)
         }
-        var names: [String]
+        var files: [(name: String, entry: String)] = []
         if Zstandard.isCompressed(map) {
             map = try await unpackZstd(map, name: "media")
             let entries = AnkiNotes.protobufFields(Array(map))?[1] ?? []
-            names = entries.compactMap { $0.data.flatMap(AnkiNotes.protobufFields)?[1]?.first?.string }
+            for (index, entry) in entries.enumerated() {
+                guard let fields = entry.data.flatMap(AnkiNotes.protobufFields), let name = fields[1]?.first?.string
+                else { continue }
+                files.append((name, fields[255]?.first?.int.map(String.init) ?? String(index)))
+            }
         } else {
             let json = (try? JSONDecoder().decode([String: String].self, from: map)) ?? [:]
-            names = Array(json.values)
+            files = json.map { ($0.value, $0.key) }
         }
-        if let unsafe = names.first(where: { !ZipArchive.isSafe($0) || $0.contains("/") }) {
-            throw problem(.unsafeName(unsafe))
+        if let unsafe = files.first(where: { !ZipArchive.isSafe($0.name) || $0.name.contains("/") }) {
+            throw problem(.unsafeName(unsafe.name))
         }
-        return names.count
+        var byName: [String: String] = [:]
+        for file in files { byName[file.name.precomposedStringWithCanonicalMapping] = file.entry }
+        return byName
+    }
+
+    /// The media file an `<img src>` (its character references decoded) names, if the package
+    /// holds it: the source as written, or URL-decoded (some tools write `a%20b.jpg`).
+    func mediaFile(for source: String) -> String? {
+        let name = source.precomposedStringWithCanonicalMapping
+        if mediaFiles[name] != nil { return name }
+        if let decoded = source.removingPercentEncoding?.precomposedStringWithCanonicalMapping,
+            mediaFiles[decoded] != nil
+        {
+            return decoded
+        }
+        return nil
+    }
+
+    /// The bytes of media file `name` (unpacked when the package is zstd's), or nil when it is
+    /// missing, larger than `limit` or broken.
+    func mediaData(_ name: String, limit: Int) async -> Data? {
+        guard let zip, let entryName = mediaFiles[name], let entry = zip.entry(entryName),
+            var data = try? zip.contents(of: entry, limit: limit + 1_024)
+        else { return nil }
+        if Zstandard.isCompressed(data) {
+            guard let unpacked = try? await Zstandard.decompress(data, limit: limit, timeoutSeconds: 20) else {
+                return nil
+            }
+            data = unpacked
+        }
+        return data.count <= limit ? data : nil
     }
 }

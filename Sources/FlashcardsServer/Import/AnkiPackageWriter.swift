@@ -6,7 +6,8 @@ import NIOPosix
 import SQLiteNIO
 
 /// Writes an Anki package in the legacy format every Anki since 2.1 imports: `collection.anki21`
-/// (schema 11: note types and decks as JSON in `col`) and an empty media map. One deck, one note
+/// (schema 11: note types and decks as JSON in `col`), the media map (JSON `{"0": "<id>.png"}`)
+/// and the images the rich cards show as entries `0`, `1`, …, stored as they are. One deck, one note
 /// type "Smart Flashcards" (Front, Back, Hint), one note per card, the cards' scheduling state and
 /// the review log.
 public enum AnkiPackageWriter {
@@ -62,23 +63,48 @@ public enum AnkiPackageWriter {
         }
     }
 
+    /// A media file: an image a rich card shows, named `<id>.<ext>`.
+    public struct MediaFile: Sendable {
+        public let name: String
+        public let data: Data
+
+        /// Creates the file.
+        public init(name: String, data: Data) {
+            self.name = name
+            self.data = data
+        }
+    }
+
+    /// The media file name of image `id` of `type` (what a field's `<img src>` names).
+    public static func mediaName(id: String, type: ImageType) -> String { id.lowercased() + "." + type.fileExtension }
+
     /// Ids of the note type and the deck (Anki needs them unique within their table only).
     static let noteTypeId: Int64 = 1_700_000_000_000
     static let deckId: Int64 = 1_700_000_000_001
 
-    /// The package bytes.
-    public static func package(deck: String, cards: [Card], now: Date, threadPool: NIOThreadPool) async throws
-        -> Data
-    {
+    /// The package bytes. `media` are the images the cards show; `mediaNames` maps an image id to
+    /// its file name (a rich card's `<img src>`; an image without one becomes its description).
+    public static func package(
+        deck: String, cards: [Card], now: Date, threadPool: NIOThreadPool, media: [MediaFile] = [],
+        mediaNames: [String: String] = [:]
+    ) async throws -> Data {
         try await TemporaryWorkspace.with { directory in
             let path = directory.appendingPathComponent("collection.anki21").path
-            try await threadPool.runIfActive { try write(deck: deck, cards: cards, now: now, path: path) }
+            try await threadPool.runIfActive {
+                try write(deck: deck, cards: cards, now: now, path: path, mediaNames: mediaNames)
+            }
             let collection = try Data(contentsOf: URL(fileURLWithPath: path))
-            return ZipArchive.make([("collection.anki21", collection), ("media", Data("{}".utf8))])
+            let map = Dictionary(uniqueKeysWithValues: media.enumerated().map { (String($0.offset), $0.element.name) })
+            let mapJSON = try JSONSerialization.data(withJSONObject: map, options: [.sortedKeys])
+            return ZipArchive.make(
+                [("collection.anki21", collection), ("media", mapJSON)]
+                    + media.enumerated().map { (String($0.offset), $0.element.data) })
         }
     }
 
-    private static func write(deck: String, cards: [Card], now: Date, path: String) throws {
+    private static func write(deck: String, cards: [Card], now: Date, path: String, mediaNames: [String: String])
+        throws
+    {
         let db = try InlineSQLiteConnection(path: path, synchronous: "OFF")
         defer { db.close() }
         func exec(_ sql: String, _ binds: [SQLiteData] = []) throws { _ = try db.run(sql, binds) { _ in } }
@@ -101,7 +127,8 @@ public enum AnkiPackageWriter {
         let firstId = Int64((cards.map(\.createdAt).min() ?? now).timeIntervalSince1970 * 1_000)
         for (index, card) in cards.enumerated() {
             let id = firstId + Int64(index)
-            let fields = [card.question, card.answer, card.hint ?? ""].map { field(card.format, $0) }
+            let fields = [card.question, card.answer, card.hint ?? ""]
+                .map { field(card.format, $0, imageFile: { mediaNames[$0] }) }
                 .joined(separator: "\u{1F}")
             let tags = card.tags.isEmpty ? "" : " " + card.tags.joined(separator: " ") + " "
             try exec(
@@ -158,11 +185,14 @@ public enum AnkiPackageWriter {
         }
     }
 
-    /// A card's text as an Anki field: a rich card's sanitised HTML, a plain card's escaped text.
-    static func field(_ format: CardFormat, _ text: String) -> String {
+    /// A card's text as an Anki field: a rich card's sanitised HTML (an image as `<img src>` of its
+    /// media file, from `imageFile`), a plain card's escaped text.
+    static func field(_ format: CardFormat, _ text: String, imageFile: @escaping (String) -> String? = { _ in nil })
+        -> String
+    {
         switch format {
         case .plain: html(text)
-        case .markdown: text.isEmpty ? "" : RichText.html(text, formulas: .mathJax)
+        case .markdown: text.isEmpty ? "" : RichText.html(text, formulas: .mathJax, imageFile: imageFile)
         }
     }
 

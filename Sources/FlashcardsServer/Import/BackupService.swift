@@ -1,5 +1,6 @@
 import FlashcardsAPI
 import FlashcardsCore
+import FlashcardsGeneration
 import Fluent
 import Foundation
 import SQLKit
@@ -73,12 +74,36 @@ enum BackupService {
             achievements: achievements.map { BackupAchievementDTO(kind: $0.kind, earnedAt: $0.earned_at) })
         var stackDTOs: [BackupStackDTO] = []
         for stack in stacks { stackDTOs.append(try await stackDTO(stack, db: db)) }
-        return BackupDocumentDTO(scope: .account, createdAt: now, account: account, stacks: stackDTOs)
+        return BackupDocumentDTO(
+            scope: .account, createdAt: now, account: account, stacks: stackDTOs,
+            images: try await images(of: stackDTOs, ownerId: userId, on: sql))
     }
 
     /// One stack with its cards and history.
     static func stackDocument(_ stack: StackModel, db: any Database, now: Date) async throws -> BackupDocumentDTO {
-        BackupDocumentDTO(scope: .stacks, createdAt: now, account: nil, stacks: [try await stackDTO(stack, db: db)])
+        let stacks = [try await stackDTO(stack, db: db)]
+        return BackupDocumentDTO(
+            scope: .stacks, createdAt: now, account: nil, stacks: stacks,
+            images: try await images(of: stacks, ownerId: stack.userId, on: db.sql))
+    }
+
+    /// The images of `ownerId`'s the rich cards of `stacks` show, in the order they are first shown;
+    /// nil for none.
+    private static func images(of stacks: [BackupStackDTO], ownerId: UUID, on sql: any SQLDatabase) async throws
+        -> [BackupImageDTO]?
+    {
+        var seen: Set<String> = []
+        let ids = stacks.flatMap(\.cards).filter { $0.format == .markdown }
+            .flatMap { [$0.question, $0.answer, $0.hint ?? ""].flatMap(RichText.imageIds) }
+            .filter { seen.insert($0).inserted }
+        let found = Dictionary(
+            uniqueKeysWithValues: try await ImageService.owned(ids, by: ownerId, on: sql).map {
+                ($0.id.uuidString.lowercased(), $0)
+            })
+        let images = ids.compactMap { id in
+            found[id].map { BackupImageDTO(id: $0.id, mediaType: $0.mediaType, data: Data(buffer: $0.data)) }
+        }
+        return images.isEmpty ? nil : images
     }
 
     private static func stackDTO(_ stack: StackModel, db: any Database) async throws -> BackupStackDTO {
@@ -215,6 +240,7 @@ enum BackupService {
             throw problem("backup_invalid", "Die Sicherung eines Kontos enthält keine Kontodaten.")
         }
         if let account = document.account { try check(account) }
+        try check(document.images ?? [])
         var stackIds = Set<UUID>()
         var cardIds = Set<UUID>()
         var reviewIds = Set<UUID>()
@@ -293,6 +319,32 @@ enum BackupService {
         }
     }
 
+    /// The most images one document may bring.
+    static let maximumImages = 20_000
+
+    /// Images: unique ids, and bytes that are what their media type says (read by their first bytes
+    /// and their header: a document is the learner's file), each within an upload's limits, all
+    /// within a learner's quota.
+    private static func check(_ images: [BackupImageDTO]) throws(ImportProblem) {
+        guard images.count <= maximumImages else {
+            throw problem(
+                "too_many_images", "Eine Sicherung darf höchstens \(germanNumber(maximumImages)) Bilder enthalten.")
+        }
+        var ids = Set<UUID>()
+        var bytes = 0
+        for (index, image) in images.enumerated() {
+            func fail(_ message: String) -> ImportProblem { problem("backup_invalid", "Bild \(index + 1): \(message)") }
+            guard ids.insert(image.id).inserted else { throw fail("Die Kennung kommt zweimal vor.") }
+            guard image.size != nil else { throw fail("Die Bilddaten passen nicht zu ihrem Typ oder sind beschädigt.") }
+            bytes += image.data.count
+        }
+        guard bytes <= ImageService.quotaBytes else {
+            throw problem(
+                "too_many_images",
+                "Die Bilder der Sicherung sind größer als \(ImageService.quotaBytes / 1_048_576) MB.")
+        }
+    }
+
     private static func check(_ account: BackupAccountDTO) throws(ImportProblem) {
         func fail(_ message: String) -> ImportProblem { problem("backup_invalid", "Konto: \(message)") }
         guard TimeZone(identifier: account.timeZone) != nil else { throw fail("Unbekannte Zeitzone.") }
@@ -324,5 +376,17 @@ enum BackupService {
     private static func isJSONObject(_ text: String) -> Bool {
         text.utf8.count <= 4_096
             && (try? JSONSerialization.jsonObject(with: Data(text.utf8))) is [String: Any]
+    }
+}
+
+extension BackupImageDTO {
+    /// The image's type and size when its bytes are an image of the media type it names, within an
+    /// upload's limits; nil otherwise.
+    var size: (type: ImageType, size: PixelSize)? {
+        guard !data.isEmpty, data.count <= CardImageProcessor.maximumBytes, let type = ImageType.sniff(data),
+            type.mediaType == mediaType, let size = PixelSize.read(data, type: type),
+            size.width * size.height <= CardImageProcessor.maximumPixels
+        else { return nil }
+        return (type, size)
     }
 }

@@ -1,7 +1,9 @@
 import FlashcardsAPI
 import FlashcardsCore
+import FlashcardsGeneration
 import FluentPostgresDriver
 import Foundation
+import NIOCore
 import SQLKit
 
 /// Writes a checked backup document (`BackupService.read`): its stacks as new stacks of a learner
@@ -40,7 +42,8 @@ enum BackupWriter {
             }
             try await writeAccount(account, userId: userId, on: sql)
             let written = try await writeStacks(
-                document.stacks, userId: userId, keepIds: keep, renamed: nil, uuid: uuid, now: now, on: sql)
+                document.stacks, images: document.images ?? [], userId: userId, keepIds: keep, renamed: nil,
+                uuid: uuid, now: now, on: sql)
             return Written(stacks: written, keptIds: keep)
         }
     }
@@ -53,8 +56,8 @@ enum BackupWriter {
     ) async throws -> Written {
         try await store.writeTransaction { transaction in
             let written = try await writeStacks(
-                document.stacks, userId: userId, keepIds: false, renamed: document.stacks.count == 1 ? name : nil,
-                uuid: uuid, now: now, on: transaction.sql)
+                document.stacks, images: document.images ?? [], userId: userId, keepIds: false,
+                renamed: document.stacks.count == 1 ? name : nil, uuid: uuid, now: now, on: transaction.sql)
             return Written(stacks: written, keptIds: false)
         }
     }
@@ -65,6 +68,7 @@ enum BackupWriter {
             ("stacks", "unique_id", document.stacks.map(\.id)),
             ("cards", "unique_id", document.stacks.flatMap { $0.cards.map(\.id) }),
             ("review_logs", "id", document.stacks.flatMap { $0.reviews.map(\.id) }),
+            ("card_images", "id", (document.images ?? []).map(\.id)),
         ]
         for check in checks {
             for start in stride(from: 0, to: check.ids.count, by: 10_000) {
@@ -133,12 +137,38 @@ enum BackupWriter {
         }
     }
 
-    /// The stacks with their cards and review log as stored; card rows and log rows go in many at
-    /// once (`BulkInsert`). The day counts and progress figures are computed again from the log.
+    /// The document's images that its rich cards show, as images of `userId`'s (their ids kept, or
+    /// new ones), and the ids to write into the card texts.
+    private static func images(
+        _ images: [BackupImageDTO], of stacks: [BackupStackDTO], userId: UUID, keepIds: Bool, uuid: () -> UUID
+    ) -> (images: [ImageService.Stored], renamed: [String: String]) {
+        let shown = Set(
+            stacks.flatMap(\.cards).filter { $0.format == .markdown }
+                .flatMap { [$0.question, $0.answer, $0.hint ?? ""].flatMap(RichText.imageIds) })
+        var stored: [ImageService.Stored] = []
+        var renamed: [String: String] = [:]
+        for image in images {
+            let id = image.id.uuidString.lowercased()
+            // Checked by `BackupService.check`; an image no card shows is left out.
+            guard shown.contains(id), let size = image.size?.size else { continue }
+            let copy = ImageService.Stored(
+                id: keepIds ? image.id : uuid(), userId: userId, mediaType: image.mediaType, width: size.width,
+                height: size.height, data: ByteBuffer(data: image.data))
+            renamed[id] = copy.id.uuidString.lowercased()
+            stored.append(copy)
+        }
+        return (stored, renamed)
+    }
+
+    /// The stacks with their cards and review log as stored, and the images their cards show; card
+    /// rows and log rows go in many at once (`BulkInsert`). The day counts and progress figures are
+    /// computed again from the log.
     private static func writeStacks(
-        _ stacks: [BackupStackDTO], userId: UUID, keepIds: Bool, renamed: String?, uuid: @escaping () -> UUID,
-        now: Date, on sql: any SQLDatabase
+        _ stacks: [BackupStackDTO], images sourceImages: [BackupImageDTO], userId: UUID, keepIds: Bool,
+        renamed: String?, uuid: @escaping () -> UUID, now: Date, on sql: any SQLDatabase
     ) async throws -> [(stack: StackModel, cards: Int, reviews: Int)] {
+        let (images, renamedImages) = images(sourceImages, of: stacks, userId: userId, keepIds: keepIds, uuid: uuid)
+        try await ImageService.insert(images, now: now, on: sql)
         var written: [(stack: StackModel, cards: Int, reviews: Int)] = []
         var firstReview: Date?
         for (index, source) in stacks.enumerated() {
@@ -178,9 +208,16 @@ enum BackupWriter {
             for (offset, card) in source.cards.enumerated() {
                 let id = firstId + offset
                 cardIds[card.id] = id
-                let question = TextCheck.trimmed(card.question)
-                let answer = TextCheck.trimmed(card.answer)
-                let hint = card.hint.map(TextCheck.trimmed).flatMap { $0.isEmpty ? nil : $0 }
+                // A rich card shows the images under their new ids (an id the document has no image
+                // for stays: it shows nothing).
+                func text(_ value: String) -> String {
+                    let trimmed = TextCheck.trimmed(value)
+                    return card.format == .markdown && !renamedImages.isEmpty
+                        ? ImageService.replacingImages(trimmed, renamedImages) : trimmed
+                }
+                let question = text(card.question)
+                let answer = text(card.answer)
+                let hint = card.hint.map(text).flatMap { $0.isEmpty ? nil : $0 }
                 func date(_ value: Date?) -> StoredValue { value.map(StoredValue.date) ?? .null }
                 cardRows.append([
                     .int(id), .uuid(keepIds ? card.id : uuid()), .int(stackId), .uuid(userId), .text(question),

@@ -1,5 +1,6 @@
 import FlashcardsAPI
 import FlashcardsCore
+import FlashcardsGeneration
 import Fluent
 import Foundation
 import NIOPosix
@@ -92,8 +93,22 @@ enum ExportService {
                 tags: (card.tags ?? "").split(separator: " ").map(String.init), createdAt: card.createdAt,
                 schedule: card.schedule, reviews: reviews, format: card.cardFormat)
         }
+        // The images the rich cards show go along as media files named `<id>.<ext>`.
+        let ids = exported.filter { $0.format == .markdown }.flatMap { card in
+            [card.question, card.answer, card.hint ?? ""].flatMap(RichText.imageIds)
+        }
+        var seen: Set<String> = []
+        let images = try await ImageService.owned(ids.filter { seen.insert($0).inserted }, by: stack.userId, on: db.sql)
+        var names: [String: String] = [:]
+        var media: [AnkiPackageWriter.MediaFile] = []
+        for image in images {
+            guard let type = ImageType.allCases.first(where: { $0.mediaType == image.mediaType }) else { continue }
+            let id = image.id.uuidString.lowercased()
+            names[id] = AnkiPackageWriter.mediaName(id: id, type: type)
+            media.append(AnkiPackageWriter.MediaFile(name: names[id]!, data: Data(buffer: image.data)))
+        }
         let data = try await AnkiPackageWriter.package(
-            deck: stack.name, cards: exported, now: now, threadPool: threadPool)
+            deck: stack.name, cards: exported, now: now, threadPool: threadPool, media: media, mediaNames: names)
         let response = Response(status: .ok, body: .init(data: data))
         response.headers.contentType = HTTPMediaType(type: "application", subType: "octet-stream")
         response.headers.replaceOrAdd(

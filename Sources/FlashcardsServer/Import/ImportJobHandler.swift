@@ -58,15 +58,32 @@ struct ImportJobHandler: JobHandler {
                 let name = payload.options.stackName ?? ImportService.stackName(fromFile: payload.fileName)
                 return ImportWriter.Deck(name: name, cards: reading.cards.map { .init(card: $0, reviews: []) })
             }
-            result = try await write([deck], options: payload.options, media: 0, job: job)
+            result = try await write([deck], options: payload.options, media: 0, images: [], job: job)
         case .anki:
-            let anki = try await reading {
+            let (anki, images) = try await reading {
+                let package = try await ImportService.readAnki(data, application: job.application)
+                let files = await AnkiImages.files(of: package)
+                if !files.isEmpty {
+                    // The cards are checked as if every image comes through before any is re-encoded
+                    // (a file that fails only makes a text shorter).
+                    let check = AnkiImport(package, problemLimit: 1, images: AnkiImages.previewIds(files))
+                    if let problem = check.problems.first { throw problem }
+                    try await job.report(
+                        JobProgressDTO(
+                            stage: "images", current: 0, total: files.count,
+                            message: "\(germanNumber(files.count)) Bilder werden verarbeitet …"))
+                }
+                let stored = await AnkiImages.process(
+                    files, userId: job.userId, quotaLeft: try await Self.quotaLeft(of: job.userId, on: job.db),
+                    uuid: job.application.serverEnvironment.uuid)
                 let reading = AnkiImport(
-                    try await ImportService.readAnki(data, application: job.application), problemLimit: 1)
+                    package, problemLimit: 1, images: stored.mapValues { $0.id.uuidString.lowercased() })
                 if let problem = reading.problems.first { throw problem }
-                return reading
+                let shown = stored.values.filter { reading.imagesShown.contains($0.id.uuidString.lowercased()) }
+                return (reading, shown.sorted { $0.id.uuidString < $1.id.uuidString })
             }
-            result = try await write(anki.decks, options: payload.options, media: anki.mediaCount, job: job)
+            result = try await write(
+                anki.decks, options: payload.options, media: anki.mediaCount - images.count, images: images, job: job)
         case .backup:
             let document = try await reading {
                 try await job.application.threadPool.runIfActive { () throws(ImportProblem) in
@@ -80,9 +97,10 @@ struct ImportJobHandler: JobHandler {
 
     /// Writes the decks (one new stack each; all into one stack when the options name one, new or
     /// existing), queues the hints of their cards, and reports what was done.
-    private func write(_ decks: [ImportWriter.Deck], options: ImportOptionsDTO, media: Int, job: JobContext)
-        async throws -> ImportResultDTO
-    {
+    private func write(
+        _ decks: [ImportWriter.Deck], options: ImportOptionsDTO, media: Int, images: [ImageService.Stored],
+        job: JobContext
+    ) async throws -> ImportResultDTO {
         let total = decks.reduce(0) { $0 + $1.cards.count }
         let reviews = decks.reduce(0) { $0 + $1.cards.reduce(0) { $0 + $1.reviews.count } }
         try await job.report(
@@ -102,7 +120,7 @@ struct ImportJobHandler: JobHandler {
         let saved = try await ImportWriter.save(
             decks, target: target, name: options.stackName, userId: userId,
             uuid: job.application.serverEnvironment.uuid, now: now, on: job.db,
-            store: job.application.studyStore(on: job.db))
+            store: job.application.studyStore(on: job.db), images: images)
         for entry in saved {
             try await HintJobs.enqueueMissing(stackId: entry.stack.id!, userId: userId, db: job.db, now: now)
         }
@@ -114,7 +132,18 @@ struct ImportJobHandler: JobHandler {
             stacks: saved.map {
                 ImportedStackDTO(id: $0.stack.uniqueId, name: $0.stack.name, cards: $0.cards, created: $0.created)
             },
-            cardsCreated: total, reviewsImported: reviews, mediaSkipped: media)
+            cardsCreated: total, reviewsImported: reviews, mediaSkipped: media, imagesImported: images.count)
+    }
+
+    /// The bytes of images the learner may still store.
+    static func quotaLeft(of userId: UUID, on db: any Database) async throws -> Int {
+        struct Used: Decodable { let used: Int? }
+        let used =
+            try await db.sql.raw(
+                "SELECT CAST(SUM(byte_count) AS BIGINT) AS used FROM card_images WHERE user_id = \(bind: userId)"
+            )
+            .first(decoding: Used.self)?.used ?? 0
+        return max(0, ImageService.quotaBytes - used)
     }
 
     /// Restores a backup into the account, or adds its stacks as copies.

@@ -150,19 +150,25 @@ enum ImportService {
         -> ImportPreviewDTO
     {
         let reading: AnkiImport
+        let images: [AnkiImages.File]
         do {
-            reading = AnkiImport(try await readAnki(upload.data, application: application))
+            let package = try await readAnki(upload.data, application: application)
+            images = await AnkiImages.files(of: package)
+            // As the cards would be if every image comes through (the job re-encodes them).
+            reading = AnkiImport(package, images: AnkiImages.previewIds(images))
         } catch let problem as ImportProblem {
             return refused(upload, problem, name: name)
         }
-        let rows = reading.decks.lazy.flatMap(\.cards).prefix(20).map {
-            [$0.card.sides.question, $0.card.sides.answer]
+        // Rows are plain text: a rich card's images show as their descriptions (or "[Bild]").
+        let rows = reading.decks.lazy.flatMap(\.cards).prefix(20).map { item in
+            let sides = item.card.sides
+            return [item.card.format.plainText(sides.question), item.card.format.plainText(sides.answer)]
         }
         return ImportPreviewDTO(
             format: upload.format.rawValue, encoding: nil, separator: nil, hasHeader: false, header: nil, columns: nil,
             columnCount: 2, rows: Array(rows), cards: reading.cardCount, rejected: reading.rejected,
             problems: reading.problems.map(\.dto), suggestedStackName: name, decks: reading.deckDTOs,
-            notes: reading.notes, reviews: reading.reviews, media: reading.mediaCount)
+            notes: reading.notes, reviews: reading.reviews, media: reading.mediaCount, images: images.count)
     }
 
     /// A backup's stacks with their cards and history.

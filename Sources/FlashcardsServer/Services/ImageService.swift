@@ -177,6 +177,29 @@ struct ImageService {
         return (rewritten, images)
     }
 
+    /// The images of `ownerId`'s among `ids` (lowercase UUID texts; others are left out).
+    static func owned(_ ids: [String], by ownerId: UUID, on sql: any SQLDatabase) async throws -> [Stored] {
+        let uuids = ids.compactMap(UUID.init(uuidString:))
+        guard !uuids.isEmpty else { return [] }
+        var stored: [Stored] = []
+        // In chunks, within every database's bound-parameter limit.
+        for start in stride(from: 0, to: uuids.count, by: 500) {
+            let chunk = Array(uuids[start..<min(start + 500, uuids.count)])
+            let rows = try await sql.raw(
+                """
+                SELECT id, user_id, media_type, width, height, data FROM card_images
+                WHERE user_id = \(bind: ownerId) AND id IN (\(binds: chunk))
+                """
+            ).all(decoding: Row.self)
+            stored += rows.map {
+                Stored(
+                    id: $0.id, userId: $0.user_id, mediaType: $0.media_type, width: $0.width, height: $0.height,
+                    data: $0.data)
+            }
+        }
+        return stored
+    }
+
     /// `text` with image ids replaced (in any case).
     static func replacingImages(_ text: String, _ renamed: [String: String]) -> String {
         RichText.imageIds(text).reduce(text) { text, id in
