@@ -589,7 +589,8 @@ def test_anki_package_each_deck_its_own_stack(page: Page):
     expect(done.locator(".import-stacks li")).to_have_text(["Biologie 3 Karten", "Biologie::Zellen 4 Karten"],
                                                             use_inner_text=True)
     # Both media files are images the cards show: none is left out.
-    expect(done.locator(".import-notes li")).to_have_text(["18 Wiederholungen aus dem Lernverlauf übernommen"])
+    expect(done.locator(".import-notes li")).to_have_text(
+        ["18 Wiederholungen aus dem Lernverlauf übernommen", "2 Bilder auf die Karten übernommen"])
     expect(page.get_by_role("link", name="Zu deinen Stapeln")).to_have_attribute("href", "/app/stacks")
     shot(page, "i17-anki-done")
 
@@ -629,8 +630,8 @@ def test_anki_package_into_one_new_stack_by_drag_and_drop(page: Page):
     page.get_by_role("button", name="Importieren", exact=True).click()
     expect(page.get_by_role("heading", name="7 Karten importiert")).to_be_focused()
     expect(page.get_by_text("Der neue Stapel „Biologie komplett“ ist bereit.")).to_be_visible()
-    # No history to take over and no media file left out (both are images of the cards).
-    expect(page.locator("#done .import-notes li")).to_have_count(0)
+    # No history to take over and no media file left out: both are images the cards now show.
+    expect(page.locator("#done .import-notes li")).to_have_text(["2 Bilder auf die Karten übernommen"])
     [stack] = stacks_of(page, account["token"])
     assert stack["name"] == "Biologie komplett" and stack["cardCount"] == 7
     questions = [c["question"] for c in cards_of(page, account["token"], stack["id"])]
@@ -655,6 +656,7 @@ def test_anki_package_into_an_existing_stack(page: Page):
     expect(page.get_by_role("heading", name="7 Karten importiert")).to_be_visible()
     expect(page.get_by_text("Die Karten sind jetzt im Stapel „Biologie Kurs“.")).to_be_visible()
     expect(page.get_by_text("18 Wiederholungen aus dem Lernverlauf übernommen")).to_be_visible()
+    expect(page.get_by_text("2 Bilder auf die Karten übernommen")).to_be_visible()
     [only] = stacks_of(page, token)
     assert only["id"] == stack["id"] and only["cardCount"] == 8
     assert imported_reviews([stack["id"]]) == 18
@@ -752,7 +754,8 @@ def test_anki_package_in_english(make_page):
     expect(page.get_by_text("2 stacks are ready:")).to_be_visible()
     expect(page.locator("#done .import-stacks li")).to_have_text(["Biologie 3 cards", "Biologie::Zellen 4 cards"],
                                                                  use_inner_text=True)
-    expect(page.locator("#done .import-notes li")).to_have_text(["18 reviews taken over from the history"])
+    expect(page.locator("#done .import-notes li")).to_have_text(
+        ["18 reviews taken over from the history", "2 images brought onto the cards"])
     assert len(stacks_of(page, account["token"])) == 2
 
     page.get_by_role("button", name="Import another file").click()

@@ -154,6 +154,7 @@ export default {
   'imp.doneStacks': { one: 'Ein Stapel ist bereit:', other: '{count} Stapel sind bereit:' },
   'imp.stackCards': { one: '{count} Karte', other: '{count} Karten' },
   'imp.doneReviews': { one: '{count} Wiederholung aus dem Lernverlauf übernommen', other: '{count} Wiederholungen aus dem Lernverlauf übernommen' },
+  'imp.doneImages': { one: '{count} Bild auf die Karten übernommen', other: '{count} Bilder auf die Karten übernommen' },
   'imp.doneMedia': { one: '{count} Mediendatei nicht übernommen (Ton, Datei ohne Karte oder unlesbares Bild)', other: '{count} Mediendateien nicht übernommen (Töne, Dateien ohne Karte oder unlesbare Bilder)' },
   'imp.toStacks': 'Zu deinen Stapeln',
   'imp.failedHelpAnki': 'Es wurde keine Karte übernommen. Korrigiere das Paket in Anki, exportiere es erneut und versuche es noch einmal.',

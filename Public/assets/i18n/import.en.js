@@ -154,6 +154,7 @@ export default {
   'imp.doneStacks': { one: 'One stack is ready:', other: '{count} stacks are ready:' },
   'imp.stackCards': { one: '{count} card', other: '{count} cards' },
   'imp.doneReviews': { one: '{count} review taken over from the history', other: '{count} reviews taken over from the history' },
+  'imp.doneImages': { one: '{count} image brought onto the cards', other: '{count} images brought onto the cards' },
   'imp.doneMedia': { one: '{count} media file not imported (a sound, a file no card shows or an unreadable image)', other: '{count} media files not imported (sounds, files no card shows or unreadable images)' },
   'imp.toStacks': 'To your stacks',
   'imp.failedHelpAnki': 'No card was imported. Fix the package in Anki, export it again and try once more.',

@@ -600,9 +600,10 @@ async function mountPage(root, { query }, reload) {
               <span class="small muted">${t('imp.stackCards', { count: s.cards })}</span>
             </li>`)}
           </ul>` : ''}
-        ${result.reviewsImported || result.mediaSkipped ? html`
+        ${result.reviewsImported || result.mediaSkipped || result.imagesImported ? html`
           <ul class="import-notes">
             ${result.reviewsImported ? html`<li>${icon('clock')}<span>${t('imp.doneReviews', { count: result.reviewsImported })}</span></li>` : ''}
+            ${result.imagesImported ? html`<li>${icon('image')}<span>${t('imp.doneImages', { count: result.imagesImported })}</span></li>` : ''}
             ${result.mediaSkipped ? html`<li>${icon('image')}<span>${t('imp.doneMedia', { count: result.mediaSkipped })}</span></li>` : ''}
           </ul>` : ''}
         <div class="form-actions">
