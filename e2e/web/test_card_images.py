@@ -377,3 +377,26 @@ def test_descriptions_and_stray_markup_never_run(make_page):
     assert "falsch" in result["text"] and "zwei Klassen" in result["text"]
     page.wait_for_timeout(300)
     assert page.evaluate("window.__pwned") is None
+
+
+def test_image_seen_online_still_shows_offline(make_page):
+    """An image is served with `Cache-Control: private, max-age=…, immutable`: once a card showed it
+    with a connection, the browser keeps it, so studying offline still shows the picture."""
+    from test_offline import go_online_first
+
+    page = make_page()
+    account = signup_via_api(page)
+    image = upload(page, account["token"], png(30, 20, (20, 90, 200)))
+    stack = stack_with(page, account["token"], [
+        {"question": f"Welche Farbe? ![Ein Quadrat](image:{image['id']})", "answer": "Blau"}], name="Farben")
+    go_online_first(page, account, cards=1)
+    page.goto(f"/app/stacks/{stack['id']}/learn?mode=flashcards&size=all")
+    wait_loaded(page, "flip-card [data-question] img.card-image")
+
+    page.context.set_offline(True)
+    page.goto(f"/app/stacks/{stack['id']}/learn?mode=flashcards&size=all")
+    expect(page.locator("#net-status")).to_contain_text("Offline")
+    wait_loaded(page, "flip-card [data-question] img.card-image")
+    assert page.evaluate("document.querySelector('flip-card [data-question] img.card-image').naturalWidth") == 30
+    expect(page.locator("flip-card [data-question] .card-image-missing")).to_have_count(0)
+    page.context.set_offline(False)
