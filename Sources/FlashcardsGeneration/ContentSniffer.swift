@@ -20,9 +20,13 @@ public enum ContentSniffer {
     /// The type of `data`; throws `.emptyFile` or `.unsupportedType`.
     public static func sniff(_ data: Data) throws(GenerationError) -> ContentType {
         guard !data.isEmpty else { throw .emptyFile }
+        // Photos are told apart as card images are; GIF and WebP are not read by the OCR.
+        switch ImageType.sniff(data) {
+        case .png: return .png
+        case .jpeg: return .jpeg
+        case .gif, .webp, nil: break
+        }
         let head = [UInt8](data.prefix(1024))
-        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         // "%PDF-" may follow a little junk; readers accept it within the first kilobyte.
         let marker: [UInt8] = Array("%PDF-".utf8)
         if head.count >= marker.count {

@@ -400,3 +400,26 @@ def test_image_seen_online_still_shows_offline(make_page):
     assert page.evaluate("document.querySelector('flip-card [data-question] img.card-image').naturalWidth") == 30
     expect(page.locator("flip-card [data-question] .card-image-missing")).to_have_count(0)
     page.context.set_offline(False)
+
+
+def test_typed_answer_leaves_the_answers_image_out_online_and_offline(make_page):
+    """An answer that also shows a picture is typed as its words: the server and the offline check
+    in the browser both leave the image (and its description) out."""
+    from test_offline import go_online_first
+
+    page = make_page()
+    account = signup_via_api(page)
+    image = upload(page, account["token"])
+    answer = f"Anaphase ![Bild der Phase](image:{image['id']})"
+    stack = stack_with(page, account["token"], [
+        {"question": "Welche Phase zeigt das?", "answer": answer},
+        {"question": "Und danach?", "answer": f"Telophase ![Zweites Bild](image:{image['id']})"}], name="Mitose")
+    go_online_first(page, account, cards=2)
+    for offline in (False, True):
+        page.context.set_offline(offline)
+        page.goto(f"/app/stacks/{stack['id']}/learn?mode=write&size=all")
+        question = page.locator("flip-card [data-question]").inner_text()
+        page.get_by_label("Deine Antwort").fill("Anaphase" if "Welche" in question else "Telophase")
+        page.keyboard.press("Enter")
+        expect(page.locator(".verdict")).to_have_text("Richtig!")
+    page.context.set_offline(False)

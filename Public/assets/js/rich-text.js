@@ -43,7 +43,13 @@ export function setCardText(el, card, field) {
 
 /** What a typed answer or a chosen option is checked against, as plain text. */
 export function expectedAnswer(card) {
-  return card?.shown?.expected ?? cardPlainText(card, 'answer');
+  return card?.shown?.expected ?? answerWords(card);
+}
+
+/** The card's answer as the words a learner types or picks (the server's CardFormat.answerText):
+ * images left out, unless images are all there is (then their descriptions). */
+export function answerWords(card) {
+  return cardPlainText(card, 'answer', { images: false }) || cardPlainText(card, 'answer');
 }
 
 /** Fills `el` with sanitised HTML of the server (a card's `rendered` text, a preview). */
@@ -74,8 +80,9 @@ export function setCardImages(el, card, field) {
 }
 
 /** The card's `field` as plain text (for labels and short lists): the source for a plain card,
- * the rendered text's words for a rich one. */
-export function cardPlainText(card, field) {
+ * the rendered text's words for a rich one; an image as its description, or nothing (`images`
+ * false). */
+export function cardPlainText(card, field, { images = true } = {}) {
   const truth = card?.kind === 'trueFalse' && field === 'answer';
   const rich = card?.format === 'markdown' && !truth ? card.rendered?.[field] : null;
   if (rich == null) return sideText(card, field);
@@ -84,7 +91,7 @@ export function cardPlainText(card, field) {
   // An image counts as its description (as the server's plain text has it).
   for (const image of template.content.querySelectorAll('img')) {
     const alt = image.getAttribute('alt')?.trim();
-    image.replaceWith(document.createTextNode(` ${alt || textOr('image.label', '')} `));
+    image.replaceWith(document.createTextNode(images ? ` ${alt || textOr('image.label', '')} ` : ' '));
   }
   return template.content.textContent.replace(/\s+/g, ' ').trim();
 }

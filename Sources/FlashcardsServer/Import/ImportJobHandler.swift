@@ -74,7 +74,8 @@ struct ImportJobHandler: JobHandler {
                             message: "\(germanNumber(files.count)) Bilder werden verarbeitet …"))
                 }
                 let stored = await AnkiImages.process(
-                    files, userId: job.userId, quotaLeft: try await Self.quotaLeft(of: job.userId, on: job.db),
+                    files, userId: job.userId,
+                    quotaLeft: try await ImageService.bytesLeft(of: job.userId, on: job.db.sql),
                     uuid: job.application.serverEnvironment.uuid)
                 let reading = AnkiImport(
                     package, problemLimit: 1, images: stored.mapValues { $0.id.uuidString.lowercased() })
@@ -133,17 +134,6 @@ struct ImportJobHandler: JobHandler {
                 ImportedStackDTO(id: $0.stack.uniqueId, name: $0.stack.name, cards: $0.cards, created: $0.created)
             },
             cardsCreated: total, reviewsImported: reviews, mediaSkipped: media, imagesImported: images.count)
-    }
-
-    /// The bytes of images the learner may still store.
-    static func quotaLeft(of userId: UUID, on db: any Database) async throws -> Int {
-        struct Used: Decodable { let used: Int? }
-        let used =
-            try await db.sql.raw(
-                "SELECT CAST(SUM(byte_count) AS BIGINT) AS used FROM card_images WHERE user_id = \(bind: userId)"
-            )
-            .first(decoding: Used.self)?.used ?? 0
-        return max(0, ImageService.quotaBytes - used)
     }
 
     /// Restores a backup into the account, or adds its stacks as copies.

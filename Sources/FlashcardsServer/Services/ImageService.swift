@@ -20,23 +20,23 @@ struct ImageService {
     /// How long an image no card shows is kept (the card form uploads before the card is saved).
     static let orphanGrace: TimeInterval = 86_400
 
-    /// A stored image.
-    struct Stored: Sendable {
+    /// An upload over the limit (the body's size is checked as it streams in, then the file's).
+    static let tooLarge = AppError.uploadTooLarge(megabytes: CardImageProcessor.maximumBytes / (1_024 * 1_024))
+
+    /// A stored image (a row of `card_images`, read by these column names).
+    struct Stored: Sendable, Decodable {
         let id: UUID
         let userId: UUID
         let mediaType: String
         let width: Int
         let height: Int
         let data: ByteBuffer
-    }
 
-    private struct Row: Decodable {
-        let id: UUID
-        let user_id: UUID
-        let media_type: String
-        let width: Int
-        let height: Int
-        let data: ByteBuffer
+        enum CodingKeys: String, CodingKey {
+            case id, width, height, data
+            case userId = "user_id"
+            case mediaType = "media_type"
+        }
     }
 
     /// Re-encodes and stores an upload of `user`'s; first drops the learner's images that no card
@@ -47,19 +47,14 @@ struct ImageService {
             image = try await CardImageProcessor.process(data)
         } catch {
             switch error {
-            case .tooLarge: throw AppError.uploadTooLarge(megabytes: CardImageProcessor.maximumBytes / (1_024 * 1_024))
+            case .tooLarge: throw Self.tooLarge
             case .empty, .unreadable, .tooManyPixels: throw AppError.invalid(error.germanMessage, code: "image_invalid")
             case .unsupportedType: throw AppError.unsupportedMediaType(error.germanMessage)
             case .toolMissing, .timeout: throw AppError.unavailable(error.germanMessage, code: "image_processing")
             }
         }
         try await dropOrphans(of: userId)
-        struct Used: Decodable { let used: Int? }
-        let used =
-            try await context.store.sql.raw(
-                "SELECT CAST(COALESCE(SUM(byte_count), 0) AS BIGINT) AS used FROM card_images WHERE user_id = \(bind: userId)"
-            ).first(decoding: Used.self)?.used ?? 0
-        guard used + image.data.count <= Self.quotaBytes else {
+        guard image.data.count <= (try await Self.bytesLeft(of: userId, on: context.store.sql)) else {
             throw AppError.refused(
                 "Deine Bilder belegen schon \(Self.quotaBytes / (1_024 * 1_024)) MB. Lösche Karten mit Bildern, um Platz zu schaffen.",
                 code: "image_quota")
@@ -69,6 +64,16 @@ struct ImageService {
             height: image.size.height, data: ByteBuffer(data: image.data))
         try await Self.insert([stored], now: context.now, on: context.store.sql)
         return stored.dto
+    }
+
+    /// The bytes of images the learner may still store.
+    static func bytesLeft(of userId: UUID, on sql: any SQLDatabase) async throws -> Int {
+        struct Used: Decodable { let used: Int }
+        let used =
+            try await sql.raw(
+                "SELECT CAST(COALESCE(SUM(byte_count), 0) AS BIGINT) AS used FROM card_images WHERE user_id = \(bind: userId)"
+            ).first(decoding: Used.self)?.used ?? 0
+        return max(0, quotaBytes - used)
     }
 
     /// Writes image rows (an upload, or copies an import or a copied stack brings along).
@@ -88,13 +93,10 @@ struct ImageService {
     func image(_ text: String?, userId: UUID?, shareToken: String?) async throws -> Stored {
         guard let text, let id = UUID(exactly: text) else { throw Self.notFound }
         guard
-            let row = try await context.store.sql.raw(
+            let image = try await context.store.sql.raw(
                 "SELECT id, user_id, media_type, width, height, data FROM card_images WHERE id = \(bind: id)"
-            ).first(decoding: Row.self)
+            ).first(decoding: Stored.self)
         else { throw Self.notFound }
-        let image = Stored(
-            id: row.id, userId: row.user_id, mediaType: row.media_type, width: row.width, height: row.height,
-            data: row.data)
         if image.userId == userId { return image }
         let pattern = "%" + CatalogueService.likeEscaped("image:" + id.uuidString.lowercased()) + ")%"
         let shows: SQLQueryString =
@@ -149,19 +151,13 @@ struct ImageService {
         let ids = Set(
             cards.filter { $0.format == .markdown }.flatMap { card in
                 [card.question, card.answer, card.hint ?? ""].flatMap(RichText.imageIds)
-            }
-        ).compactMap(UUID.init(uuidString:))
+            })
         guard !ids.isEmpty else { return (cards, []) }
-        let rows = try await sql.raw(
-            """
-            SELECT id, user_id, media_type, width, height, data FROM card_images
-            WHERE user_id = \(bind: ownerId) AND id IN (\(binds: ids))
-            """
-        ).all(decoding: Row.self)
+        let rows = try await owned(Array(ids), by: ownerId, on: sql)
         var renamed: [String: String] = [:]
         let images = rows.map { row in
             let copy = Stored(
-                id: uuid(), userId: userId, mediaType: row.media_type, width: row.width, height: row.height,
+                id: uuid(), userId: userId, mediaType: row.mediaType, width: row.width, height: row.height,
                 data: row.data)
             renamed[row.id.uuidString.lowercased()] = copy.id.uuidString.lowercased()
             return copy
@@ -185,17 +181,12 @@ struct ImageService {
         // In chunks, within every database's bound-parameter limit.
         for start in stride(from: 0, to: uuids.count, by: 500) {
             let chunk = Array(uuids[start..<min(start + 500, uuids.count)])
-            let rows = try await sql.raw(
+            stored += try await sql.raw(
                 """
                 SELECT id, user_id, media_type, width, height, data FROM card_images
                 WHERE user_id = \(bind: ownerId) AND id IN (\(binds: chunk))
                 """
-            ).all(decoding: Row.self)
-            stored += rows.map {
-                Stored(
-                    id: $0.id, userId: $0.user_id, mediaType: $0.media_type, width: $0.width, height: $0.height,
-                    data: $0.data)
-            }
+            ).all(decoding: Stored.self)
         }
         return stored
     }

@@ -5,7 +5,7 @@
 // `StudySession` (study-session.js) and the card form call these when the network is gone.
 
 import { ApiError, session } from '../api/client.js';
-import { cardPlainText, expectedAnswer } from '../rich-text.js';
+import { answerWords, expectedAnswer } from '../rich-text.js';
 import { CardScheduler, fuzzSeed, precedes } from './scheduler.js';
 import { checkAnswer, ownChoicesQuestion, quizQuestion } from './answers.js';
 import { cardSides } from './sides.js';
@@ -101,7 +101,7 @@ export async function quiz(stackId, daysAhead = 0) {
   // As the server: a true/false card's answer and a cloze's extra notes are no answers to choose.
   const candidates = [...before, ...after].filter((c) => c.kind !== 'trueFalse' && c.kind !== 'cloze')
     // A rich card's answer as its words, as the server offers it (images left out).
-    .map((c) => ({ number: c.number ?? 0, answer: c.format === 'markdown' ? cardPlainText(c, 'answer') : c.answer }));
+    .map((c) => ({ number: c.number ?? 0, answer: c.format === 'markdown' ? answerWords(c) : c.answer }));
   const seed = fuzzSeed(asked.number ?? 0, asked.reviewCount ?? 0);
   const expected = expectedAnswer(asked);
   const question = asked.kind === 'trueFalse'

@@ -17,8 +17,7 @@ struct ImageRoutes: RouteCollection {
             data = try await MultipartForm.read(req, maximumFile: CardImageProcessor.maximumBytes).file
         } else {
             let body = try await req.collectBody(
-                limit: CardImageProcessor.maximumBytes,
-                tooLarge: AppError.uploadTooLarge(megabytes: CardImageProcessor.maximumBytes / (1_024 * 1_024)))
+                limit: CardImageProcessor.maximumBytes, tooLarge: ImageService.tooLarge)
             data = Data(buffer: body)
         }
         let image = try await ImageService(context: ServiceContext(req)).upload(data, for: user.id!)
