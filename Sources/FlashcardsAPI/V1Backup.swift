@@ -115,12 +115,15 @@ public struct BackupSettingsDTO: Codable, Sendable, Hashable {
     @Nullable public var purpose: String?
     @Nullable public var minutesPerDay: Int?
     public var interests: [String]
+    /// Absent in backups made before the setting existed (then `true`).
+    public var gameElements: Bool?
 
     public init(
         language: String, dailyGoal: Int, focusMode: Bool, remindersEnabled: Bool, reminderTime: String,
         leaderboardOptIn: Bool, theme: String?, onboardingDone: Bool, purpose: String?, minutesPerDay: Int?,
-        interests: [String]
+        interests: [String], gameElements: Bool? = nil
     ) {
+        self.gameElements = gameElements
         self.language = language
         self.dailyGoal = dailyGoal
         self.focusMode = focusMode

@@ -8,8 +8,14 @@ import Foundation
 public struct GuestRequest: Codable, Sendable, Hashable {
     /// IANA time zone; the server default when absent.
     public var timeZone: String?
+    /// Interface language, `de` or `en`: the guest's name is made in it and it becomes the
+    /// account's language; German when absent.
+    public var language: String?
 
-    public init(timeZone: String? = nil) { self.timeZone = timeZone }
+    public init(timeZone: String? = nil, language: String? = nil) {
+        self.timeZone = timeZone
+        self.language = language
+    }
 }
 
 /// `POST /api/v1/auth/upgrade`: a guest account gets a mail and a password and keeps everything.
@@ -61,6 +67,9 @@ public struct SettingsDTO: Codable, Sendable, Hashable {
     public var dailyGoal: Int
     /// Hides XP, levels, streaks, challenges, the box, achievements and leaderboards.
     public var focusMode: Bool
+    /// Whether the app shows game elements (levels and XP, challenges, the box, achievements, the
+    /// leaderboard) once they are earned; `false` keeps them out of sight (default `true`).
+    public var gameElements: Bool
     public var remindersEnabled: Bool
     /// `HH:MM` in the learner's time zone.
     public var reminderTime: String
@@ -72,12 +81,14 @@ public struct SettingsDTO: Codable, Sendable, Hashable {
     public var onboarding: OnboardingDTO
 
     public init(
-        language: String, dailyGoal: Int, focusMode: Bool, remindersEnabled: Bool, reminderTime: String,
-        leaderboardOptIn: Bool, theme: String?, unlockedThemes: [String], onboarding: OnboardingDTO
+        language: String, dailyGoal: Int, focusMode: Bool, gameElements: Bool = true, remindersEnabled: Bool,
+        reminderTime: String, leaderboardOptIn: Bool, theme: String?, unlockedThemes: [String],
+        onboarding: OnboardingDTO
     ) {
         self.language = language
         self.dailyGoal = dailyGoal
         self.focusMode = focusMode
+        self.gameElements = gameElements
         self.remindersEnabled = remindersEnabled
         self.reminderTime = reminderTime
         self.leaderboardOptIn = leaderboardOptIn
@@ -91,6 +102,7 @@ public struct SettingsDTO: Codable, Sendable, Hashable {
         try container.encode(language, forKey: .language)
         try container.encode(dailyGoal, forKey: .dailyGoal)
         try container.encode(focusMode, forKey: .focusMode)
+        try container.encode(gameElements, forKey: .gameElements)
         try container.encode(remindersEnabled, forKey: .remindersEnabled)
         try container.encode(reminderTime, forKey: .reminderTime)
         try container.encode(leaderboardOptIn, forKey: .leaderboardOptIn)
@@ -122,6 +134,7 @@ public struct UpdateSettingsRequest: Codable, Sendable, Hashable {
     public var language: String?
     public var dailyGoal: Int?
     public var focusMode: Bool?
+    public var gameElements: Bool?
     public var remindersEnabled: Bool?
     public var reminderTime: String?
     public var leaderboardOptIn: Bool?
@@ -130,13 +143,14 @@ public struct UpdateSettingsRequest: Codable, Sendable, Hashable {
     public var onboarding: OnboardingPatch?
 
     public init(
-        language: String? = nil, dailyGoal: Int? = nil, focusMode: Bool? = nil, remindersEnabled: Bool? = nil,
-        reminderTime: String? = nil, leaderboardOptIn: Bool? = nil, theme: Patch<String> = .keep,
-        onboarding: OnboardingPatch? = nil
+        language: String? = nil, dailyGoal: Int? = nil, focusMode: Bool? = nil, gameElements: Bool? = nil,
+        remindersEnabled: Bool? = nil, reminderTime: String? = nil, leaderboardOptIn: Bool? = nil,
+        theme: Patch<String> = .keep, onboarding: OnboardingPatch? = nil
     ) {
         self.language = language
         self.dailyGoal = dailyGoal
         self.focusMode = focusMode
+        self.gameElements = gameElements
         self.remindersEnabled = remindersEnabled
         self.reminderTime = reminderTime
         self.leaderboardOptIn = leaderboardOptIn
@@ -283,12 +297,15 @@ public struct ProgressDTO: Codable, Sendable, Hashable {
     public var mysteryBox: MysteryBoxStateDTO
     public var achievements: [AchievementDTO]
     public var focusMode: Bool
+    /// The learner's `gameElements` setting.
+    public var gameElements: Bool
 
     public init(
         today: String, cardsToday: Int, dailyGoal: Int, dueCount: Int, xpToday: Int, level: LevelDTO, streak: StreakDTO,
         calendar: [CalendarDayDTO], restDays: [String], challenges: [ChallengeDTO], mysteryBox: MysteryBoxStateDTO,
-        achievements: [AchievementDTO], focusMode: Bool
+        achievements: [AchievementDTO], focusMode: Bool, gameElements: Bool = true
     ) {
+        self.gameElements = gameElements
         self.today = today
         self.cardsToday = cardsToday
         self.dailyGoal = dailyGoal

@@ -57,8 +57,9 @@ public final class HomeModel {
         return "\(progress.cardsToday) / \(progress.dailyGoal) Karten"
     }
 
-    /// Whether level, streak, challenges and achievements are shown (focus mode hides them).
-    public var showsMotivation: Bool { state.value.map { !$0.focusMode } ?? false }
+    /// Whether level, streak, challenges and achievements are shown (focus mode and the game
+    /// elements switched off hide them).
+    public var showsMotivation: Bool { state.value.map { !$0.focusMode && $0.gameElements } ?? false }
 }
 
 /// The first start: three screens on why the app is different, then the goal, the minutes per day

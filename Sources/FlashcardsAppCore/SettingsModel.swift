@@ -80,6 +80,10 @@ public final class SettingsModel {
     /// Focus mode hides XP, levels, streaks, challenges, the box, achievements and leaderboards.
     public func setFocusMode(_ on: Bool) async { await update(UpdateSettingsRequest(focusMode: on)) }
 
+    /// "Spielelemente": off keeps levels, XP, challenges, the box, achievements and the leaderboard
+    /// out of sight even once earned.
+    public func setGameElements(_ on: Bool) async { await update(UpdateSettingsRequest(gameElements: on)) }
+
     /// Daily names on the leaderboards (off unless the learner turns it on).
     public func setLeaderboardOptIn(_ on: Bool) async { await update(UpdateSettingsRequest(leaderboardOptIn: on)) }
 

@@ -10,9 +10,9 @@ import Foundation
 extension FlashcardsClient {
     /// Starts with a guest account (no mail or password); keeps its token.
     @discardableResult
-    public func startAsGuest(timeZone: String? = nil) async throws -> AuthResponse {
+    public func startAsGuest(timeZone: String? = nil, language: String? = nil) async throws -> AuthResponse {
         let response = try await transport.send(
-            AuthResponse.self, Endpoint.V1.guest, body: .json(GuestRequest(timeZone: timeZone)))
+            AuthResponse.self, Endpoint.V1.guest, body: .json(GuestRequest(timeZone: timeZone, language: language)))
         token = response.token
         return response
     }

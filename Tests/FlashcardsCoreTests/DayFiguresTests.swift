@@ -94,18 +94,22 @@ struct DayFiguresTests {
         #expect(StudyRating.ladder(.easy).recall == .easy)
     }
 
-    @Test("guest names are a German adjective, an animal and three digits")
+    @Test("guest names are an adjective, an animal and three digits in the interface language")
     func guestNames() {
-        var generator = SplitMix64(seed: 7)
-        var names: Set<String> = []
-        for _ in 0..<200 {
-            let name = GuestNames.make(using: &generator)
-            names.insert(name)
-            #expect(GuestNames.adjectives.contains { name.hasPrefix($0) })
-            #expect(name.suffix(3).allSatisfy { $0.isNumber })
-            #expect(GuestNames.animals.contains { name.dropLast(3).hasSuffix($0) })
+        for (language, words) in [("de", GuestNames.german), ("en", GuestNames.english)] {
+            var generator = SplitMix64(seed: 7)
+            var names: Set<String> = []
+            for _ in 0..<200 {
+                let name = GuestNames.make(language: language, using: &generator)
+                names.insert(name)
+                #expect(words.adjectives.contains { name.hasPrefix($0) })
+                #expect(name.suffix(3).allSatisfy { $0.isNumber })
+                #expect(words.animals.contains { name.dropLast(3).hasSuffix($0) })
+            }
+            #expect(names.count > 190)
         }
-        #expect(names.count > 190)
+        // No English name is a German one and the other way round.
+        #expect(Set(GuestNames.german.adjectives).isDisjoint(with: GuestNames.english.adjectives))
         var again = SplitMix64(seed: 7)
         var first = SplitMix64(seed: 7)
         #expect(GuestNames.make(using: &again) == GuestNames.make(using: &first))

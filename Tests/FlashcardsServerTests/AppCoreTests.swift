@@ -344,6 +344,7 @@ struct AppCoreTests {
         #expect(model.errorMessage == "Das Tagesziel liegt zwischen 1 und 500 Karten.")
         await model.setDailyGoal(35)
         await model.setFocusMode(true)
+        await model.setGameElements(false)
         await model.setReminder(enabled: true, time: "25:00")
         #expect(model.errorMessage == "Gib die Uhrzeit als HH:MM an, zum Beispiel 18:30.")
         await model.setReminder(enabled: true, time: "18:30")
@@ -352,7 +353,7 @@ struct AppCoreTests {
         #expect(model.errorMessage == nil && model.confirmation == "Gespeichert.")
         let saved = try await session.client.settings()
         #expect(saved.dailyGoal == 35 && saved.focusMode && saved.remindersEnabled && saved.reminderTime == "18:30")
-        #expect(saved.leaderboardOptIn && saved.language == "en")
+        #expect(saved.leaderboardOptIn && saved.language == "en" && !saved.gameElements)
 
         await model.changePassword(current: "correct horse", new: "battery staple", repeated: "battery stapel")
         #expect(model.errorMessage == "Die beiden neuen Passwörter stimmen nicht überein.")
@@ -529,7 +530,10 @@ struct AppCoreTests {
         _ = try await client.rate(card.id, in: stack.id, rating: .good)
         await home.load()
         #expect(home.goalText == "1 / 20 Karten" && home.goalFraction == 0.05)
-        _ = try await client.updateSettings(UpdateSettingsRequest(focusMode: true))
+        _ = try await client.updateSettings(UpdateSettingsRequest(gameElements: false))
+        await home.load()
+        #expect(!home.showsMotivation)
+        _ = try await client.updateSettings(UpdateSettingsRequest(focusMode: true, gameElements: true))
         await home.load()
         #expect(!home.showsMotivation)
     }

@@ -78,6 +78,85 @@ struct FSRSBacklogTests {
         }
     }
 
+    @Test(
+        "a changed daily review limit puts the spread cards back and spreads again the same day",
+        arguments: TestDatabase.available)
+    func changedLimitRespreads(db: TestDatabase) async throws {
+        let clock = TestClock()  // 2026-06-13 10:00 UTC
+        try await withApp(db, clock: clock) { app in
+            try await withRunningServer(app) { client, _ in
+                try await client.signup(
+                    name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
+                let stack = try await client.createStack(
+                    CreateStackRequest(name: "Limit", color: "#000000", newCardsPerDay: 50, reviewsPerDay: 2))
+                var cards: [CardDTO] = []
+                for index in 0..<6 {
+                    cards.append(
+                        try await client.createCard(
+                            in: stack.id, question: "Q\(index)", answer: "A", createdAt: longAgo))
+                }
+                // Six cards learned once with Easy, card i (40 + i) days ago: all overdue.
+                _ = try await client.syncReviews(
+                    cards.enumerated().map { index, card in
+                        SyncReviewDTO(
+                            id: UUID(), cardId: card.id, rating: .easy,
+                            reviewedAt: clock.now.addingTimeInterval(-Double(40 + index) * 86_400))
+                    })
+                let counting = FSRSDayCounting.ankiDefaultUTC
+                let today = counting.dayNumber(of: clock.now)
+                func dueDays() async throws -> [UUID: Int] {
+                    var days: [UUID: Int] = [:]
+                    for card in try await client.cards(in: stack.id).items {
+                        days[card.id] = max(today, counting.dayNumber(of: card.dueAt))
+                    }
+                    return days
+                }
+                let scheduled = Dictionary(
+                    uniqueKeysWithValues: try await client.cards(in: stack.id).items.map { ($0.id, $0.dueAt) })
+
+                var next = try await client.nextCard(in: stack.id)
+                #expect(next.dueCount == 2)
+                #expect(try await dueDays().values.filter { $0 == today }.count == 2)
+                // One of today's two is rated: it has a schedule of its own from now on.
+                let rated = try #require(next.card).id
+                next = try await client.rate(rated, in: stack.id, rating: .good).next
+                let ratedDue = try #require(try await client.cards(in: stack.id).items.first { $0.id == rated }).dueAt
+                #expect(next.dueCount == 1)
+
+                // Raising the limit brings the four held back today, on the dates the scheduler gave them.
+                _ = try await client.updateStack(stack.id, UpdateStackRequest(reviewsPerDay: 200))
+                next = try await client.nextCard(in: stack.id)
+                #expect(next.dueCount == 5)
+                let items = try await client.cards(in: stack.id).items
+                for card in items where card.id != rated {
+                    #expect(card.dueAt == scheduled[card.id])
+                }
+                // The rated card keeps the schedule its rating gave it.
+                #expect(items.first { $0.id == rated }?.dueAt == ratedDue)
+                #expect(try await client.stack(stack.id).dueCount == 5)
+
+                // Lowering it spreads again: three today (one was rated), the rest on the next days.
+                _ = try await client.updateStack(stack.id, UpdateStackRequest(reviewsPerDay: 3))
+                next = try await client.nextCard(in: stack.id)
+                #expect(next.dueCount == 2)
+                var days = try await dueDays()
+                days[rated] = nil
+                #expect(days.values.filter { $0 == today }.count == 2)
+                #expect(days.values.filter { $0 == today + 1 }.count == 3)
+
+                // A day later the cards moved twice still go back to their first dates.
+                clock.advance(by: 86_400)
+                next = try await client.nextCard(in: stack.id)
+                _ = try await client.updateStack(stack.id, UpdateStackRequest(reviewsPerDay: 100))
+                next = try await client.nextCard(in: stack.id)
+                #expect(next.dueCount == 5)
+                for card in try await client.cards(in: stack.id).items where card.id != rated {
+                    #expect(card.dueAt == scheduled[card.id])
+                }
+            }
+        }
+    }
+
     @Test("the daily new-card limit holds new cards back until the next day", arguments: TestDatabase.available)
     func newCardLimit(db: TestDatabase) async throws {
         let clock = TestClock()

@@ -142,6 +142,17 @@ struct MotivationRoutesTests {
                 await #expect(throws: FlashcardsError.self) {
                     try await FlashcardsClient(baseURL: url, token: guestToken).me()
                 }
+                // A guest in English gets an English name and English settings; another language is refused.
+                let english = FlashcardsClient(baseURL: url)
+                let englishGuest = try await english.startAsGuest(language: "en")
+                #expect(GuestNames.english.adjectives.contains { englishGuest.user.name.hasPrefix($0) })
+                #expect(try await english.settings().language == "en")
+                do {
+                    try await FlashcardsClient(baseURL: url).startAsGuest(language: "fr")
+                    Issue.record("a guest in French was made")
+                } catch {
+                    #expect(code(of: error) == "validation_failed")
+                }
                 do {
                     try await client.upgradeGuest(mail: "other@example.org", password: "correct horse")
                     Issue.record("a second upgrade worked")
@@ -175,8 +186,8 @@ struct MotivationRoutesTests {
                 // A full account still needs its password.
                 await #expect(throws: FlashcardsError.self) { try await other.deleteAccount(password: nil) }
 
-                // 20 guests an hour per address (two were made above), then a 429 that says why.
-                for _ in 0..<18 { try await FlashcardsClient(baseURL: url).startAsGuest() }
+                // 20 guests an hour per address (three were made above), then a 429 that says why.
+                for _ in 0..<17 { try await FlashcardsClient(baseURL: url).startAsGuest() }
                 do {
                     try await FlashcardsClient(baseURL: url).startAsGuest()
                     Issue.record("the 21st guest was made")
@@ -198,6 +209,11 @@ struct MotivationRoutesTests {
                 var settings = try await client.settings()
                 #expect(settings.dailyGoal == 20 && settings.language == "de" && !settings.onboarding.done)
                 #expect(!settings.focusMode && !settings.remindersEnabled && settings.reminderTime == "18:00")
+                #expect(settings.gameElements)
+                #expect(try await client.progress().gameElements)
+                settings = try await client.updateSettings(UpdateSettingsRequest(gameElements: false))
+                let hidden = try await client.progress()
+                #expect(!settings.gameElements && !hidden.gameElements)
                 settings = try await client.updateSettings(
                     UpdateSettingsRequest(
                         onboarding: OnboardingPatch(

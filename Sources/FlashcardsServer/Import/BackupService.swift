@@ -56,7 +56,8 @@ enum BackupService {
                     language: $0.language, dailyGoal: $0.dailyGoal, focusMode: $0.focusMode,
                     remindersEnabled: $0.remindersEnabled, reminderTime: $0.reminderTime,
                     leaderboardOptIn: $0.leaderboardOptIn, theme: $0.theme, onboardingDone: $0.onboardingDone,
-                    purpose: $0.purpose, minutesPerDay: $0.minutesPerDay, interests: $0.interestList)
+                    purpose: $0.purpose, minutesPerDay: $0.minutesPerDay, interests: $0.interestList,
+                    gameElements: $0.gameElements)
             },
             schedulerParameters: parameters.flatMap { row in
                 row.weights.map {

@@ -96,14 +96,16 @@ enum BackupWriter {
             try await sql.insert(into: "learner_settings")
                 .columns(
                     "user_id", "language", "daily_goal", "focus_mode", "reminders_enabled", "reminder_time",
-                    "leaderboard_opt_in", "theme", "onboarding_done", "purpose", "minutes_per_day", "interests"
+                    "leaderboard_opt_in", "theme", "onboarding_done", "purpose", "minutes_per_day", "interests",
+                    "game_elements"
                 )
                 .values(
                     SQLBind(userId), SQLBind(settings.language), SQLBind(settings.dailyGoal),
                     SQLBind(settings.focusMode), SQLBind(settings.remindersEnabled), SQLBind(settings.reminderTime),
                     SQLBind(settings.leaderboardOptIn), SQLBind(settings.theme), SQLBind(settings.onboardingDone),
                     SQLBind(settings.purpose), SQLBind(settings.minutesPerDay),
-                    SQLBind(try SettingsService.interestsText(settings.interests))
+                    SQLBind(try SettingsService.interestsText(settings.interests)),
+                    SQLBind(settings.gameElements ?? true)
                 ).run()
         }
         if let parameters = account.schedulerParameters {

@@ -34,5 +34,7 @@ enum Migrations {
         CreateCatalogue(),
         UpdateCardAddKind(),
         CreateCardImages(),
+        UpdateLearnerSettingsAddGameElements(),
+        CreateBacklogMoves(),
     ]
 }

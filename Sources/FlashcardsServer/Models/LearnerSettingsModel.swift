@@ -11,6 +11,7 @@ final class LearnerSettingsModel: Model, @unchecked Sendable {
     @Field(key: "language") var language: String
     @Field(key: "daily_goal") var dailyGoal: Int
     @Field(key: "focus_mode") var focusMode: Bool
+    @Field(key: "game_elements") var gameElements: Bool
     @Field(key: "reminders_enabled") var remindersEnabled: Bool
     /// `HH:MM` in the learner's time zone.
     @Field(key: "reminder_time") var reminderTime: String
@@ -41,6 +42,7 @@ final class LearnerSettingsModel: Model, @unchecked Sendable {
         self.language = "de"
         self.dailyGoal = 20
         self.focusMode = false
+        self.gameElements = true
         self.remindersEnabled = false
         self.reminderTime = "18:00"
         self.leaderboardOptIn = false

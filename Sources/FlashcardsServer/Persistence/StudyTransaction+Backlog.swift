@@ -17,6 +17,17 @@ struct BacklogCard: Decodable {
     }
 }
 
+/// A card a spread moved, with its due time before.
+struct BacklogMove: Decodable {
+    let cardId: Int
+    let scheduledDueAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case cardId = "card_id"
+        case scheduledDueAt = "scheduled_due_at"
+    }
+}
+
 /// The statements of `BacklogSpreader`, in its write transaction.
 extension StudyTransaction {
     /// Claims learner day `day` for the stack's spread; false when it was claimed already.
@@ -54,6 +65,53 @@ extension StudyTransaction {
             filter:
                 "stack_id = \(bind: stackId) AND queue = \(literal: CardQueue.review.rawValue) AND due_at >= \(bind: start) AND due_at < \(bind: end)",
             sql: sql, bucket: bucket("due_at"))
+    }
+
+    /// Remembers, before `setDue` moves them, where each card of `cards` (with its due time now) goes
+    /// when the day's cards are due from `start` on, one second apart. A card moved before whose move
+    /// still holds (its due time is still where that move put it) keeps the due time it had before
+    /// its first move: undoing the moves gives the schedule as the scheduler made it.
+    func recordMoves(_ cards: [(id: Int, due: Date)], from start: Date, stackId: Int) async throws {
+        var index = 0
+        while index < cards.count {
+            let chunk = Array(cards[index..<min(index + 200, cards.count)])
+            let ids = chunk.map(\.id)
+            let held = try await sql.raw(
+                """
+                SELECT m.card_id, m.scheduled_due_at FROM backlog_moves m JOIN cards c ON c.id = m.card_id
+                WHERE m.card_id IN (\(binds: ids)) AND c.due_at = m.moved_to
+                """
+            ).all(decoding: BacklogMove.self)
+            let scheduled = Dictionary(held.map { ($0.cardId, $0.scheduledDueAt) }, uniquingKeysWith: { a, _ in a })
+            try await sql.raw("DELETE FROM backlog_moves WHERE card_id IN (\(binds: ids))").run()
+            try await sql.insert(into: "backlog_moves")
+                .columns("card_id", "stack_id", "scheduled_due_at", "moved_to")
+                .rows(
+                    chunk.enumerated().map { offset, card in
+                        [
+                            SQLBind(card.id), SQLBind(stackId), SQLBind(scheduled[card.id] ?? card.due),
+                            SQLBind(start.addingTimeInterval(Double(index + offset))),
+                        ] as [any SQLExpression]
+                    }
+                ).run()
+            index += chunk.count
+        }
+    }
+
+    /// Puts every card of the stack that a spread moved back to the due time the scheduler gave it,
+    /// where the move still holds, and forgets the stack's moves. Returns how many cards moved back.
+    @discardableResult
+    func undoMoves(stackId: Int) async throws -> Int {
+        let held: SQLQueryString =
+            "SELECT m.card_id FROM backlog_moves m WHERE m.stack_id = \(bind: stackId) AND m.moved_to = cards.due_at"
+        let moved = try await sql.raw(
+            """
+            UPDATE cards SET due_at = (SELECT m.scheduled_due_at FROM backlog_moves m WHERE m.card_id = cards.id)
+            WHERE stack_id = \(bind: stackId) AND id IN (\(held)) RETURNING id
+            """
+        ).all().count
+        try await sql.raw("DELETE FROM backlog_moves WHERE stack_id = \(bind: stackId)").run()
+        return moved
     }
 
     /// Sets `due_at` of `ids` to `start`, `start + 1 s`, … in one statement per 200 cards.

@@ -75,9 +75,13 @@ struct AccountService {
     static let guestsPerHour = 20
 
     /// A guest account: a random friendly name, no mail, a password nobody knows. Limited per
-    /// client address, since no mail stands behind it.
-    func guest(timeZone: String?) async throws -> UserModel {
+    /// client address, since no mail stands behind it. With a `language` the name is made in it and
+    /// the learner's settings start in it.
+    func guest(timeZone: String?, language: String? = nil) async throws -> UserModel {
         let zone = try timeZone.map(Validate.timeZone) ?? context.configuration.defaultTimeZone
+        if let language, !SettingsService.languages.contains(language) {
+            throw AppError.validation("Die Sprache muss de oder en sein.")
+        }
         var limiter = LoginLimiter(context: context, limit: Self.guestsPerHour, window: 3_600)
         limiter.refusal = {
             AppError.tooManyRequests(
@@ -90,11 +94,18 @@ struct AccountService {
             .joined()
         let id = context.uuid()
         let user = UserModel(
-            id: id, name: GuestNames.make(using: &generator), mail: "",
+            id: id, name: GuestNames.make(language: language ?? "de", using: &generator), mail: "",
             passwordHash: try await context.passwords.hash(secret), timeZone: zone, createdAt: context.now)
         user.mailKey = "guest:" + id.uuidString.lowercased()
         user.isGuest = true
-        try await user.create(on: context.db)
+        try await context.db.transaction { db in
+            try await user.create(on: db)
+            if let language {
+                let settings = LearnerSettingsModel(userId: id)
+                settings.language = language
+                try await settings.create(on: db)
+            }
+        }
         try await limiter.recordFailure(keys: keys)
         return user
     }

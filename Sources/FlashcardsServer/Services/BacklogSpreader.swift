@@ -10,6 +10,10 @@ import Foundation
 /// day and stack (`stacks.spread_day`), on the first next-card request of the day, so next-card
 /// itself stays a few index seeks. A replay that recomputes a card (a new review, a scheduler
 /// switch) sets its scheduled due date again; the spread of the next day picks it up.
+///
+/// The moves are remembered (`backlog_moves`): a changed daily review limit puts the moved cards back
+/// on the due dates the scheduler gave them and spreads again with the new limit, so raising the limit
+/// brings the held-back cards back today.
 struct BacklogSpreader {
     let context: ServiceContext
     let stack: StackModel
@@ -78,8 +82,11 @@ struct BacklogSpreader {
         // Each day's cards get due times one second apart from the day's start, in rank order, so
         // next-card (ordered by due time) shows the most forgotten first on every day, today included.
         assignment[today] = kept
+        let due = Dictionary(uniqueKeysWithValues: pool.map { ($0.id, $0.due) })
         for (day, ids) in assignment {
-            try await tx.setDue(ids, from: scheduler.start(ofDay: day))
+            let start = scheduler.start(ofDay: day)
+            try await tx.recordMoves(ids.map { ($0, due[$0]!) }, from: start, stackId: stackId)
+            try await tx.setDue(ids, from: start)
         }
         return excess.count
     }

@@ -306,7 +306,8 @@ struct MotivationService {
             calendar: calendar, restDays: state.rest.filter { $0 >= today }.sorted().map(Self.dateText),
             challenges: challenges,
             mysteryBox: MysteryBoxStateDTO(available: todayFigures.allChallengesDone, opened: state.boxes[today]),
-            achievements: achievements, focusMode: state.settings.focusMode)
+            achievements: achievements, focusMode: state.settings.focusMode,
+            gameElements: state.settings.gameElements)
     }
 
     /// Opens today's box once all three challenges are done; opening it again gives the same box.

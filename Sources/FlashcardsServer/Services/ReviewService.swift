@@ -160,11 +160,13 @@ struct ReviewService {
 
     /// Switches `stack` to the settings it carries now and, when its scheduler changed, recomputes
     /// every card from its review history under the new one, in one transaction: one query for the
-    /// cards, one for the log.
-    func saveSettings(of stack: StackModel, recomputing: Bool) async throws {
+    /// cards, one for the log. `undoingSpread` first puts the cards a backlog spread moved back on
+    /// their scheduled due dates (`BacklogSpreader`), to be spread again with the new limits.
+    func saveSettings(of stack: StackModel, recomputing: Bool, undoingSpread: Bool = false) async throws {
         let scheduler = try await StudyService(context: context, user: user, stack: stack).scheduler()
         try await context.store.writeTransaction { tx in
             try await tx.saveSettings(stack)
+            if undoingSpread { try await tx.undoMoves(stackId: stack.id!) }
             guard recomputing else { return }
             let cards = try await tx.cards(stackId: stack.id!)
             let logsByCard = Dictionary(grouping: try await tx.reviewLogs(stackId: stack.id!), by: \.cardId)

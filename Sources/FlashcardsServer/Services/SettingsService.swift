@@ -64,6 +64,7 @@ struct SettingsService {
             settings.dailyGoal = goal
         }
         if let focus = change.focusMode { settings.focusMode = focus }
+        if let game = change.gameElements { settings.gameElements = game }
         if let enabled = change.remindersEnabled { settings.remindersEnabled = enabled }
         if let time = change.reminderTime {
             guard ReminderTime(text: time) != nil else {
@@ -133,7 +134,8 @@ struct SettingsService {
         }
         return SettingsDTO(
             language: settings.language, dailyGoal: settings.dailyGoal, focusMode: settings.focusMode,
-            remindersEnabled: settings.remindersEnabled, reminderTime: settings.reminderTime,
+            gameElements: settings.gameElements, remindersEnabled: settings.remindersEnabled,
+            reminderTime: settings.reminderTime,
             leaderboardOptIn: settings.leaderboardOptIn, theme: settings.theme,
             unlockedThemes: unlockedThemes ?? [],
             onboarding: OnboardingDTO(

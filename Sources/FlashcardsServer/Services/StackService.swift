@@ -82,13 +82,13 @@ struct StackService {
             try await stack.save(on: context.db)
         } else {
             stack.settings = settings
-            // A new scheduler or daily cap changes how the backlog is spread: spread again on the
-            // next request.
-            if settings.scheduler != before.scheduler || settings.reviewsPerDay != before.reviewsPerDay {
-                stack.spreadDay = nil
-            }
+            // A new scheduler or daily cap changes how the backlog is spread: the cards moved are put
+            // back and spread again on the next request.
+            let respread = settings.scheduler != before.scheduler || settings.reviewsPerDay != before.reviewsPerDay
+            if respread { stack.spreadDay = nil }
             try await ReviewService(context: context, user: user)
-                .saveSettings(of: stack, recomputing: settings.scheduler != before.scheduler)
+                .saveSettings(
+                    of: stack, recomputing: settings.scheduler != before.scheduler, undoingSpread: respread)
         }
         if hintsSwitchedOn {
             try await HintJobs.enqueueIfAnyMissing(stack: stack, db: context.db, now: context.now)

@@ -33,7 +33,8 @@ struct AccountRoutes: RouteCollection {
     func guest(_ req: Request) async throws -> Response {
         // The body is optional: no body is a guest in the server's default time zone.
         let body = (req.body.data?.readableBytes ?? 0) == 0 ? GuestRequest() : try req.decodeBody(GuestRequest.self)
-        let user = try await AccountService(context: ServiceContext(req)).guest(timeZone: body.timeZone)
+        let user = try await AccountService(context: ServiceContext(req)).guest(
+            timeZone: body.timeZone, language: body.language)
         return try await authResponse(for: user, req: req, status: .created)
     }
 
