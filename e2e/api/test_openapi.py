@@ -2189,10 +2189,12 @@ def test_v1_scheduler_story(api: Api):
 # --- /api/v1 progress without pressure (issue 18): guests, settings, progress, leaderboard, push ----------
 
 GUEST_NAME = re.compile(r"^[A-Z][a-zäöüß]+er[A-Z][a-z]+[0-9]{3}$")
+ENGLISH_GUEST_NAME = re.compile(r"^[A-Z][a-z]+[A-Z][a-z]+[0-9]{3}$")
 DEFAULT_SETTINGS = {
     "language": "de",
     "dailyGoal": 20,
     "focusMode": False,
+    "gameElements": True,
     "remindersEnabled": False,
     "reminderTime": "18:00",
     "leaderboardOptIn": False,
@@ -2263,9 +2265,16 @@ def test_v1_guest_upgrade_and_logout_story(api: Api):
     assert default_zone["user"]["timeZone"] == guest["user"]["timeZone"]
     _, body = api.call("POST", GUEST, json_body={"timeZone": "Mars/Olympus"}, expect=400)
     assert code(body) == "unknown_time_zone"
-    for raw in (b"{", b"[]", b'{"timeZone": 5}', b"null"):
+    for raw in (b"{", b"[]", b'{"timeZone": 5}', b"null", b'{"language": 1}'):
         _, body = api.call("POST", GUEST, data=raw, expect=400)
         assert code(body) == "malformed_json", raw
+    # In the interface language: an English name, and the account's language is English.
+    _, english = api.call("POST", GUEST, json_body={"language": "en"}, expect=201)
+    assert ENGLISH_GUEST_NAME.match(english["user"]["name"]), english["user"]["name"]
+    _, english_settings = api.call("GET", SETTINGS, token=english["token"], expect=200)
+    assert english_settings["language"] == "en"
+    _, body = api.call("POST", GUEST, json_body={"language": "fr"}, expect=400)
+    assert code(body) == "validation_failed" and body["message"]
 
     # A guest studies like anyone: a stack of its own.
     token = tokyo["token"]
@@ -2397,6 +2406,7 @@ def test_v1_settings_story(api: Api):
         "dailyGoal": 500,
         "theme": None,
         "focusMode": False,
+        "gameElements": False,
     }
     _, settings = api.call("PATCH", SETTINGS, token=token, json_body=change, expect=200)
     assert {key: settings[key] for key in change} == change
@@ -2428,7 +2438,7 @@ def test_v1_settings_story(api: Api):
     # A theme of the boxes, but not won yet: well formed, refused as things stand.
     _, body = api.call("PATCH", SETTINGS, token=token, json_body={"theme": "gold"}, expect=409)
     assert code(body) == "theme_locked"
-    for bad in ({"dailyGoal": "5"}, {"focusMode": "ja"}, {"onboarding": {"interests": "Biologie"}}, {"theme": 3}):
+    for bad in ({"dailyGoal": "5"}, {"focusMode": "ja"}, {"gameElements": 1}, {"onboarding": {"interests": "Biologie"}}, {"theme": 3}):
         _, body = api.call("PATCH", SETTINGS, token=token, json_body=bad, expect=400)
         assert code(body) == "malformed_json", bad
     _, body = api.call("PATCH", SETTINGS, token=token, expect=400)
@@ -2452,7 +2462,7 @@ def test_v1_progress_rest_days_and_mystery_box_story(api: Api):
     ]
     assert progress["mysteryBox"] == {"available": False, "opened": None}
     assert progress["calendar"] == [] and progress["restDays"] == [] and progress["achievements"] == []
-    assert progress["focusMode"] is False
+    assert progress["focusMode"] is False and progress["gameElements"] is True
     api.call("GET", PROGRESS, expect=401)
 
     # The box stays shut until the challenges are done.
