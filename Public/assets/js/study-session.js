@@ -129,6 +129,7 @@ export class StudySession {
     this.kept = null; // the session's cards going into the local copy
     this.keptWaited = false;
     this.failedAt = 0; // when the server was last out of reach
+    this.keeping = Promise.resolve(); // cards the server answered with, on their way into the copy
   }
 
   /** Whether the session covers every stack of the learner. */
@@ -232,7 +233,7 @@ export class StudySession {
     const result = await this.#ask(
       () => { sent = true; return api.rate(stack.id, card.id, rating, extra); },
       (l) => { offline = true; return l.rate(stack.id, card.id, rating, { ...extra, known: card, uncertain: sent }); });
-    if (!offline) await keepLocally([result.card]);
+    if (!offline) this.#keepLocally([result.card]);
     const ok = recalled(stack, rating);
     this.reviews += 1;
     this.recalled += ok ? 1 : 0;
@@ -297,7 +298,14 @@ export class StudySession {
       }
     }
     this.#goOffline();
+    await this.keeping;
     return offline(await localStudy());
+  }
+
+  /** Keeps cards the server answered with in the local copy, off the way to the next card (the
+   * local answers wait for it). */
+  #keepLocally(cards) {
+    this.keeping = this.keeping.then(() => keepLocally(cards));
   }
 
   #goOffline() {
@@ -321,6 +329,7 @@ export class StudySession {
     if (!last) return this.item;
     const stackId = this.stacks[last.stackIndex].id;
     const l = await localStudy().catch(() => null);
+    await this.keeping;
     const queued = l ? await l.pending(last.reviewId) : false;
     if (queued && !last.uncertain) {
       await l.undo(last.reviewId); // still in the outbox: the server never has to know
@@ -330,7 +339,7 @@ export class StudySession {
       if (!queued && !this.offline && online()) {
         try {
           const undone = await api.undo(stackId, last.cardId, last.undoId);
-          await keepLocally([undone.card]);
+          this.#keepLocally([undone.card]);
           done = true;
         } catch (error) {
           if (!unreachable(error) || !l) throw error;
@@ -338,6 +347,7 @@ export class StudySession {
       }
       if (!done) {
         if (!l) throw new Error('offline');
+        await this.keeping;
         await l.undoLater(stackId, last.cardId, { undoId: last.undoId, reviewId: last.reviewId, before: last.before });
         this.#goOffline();
       }

@@ -50,15 +50,14 @@ export const session = {
   },
 };
 
-/** How long a study request may take before it counts as unreachable (the session then goes on
- * from the local copy; a rating goes to the outbox with its id, so it is never counted twice). */
+/** After this, a study request counts as unreachable (the session goes on offline). */
 export const STUDY_TIMEOUT_MS = 5000;
 
 /**
  * Sends one request; resolves with the decoded JSON (or null for 204), rejects with ApiError.
  * `expire: false` keeps the session on a 401 (signing out with a token that is already refused);
- * `raw: true` resolves with the Response itself (a file to download); `timeout` (ms) gives up on a
- * request that has not answered by then with ApiError(0, 'timeout'), like a broken connection.
+ * `raw: true` resolves with the Response itself (a file to download); `timeout` (ms): then
+ * ApiError(0, 'timeout'), as for a broken connection.
  */
 export async function request(method, path, body, { auth = true, signal, expire = true, raw = false, timeout = 0 } = {}) {
   const headers = { Accept: 'application/json' };
@@ -66,22 +65,15 @@ export async function request(method, path, body, { auth = true, signal, expire 
   if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
   const token = session.token();
   if (auth && token) headers.Authorization = `Bearer ${token}`;
-  let timer = null;
-  let timedOut = false;
-  if (timeout > 0) {
+  let timer;
+  let late = false;
+  if (timeout) {
     const controller = new AbortController();
-    if (signal) {
-      if (signal.aborted) controller.abort();
-      else signal.addEventListener('abort', () => controller.abort(), { once: true });
-    }
-    timer = setTimeout(() => { timedOut = true; controller.abort(); }, timeout);
+    signal?.addEventListener('abort', () => controller.abort(), { once: true });
+    if (signal?.aborted) controller.abort();
+    timer = setTimeout(() => { late = true; controller.abort(); }, timeout);
     signal = controller.signal;
   }
-  const failed = (error) => {
-    if (timedOut) return new ApiError(0, 'timeout', 'timeout');
-    if (error.name === 'AbortError') return error;
-    return new ApiError(0, 'network', error.message);
-  };
   let response;
   let text;
   try {
@@ -96,7 +88,9 @@ export async function request(method, path, body, { auth = true, signal, expire 
     if (raw && response.ok) return response;
     text = await response.text();
   } catch (error) {
-    throw failed(error);
+    if (late) throw new ApiError(0, 'timeout', 'timeout');
+    if (error.name === 'AbortError') throw error;
+    throw new ApiError(0, 'network', error.message);
   } finally {
     clearTimeout(timer);
   }
@@ -202,7 +196,6 @@ export const api = {
   setBookmark: (id, cardId, on) =>
     request(on ? 'PUT' : 'DELETE', `/stacks/${enc(id)}/cards/${enc(cardId)}/bookmark`),
 
-  // The study routes give up after STUDY_TIMEOUT_MS: a session then goes on from the local copy.
   studyNext: (id, daysAhead = 0) =>
     request('GET', `/stacks/${enc(id)}/study/next?daysAhead=${daysAhead}`, undefined, STUDY),
   /** Rates a card; `extra` carries `daysAhead`, `reviewId`, `durationMs` and `mode`. */
@@ -212,7 +205,6 @@ export const api = {
     request('GET', `/stacks/${enc(id)}/study/quiz?daysAhead=${daysAhead}`, undefined, STUDY),
   checkAnswer: (id, cardId, answer, ignoreDiacritics) =>
     request('POST', `/stacks/${enc(id)}/study/check`, { cardId, answer, ignoreDiacritics }, STUDY),
-  /** Takes back a card's last counted review; the same `undoId` again changes nothing. */
   undo: (id, cardId, undoId, opts = STUDY) =>
     request('POST', `/stacks/${enc(id)}/cards/${enc(cardId)}/undo`, { id: undoId }, opts),
   recordMatch: (id, milliseconds) => request('POST', `/stacks/${enc(id)}/match`, { milliseconds }),
