@@ -1,18 +1,44 @@
 // One study session across the modes that rate (flashcards, quiz, write, feed): which stacks it
 // covers (one, or every stack of the learner), how many cards it may take, what was studied, how
 // often the learner was right, and how long it took. The views render; this module counts and
-// talks to the API. When the server cannot be reached (the browser is offline, or a request fails
-// with a network error), the session goes on from the local copy (offline/local-study.js: the
-// same rules in the browser, ratings into the outbox) until the outbox is sent again.
+// talks to the API. As it opens, the session puts its stacks and all their cards into the local
+// copy. When the server cannot be reached (the browser is offline, a request fails with a network
+// error or gets no answer within STUDY_TIMEOUT_MS), the session goes on from the local copy
+// (offline/local-study.js: the same rules in the browser, ratings and undos into the outbox, each
+// with its id, so one that reached the server anyway is not counted twice) until the outbox is sent.
 
-import { api } from './api/client.js';
+import { api, STUDY_TIMEOUT_MS } from './api/client.js';
 
 let local = null;
-/** The offline counterpart of the study routes, loaded when first needed. */
-export const localStudy = () => (local ??= import('./offline/local-study.js'));
+/** The offline counterpart of the study routes: loaded as a session opens, so it is there when the
+ * connection drops (a failed load is tried again next time). */
+export const localStudy = () => (local ??= import('./offline/local-study.js').catch((error) => {
+  local = null;
+  throw error;
+}));
 
-/** Whether an error means the server could not be reached (not an answer of it). */
-const unreachable = (error) => error?.status === 0 && error.name !== 'AbortError';
+/** Whether an error means the server could not be reached (not an answer of it): no connection,
+ * no answer in time, or a gateway saying the server is away. */
+const unreachable = (error) => (error?.status === 0 && error.name !== 'AbortError')
+  || [502, 503, 504].includes(error?.status);
+
+const QUICK = { timeout: STUDY_TIMEOUT_MS };
+
+/** `promise`, or `fallback` when it has not settled within `ms`. */
+const within = (promise, ms, fallback) => Promise.race([
+  promise, new Promise((resolve) => { setTimeout(() => resolve(fallback), ms); }),
+]);
+
+/** How long the first card waits for the session's cards to reach the local copy. */
+const KEEP_WAIT_MS = 3000;
+
+/** When the server was last known to be reachable again: the browser came online, or the outbox
+ * was sent. An offline session with nothing waiting asks the server again after that. */
+let reachedAt = 0;
+addEventListener('online', () => { reachedAt = Date.now(); });
+document.addEventListener('offline-change', (event) => {
+  if (event.detail?.sync?.complete) reachedAt = Date.now();
+});
 
 const online = () => navigator.onLine !== false;
 
@@ -100,6 +126,10 @@ export class StudySession {
     this.offline = !online(); // answers come from the local copy
     this.triedAt = 0;
     this.synced = false;
+    this.kept = null; // the session's cards going into the local copy
+    this.keptWaited = false;
+    this.failedAt = 0; // when the server was last out of reach
+    this.keeping = Promise.resolve(); // cards the server answered with, on their way into the copy
   }
 
   /** Whether the session covers every stack of the learner. */
@@ -197,18 +227,21 @@ export class StudySession {
     const ms = Math.min(Math.max(0, Math.round(performance.now() - this.shownAt)), MAX_ANSWER_MS);
     const extra = { daysAhead: this.daysAhead, reviewId: uuid(), durationMs: ms, mode: this.mode };
     // The same review id either way: a rating that reached the server before the connection broke
-    // is not counted twice when the outbox is sent.
+    // is not counted twice when the outbox is sent. One sent without an answer is `uncertain`.
+    let sent = false;
+    let offline = false;
     const result = await this.#ask(
-      () => api.rate(stack.id, card.id, rating, extra),
-      (l) => l.rate(stack.id, card.id, rating, extra));
-    if (!this.offline) await keepLocally([result.card]);
+      () => { sent = true; return api.rate(stack.id, card.id, rating, extra); },
+      (l) => { offline = true; return l.rate(stack.id, card.id, rating, { ...extra, known: card, uncertain: sent }); });
+    if (!offline) this.#keepLocally([result.card]);
     const ok = recalled(stack, rating);
     this.reviews += 1;
     this.recalled += ok ? 1 : 0;
     this.timeMs += ms;
     this.perCard.set(card.id, (this.perCard.get(card.id) || 0) + 1);
     this.history.push({
-      stackIndex: this.stacks.indexOf(stack), cardId: card.id, recalled: ok, ms, reviewId: extra.reviewId, offline: this.offline,
+      stackIndex: this.stacks.indexOf(stack), cardId: card.id, recalled: ok, ms, reviewId: extra.reviewId,
+      offline, uncertain: offline && sent, before: card, undoId: null,
     });
     return result;
   }
@@ -218,36 +251,67 @@ export class StudySession {
     const { stack, card } = this;
     return this.#ask(
       () => api.checkAnswer(stack.id, card.id, typed, ignoreDiacritics),
-      (l) => l.check(stack.id, card.id, typed, ignoreDiacritics));
+      (l) => l.check(stack.id, card.id, typed, ignoreDiacritics, card));
   }
 
   /** A page of a stack's cards (the feed walks them). */
   cardsPage(stack, options) {
-    return this.#ask(() => api.cards(stack.id, options), (l) => l.cards(stack.id, options));
+    return this.#ask(() => api.cards(stack.id, options, QUICK), (l) => l.cards(stack.id, options));
   }
 
   /**
    * Asks the server, or the local copy when it cannot be reached; then the session stays offline
-   * until the outbox could be sent (tried again every 20 s while the browser says it is online).
-   * Before its first question to the server, the outbox of an earlier offline session goes first,
-   * so the server knows those ratings.
+   * until the outbox is empty again (sent in the background every 20 s while the browser says it is
+   * online, and by the offline bar when the connection is back): never waiting for the server
+   * longer than STUDY_TIMEOUT_MS. Before its first question to the server, the outbox of an
+   * earlier offline session goes first, so the server knows those ratings; and the session's
+   * stacks with all their cards go into the local copy (the first card waits for that a moment).
    */
   async #ask(remote, offline) {
-    if (online() && (!this.synced || (this.offline && Date.now() - this.triedAt > RETRY_MS))) {
-      this.triedAt = Date.now();
-      this.synced = true;
-      if (await sendOutbox()) this.offline = false;
+    if (online()) {
+      if (!this.synced) {
+        this.synced = true;
+        this.triedAt = Date.now();
+        this.offline = !(await within(sendOutbox(), STUDY_TIMEOUT_MS, false));
+        localStudy().catch(() => {}); // loaded now, while there is a connection
+        bar();
+        if (!this.offline) this.kept = keepForSession(this.stacks);
+      } else if (this.offline) {
+        const back = reachedAt > this.failedAt || Date.now() - this.failedAt > RETRY_MS;
+        if (back && (await nothingWaits())) this.offline = false;
+        else if (Date.now() - this.triedAt > RETRY_MS) {
+          this.triedAt = Date.now();
+          sendOutbox().then((sent) => { if (sent) this.offline = false; });
+        }
+      }
     }
     if (!this.offline && online()) {
       try {
-        return await remote();
+        const answer = await remote();
+        if (this.kept && !this.keptWaited) {
+          this.keptWaited = true;
+          await within(this.kept, KEEP_WAIT_MS);
+        }
+        return answer;
       } catch (error) {
         if (!unreachable(error)) throw error;
       }
     }
-    this.offline = true;
-    import('./offline/status.js').then((m) => m.start()).catch(() => {}); // the offline bar
+    this.#goOffline();
+    await this.keeping;
     return offline(await localStudy());
+  }
+
+  /** Keeps cards the server answered with in the local copy, off the way to the next card (the
+   * local answers wait for it). */
+  #keepLocally(cards) {
+    this.keeping = this.keeping.then(() => keepLocally(cards));
+  }
+
+  #goOffline() {
+    this.offline = true;
+    this.failedAt = Date.now();
+    bar();
   }
 
   /** Restarts the answer clock (a new card is on screen). */
@@ -257,16 +321,36 @@ export class StudySession {
   get canUndo() { return this.history.length > 0; }
 
   /** Takes back the session's last rating and shows that stack's next card (usually the same card
-   * again). Resolves with the item. */
+   * again). Resolves with the item. A rating still in the outbox is simply taken out of it; one the
+   * server has (or may have: sent without an answer) is undone through the server, or, when it
+   * cannot be reached, here and through the outbox (the undo's id keeps a repeat harmless). */
   async undo() {
     const last = this.history[this.history.length - 1];
     if (!last) return this.item;
-    const l = last.offline ? await localStudy() : null;
-    if (l && (await l.pending(last.reviewId))) {
+    const stackId = this.stacks[last.stackIndex].id;
+    const l = await localStudy().catch(() => null);
+    await this.keeping;
+    const queued = l ? await l.pending(last.reviewId) : false;
+    if (queued && !last.uncertain) {
       await l.undo(last.reviewId); // still in the outbox: the server never has to know
     } else {
-      const undone = await api.undo(this.stacks[last.stackIndex].id, last.cardId, uuid());
-      await keepLocally([undone.card]);
+      last.undoId ??= uuid();
+      let done = false;
+      if (!queued && !this.offline && online()) {
+        try {
+          const undone = await api.undo(stackId, last.cardId, last.undoId);
+          this.#keepLocally([undone.card]);
+          done = true;
+        } catch (error) {
+          if (!unreachable(error) || !l) throw error;
+        }
+      }
+      if (!done) {
+        if (!l) throw new Error('offline');
+        await this.keeping;
+        await l.undoLater(stackId, last.cardId, { undoId: last.undoId, reviewId: last.reviewId, before: last.before });
+        this.#goOffline();
+      }
     }
     this.history.pop();
     this.reviews -= 1;
@@ -293,10 +377,34 @@ export class StudySession {
 async function sendOutbox() {
   try {
     const sync = await import('./offline/sync.js');
-    return (await sync.pendingCount()) === 0 || (await sync.flush()).complete;
+    if ((await sync.pendingCount()) === 0) return true;
+    return (await sync.flush()).complete && (await sync.pendingCount()) === 0;
   } catch {
     return false;
   }
+}
+
+/** Whether the outbox is empty (it was sent meanwhile: the server knows every rating). */
+async function nothingWaits() {
+  try {
+    return (await (await import('./offline/sync.js')).pendingCount()) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Puts the session's stacks and their cards into the local copy (see sync.js). */
+async function keepForSession(stacks) {
+  try {
+    await (await import('./offline/sync.js')).keepForSession(stacks);
+  } catch {
+    // Without the copy the session still runs online.
+  }
+}
+
+/** The offline bar (it says so when the session goes on offline). */
+function bar() {
+  import('./offline/status.js').then((m) => m.start()).catch(() => {});
 }
 
 /** Keeps cards the server answered with in the local copy (an offline session starts from them). */
@@ -311,8 +419,8 @@ async function keepLocally(cards) {
 /** The stacks a session covers: the one of `stackId`, or every stack with cards (due ones first). */
 export async function sessionStacks(stackId) {
   const from = async (source) => {
-    if (stackId) return [await source.stack(stackId)];
-    const stacks = await source.stacks();
+    if (stackId) return [await source.stack(stackId, QUICK)];
+    const stacks = await source.stacks(QUICK);
     return stacks.filter((s) => s.cardCount > 0).sort((a, b) => (b.dueCount > 0) - (a.dueCount > 0));
   };
   return either(() => from(api), from);

@@ -50,18 +50,32 @@ export const session = {
   },
 };
 
+/** After this, a study request counts as unreachable (the session goes on offline). */
+export const STUDY_TIMEOUT_MS = 5000;
+
 /**
  * Sends one request; resolves with the decoded JSON (or null for 204), rejects with ApiError.
  * `expire: false` keeps the session on a 401 (signing out with a token that is already refused);
- * `raw: true` resolves with the Response itself (a file to download).
+ * `raw: true` resolves with the Response itself (a file to download); `timeout` (ms): then
+ * ApiError(0, 'timeout'), as for a broken connection.
  */
-export async function request(method, path, body, { auth = true, signal, expire = true, raw = false } = {}) {
+export async function request(method, path, body, { auth = true, signal, expire = true, raw = false, timeout = 0 } = {}) {
   const headers = { Accept: 'application/json' };
   const isForm = body instanceof FormData; // multipart uploads: the browser sets the boundary
   if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
   const token = session.token();
   if (auth && token) headers.Authorization = `Bearer ${token}`;
+  let timer;
+  let late = false;
+  if (timeout) {
+    const controller = new AbortController();
+    signal?.addEventListener('abort', () => controller.abort(), { once: true });
+    if (signal?.aborted) controller.abort();
+    timer = setTimeout(() => { late = true; controller.abort(); }, timeout);
+    signal = controller.signal;
+  }
   let response;
+  let text;
   try {
     response = await fetch(BASE + path, {
       method,
@@ -70,14 +84,17 @@ export async function request(method, path, body, { auth = true, signal, expire 
       signal,
       cache: 'no-store',
     });
+    if (response.status === 204) return null;
+    if (raw && response.ok) return response;
+    text = await response.text();
   } catch (error) {
+    if (late) throw new ApiError(0, 'timeout', 'timeout');
     if (error.name === 'AbortError') throw error;
     throw new ApiError(0, 'network', error.message);
+  } finally {
+    clearTimeout(timer);
   }
-  if (response.status === 204) return null;
-  if (raw && response.ok) return response;
   let data = null;
-  const text = await response.text();
   if (text) {
     try { data = JSON.parse(text); } catch { data = null; }
   }
@@ -109,6 +126,8 @@ export async function imageBlob(id, share) {
   if (!response.ok) throw new ApiError(response.status);
   return response.blob();
 }
+
+const STUDY = { timeout: STUDY_TIMEOUT_MS };
 
 /** Typed wrappers, one per /api/v1 route the web app uses (see docs/api.md). */
 export const api = {
@@ -177,13 +196,16 @@ export const api = {
   setBookmark: (id, cardId, on) =>
     request(on ? 'PUT' : 'DELETE', `/stacks/${enc(id)}/cards/${enc(cardId)}/bookmark`),
 
-  studyNext: (id, daysAhead = 0) => request('GET', `/stacks/${enc(id)}/study/next?daysAhead=${daysAhead}`),
+  studyNext: (id, daysAhead = 0) =>
+    request('GET', `/stacks/${enc(id)}/study/next?daysAhead=${daysAhead}`, undefined, STUDY),
   /** Rates a card; `extra` carries `daysAhead`, `reviewId`, `durationMs` and `mode`. */
   rate: (id, cardId, rating, extra = {}) =>
-    request('POST', `/stacks/${enc(id)}/study/rate`, { cardId, rating, ...extra }),
-  quiz: (id, daysAhead = 0) => request('GET', `/stacks/${enc(id)}/study/quiz?daysAhead=${daysAhead}`),
+    request('POST', `/stacks/${enc(id)}/study/rate`, { cardId, rating, ...extra }, STUDY),
+  quiz: (id, daysAhead = 0) =>
+    request('GET', `/stacks/${enc(id)}/study/quiz?daysAhead=${daysAhead}`, undefined, STUDY),
   checkAnswer: (id, cardId, answer, ignoreDiacritics) =>
-    request('POST', `/stacks/${enc(id)}/study/check`, { cardId, answer, ignoreDiacritics }),
-  undo: (id, cardId, undoId) => request('POST', `/stacks/${enc(id)}/cards/${enc(cardId)}/undo`, { id: undoId }),
+    request('POST', `/stacks/${enc(id)}/study/check`, { cardId, answer, ignoreDiacritics }, STUDY),
+  undo: (id, cardId, undoId, opts = STUDY) =>
+    request('POST', `/stacks/${enc(id)}/cards/${enc(cardId)}/undo`, { id: undoId }, opts),
   recordMatch: (id, milliseconds) => request('POST', `/stacks/${enc(id)}/match`, { milliseconds }),
 };

@@ -115,11 +115,22 @@ export async function quiz(stackId, daysAhead = 0) {
   };
 }
 
+/** A stored card, or `known` (the card the session shows, as the server sent it) when the copy
+ * does not have it (yet): the card on screen can always be answered. */
+async function cardOr(stackId, cardId, known) {
+  try {
+    return await card(stackId, cardId);
+  } catch (error) {
+    if (known?.id === cardId) return known;
+    throw error;
+  }
+}
+
 /** What `study/check` would answer: the verdict of a typed answer and its diff. */
-export async function check(stackId, cardId, typed, ignoreDiacritics) {
+export async function check(stackId, cardId, typed, ignoreDiacritics, known = null) {
   const local = await store();
   const stackRow = await stackOrFail(local, stackId);
-  const found = await card(stackId, cardId);
+  const found = await cardOr(stackId, cardId, known);
   const expected = expectedAnswer(found);
   const result = checkAnswer(typed, expected, ignoreDiacritics);
   const keys = stackRow.scheduler === 'ladder'
@@ -129,19 +140,23 @@ export async function check(stackId, cardId, typed, ignoreDiacritics) {
 
 /**
  * Rates a card here: its schedule as the server will compute it, the review into the outbox with its
- * id and moment. Resolves like `study/rate`: {card, next}.
+ * id and moment. Resolves like `study/rate`: {card, next}. `known`: the card as the session shows
+ * it, used when the copy lacks it. `uncertain`: the rating was sent to the server and the answer
+ * never came, so the server may have it (the same id makes it a duplicate there).
  */
-export async function rate(stackId, cardId, rating, { daysAhead = 0, reviewId, durationMs, mode = 'flashcards' } = {}) {
+export async function rate(stackId, cardId, rating, {
+  daysAhead = 0, reviewId, durationMs, mode = 'flashcards', known = null, uncertain = false,
+} = {}) {
   const local = await store();
   const stackRow = await stackOrFail(local, stackId);
   const scheduler = await schedulerOf(local, stackRow);
   if (!scheduler.ratings.includes(rating)) throw new ApiError(409, 'rating_not_for_scheduler', rating);
-  const before = await card(stackId, cardId);
+  const before = await cardOr(stackId, cardId, known);
   const now = Date.now();
   const after = scheduler.apply(before, rating, now, before.number ?? 0);
   const entry = {
     kind: 'review', id: reviewId || crypto.randomUUID(), cardId, stackId, rating, reviewedAt: new Date(now).toISOString(), mode,
-    ...(Number.isInteger(durationMs) ? { durationMs } : {}), before,
+    ...(Number.isInteger(durationMs) ? { durationMs } : {}), ...(uncertain ? { uncertain: true } : {}), before,
   };
   await local.enqueue(entry, after);
   changed({ review: entry });
@@ -162,9 +177,29 @@ export async function undo(reviewId) {
   await local.write(['outbox', 'cards'], (tx) => {
     tx.objectStore('outbox').delete(entry.seq);
     tx.objectStore('cards').put(entry.before);
-  });
+  }, [entry.before]);
   changed({ undo: entry });
   return { card: entry.before };
+}
+
+/** The fields of a card that make its schedule. */
+const SCHEDULE = ['state', 'step', 'stability', 'difficulty', 'dueAt', 'level', 'reviewCount', 'firstReviewedAt', 'lastReviewedAt'];
+
+/**
+ * Takes back, without a connection, a rating the server has (or may have): the card gets its
+ * schedule from before the rating (`before`, the card as the session showed it) here, and the undo
+ * waits in the outbox with its id `undoId` behind the reviews made before it (sync.js sends it
+ * through the undo route, where a repeated id changes nothing).
+ */
+export async function undoLater(stackId, cardId, { undoId, reviewId, before }) {
+  const local = await store();
+  const stored = (await local.card(cardId)) ?? before;
+  const restored = { ...stored };
+  for (const key of SCHEDULE) restored[key] = before[key] ?? null;
+  const entry = { kind: 'undo', id: undoId, cardId, stackId, undoes: reviewId, madeAt: new Date().toISOString(), before: stored };
+  await local.enqueue(entry, restored);
+  changed({ queued: entry });
+  return { card: restored };
 }
 
 /** A page of a stack's stored cards, as `GET …/cards` (oldest first). */

@@ -67,8 +67,8 @@ async function setup() {
   addEventListener('online', () => { reachable = true; syncNow(); });
   addEventListener('offline', () => paint());
   document.addEventListener('offline-change', (event) => {
-    const { sync, review, edit } = event.detail || {};
-    if (review || edit) {
+    const { sync, review, edit, queued } = event.detail || {};
+    if (review || edit || queued) {
       // Rated or edited here: the server could not be reached.
       reachable = false;
       scheduleRetry();

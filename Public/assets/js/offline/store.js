@@ -43,6 +43,11 @@ export class Store {
    * next card, and a large stack takes a while to read. Never mutated; replaced on changes. */
   #cards = new Map();
   #generation = 0;
+  /** Write counter: which card was last written when (`mark`, `keepStack`), and the last write
+   * that changed cards without naming them. */
+  #writes = 0;
+  #written = new Map();
+  #wholesale = 0;
 
   constructor(db, userId) {
     this.db = db;
@@ -80,10 +85,56 @@ export class Store {
     const result = await body(tx);
     await committed(tx);
     if (names.includes('cards')) {
+      this.#writes += 1;
+      if (cards) for (const card of cards) this.#written.set(card.id, this.#writes);
+      else this.#wholesale = this.#writes;
       if (cards) this.#keepCards(cards); else this.#forgetCards();
       channel?.postMessage(this.userId);
     }
     return result;
+  }
+
+  /** A point in this tab's writes: `keepStack` leaves alone the cards written after it. */
+  mark() { return this.#writes; }
+
+  /**
+   * Puts the stacks of a study session into the copy (their rows as the server sent them, the
+   * order of the copy kept; a stack new here goes last), so it can go on offline.
+   */
+  keepStacks(rows) {
+    return this.write(['stacks'], async (tx) => {
+      const store = tx.objectStore('stacks');
+      const stored = await done(store.getAll());
+      let last = stored.reduce((max, row) => Math.max(max, row.order ?? 0), -1);
+      for (const row of rows) {
+        const old = stored.find((s) => s.id === row.id);
+        const { dueCount, cardCount, reviewShare, ...kept } = row; // counts are computed here
+        store.put({ ...old, ...kept, order: old ? old.order : (last += 1) });
+      }
+    });
+  }
+
+  /**
+   * Replaces one stack's cards with the server's list `cards`, read since `mark`: cards with changes
+   * in the outbox and cards this tab wrote after `mark` (a rating answered meanwhile) stay as they
+   * are; cards the server no longer has go. Resolves false (nothing written) when the whole copy
+   * was replaced after `mark`.
+   */
+  async keepStack(stackId, cards, mark) {
+    if (this.#wholesale > mark) return false;
+    const tx = this.db.transaction(['cards', 'outbox'], 'readwrite');
+    const cardStore = tx.objectStore('cards');
+    const keep = new Set((await done(tx.objectStore('outbox').getAll())).map((entry) => entry.cardId));
+    for (const [id, at] of this.#written) if (at > mark) keep.add(id);
+    const fresh = new Set(cards.map((card) => card.id));
+    for (const card of cards) if (!keep.has(card.id)) cardStore.put(card);
+    for (const old of await done(cardStore.index('stackId').getAllKeys(stackId))) {
+      if (!fresh.has(old) && !keep.has(old)) cardStore.delete(old);
+    }
+    await committed(tx);
+    this.#forgetCards();
+    channel?.postMessage(this.userId);
+    return true;
   }
 
   meta(key) { return this.#read('meta', (s) => s.get(key)).then((row) => row?.value ?? null); }

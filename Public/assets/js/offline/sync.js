@@ -13,7 +13,10 @@ const PAGE = 200;
 /** A refresh on the library or home waits this long after the last one. */
 const REFRESH_EVERY = 2 * 60_000;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-const QUIET = { expire: false };
+/** Background requests give up after a while (a connection that never answers is no connection). */
+const QUIET = { expire: false, timeout: 15_000 };
+/** A batch of up to 1,000 reviews is replayed on the server: it may take longer. */
+const QUIET_BATCH = { expire: false, timeout: 60_000 };
 
 /** Tells the page that the outbox or the local copy changed (the offline bar counts again). */
 export function changed(detail = {}) {
@@ -72,6 +75,35 @@ async function refreshNow({ force = false } = {}) {
   return true;
 }
 
+/**
+ * Puts the stacks of a study session and every card of them into the local copy as the session
+ * opens (a stack made or copied a moment ago is not in the last refresh), so the session can go on
+ * from the copy when the connection drops. A stack the copy has with as many cards, refreshed
+ * within two minutes, is taken as it is. Cards rated meanwhile keep their newer state. Never
+ * rejects: the copy is a convenience.
+ */
+export async function keepForSession(stacks) {
+  try {
+    const store = await currentStore();
+    if (!store || !stacks.length) return;
+    const mark = store.mark();
+    const fresh = Date.now() - ((await store.meta('refreshedAt')) ?? 0) < REFRESH_EVERY;
+    const stored = new Map((await store.stacks()).map((s) => [s.id, s]));
+    await store.keepStacks(stacks);
+    if ((await store.meta('parameters')) === null && !(await store.meta('refreshedAt'))) {
+      const scheduler = await request('GET', '/me/scheduler', undefined, QUIET).catch(() => null);
+      if (scheduler?.parameters) await store.setMeta('parameters', scheduler.parameters);
+    }
+    for (const stack of stacks) {
+      if (fresh && stored.has(stack.id) && (await store.cards(stack.id)).length === stack.cardCount) continue;
+      if (!(await store.keepStack(stack.id, await allCards(stack.id), mark))) return;
+    }
+    changed({ kept: true });
+  } catch {
+    // Offline already, or the server busy: the session asks the server as long as it can.
+  }
+}
+
 /** Keeps cards the server answered with (a rating, an edit, a sync) in the local copy. */
 export async function remember(cards) {
   const store = await currentStore();
@@ -119,8 +151,18 @@ async function flushNow(store) {
   const result = { complete: false, sent: 0, edits: 0, dropped: [], refused: [], kept: [], replaced: [], gone: [], error: null };
   try {
     const entries = await store.outbox(); // read under the lock: another tab may have sent some
-    const reviews = entries.filter((e) => e.kind === 'review');
-    for (let i = 0; i < reviews.length; i += BATCH) await sendReviews(store, reviews.slice(i, i + BATCH), result);
+    // Reviews and undos in the order they were made (an undo takes back the card's last review on
+    // the server, so the reviews before it go first), reviews in batches; card edits after them.
+    let batch = [];
+    const sendBatch = async () => {
+      for (let i = 0; i < batch.length; i += BATCH) await sendReviews(store, batch.slice(i, i + BATCH), result);
+      batch = [];
+    };
+    for (const entry of entries) {
+      if (entry.kind === 'review') batch.push(entry);
+      else if (entry.kind === 'undo') { await sendBatch(); await sendUndo(store, entry, result); }
+    }
+    await sendBatch();
     for (const edit of entries.filter((e) => e.kind === 'edit')) await sendEdit(store, edit, result);
     result.complete = true;
   } catch (error) {
@@ -141,7 +183,7 @@ const wire = (e) => ({
 
 async function sendReviews(store, batch, result) {
   try {
-    const body = await request('POST', '/reviews', { reviews: batch.map(wire) }, QUIET);
+    const body = await request('POST', '/reviews', { reviews: batch.map(wire) }, QUIET_BATCH);
     await store.dequeue(batch.map((e) => e.seq));
     await remember(body.cards || []);
     result.sent += batch.length;
@@ -168,6 +210,24 @@ async function sendReviews(store, batch, result) {
       return;
     }
     for (const entry of batch) await sendReviews(store, [entry], result);
+  }
+}
+
+/**
+ * Sends an undo made offline (of a rating the server has, or may have): `undo` with the undo's own
+ * id, so an undo that reached the server before the connection broke is not applied twice.
+ */
+async function sendUndo(store, entry, result) {
+  try {
+    const body = await api.undo(entry.stackId, entry.cardId, entry.id, QUIET);
+    await store.dequeue([entry.seq]);
+    await remember(body?.card ? [body.card] : []);
+    result.sent += 1;
+  } catch (error) {
+    if (transient(error)) throw error;
+    // The card is gone (404), or it has no rating left to take back (409): nothing to undo.
+    await store.dequeue([entry.seq]);
+    if (error.status === 404) await store.deleteCards([entry.cardId]);
   }
 }
 
