@@ -62,9 +62,15 @@ public struct SyncReviewsResponse: Codable, Sendable, Hashable {
 public struct UndoRequest: Codable, Sendable, Hashable {
     /// A client-made id for the undo entry, so a retried undo undoes only once.
     public var id: UUID?
+    /// The review to take back; it must be the card's last counted review (409 otherwise, e.g. when
+    /// another device rated the card since). Without it, the card's last counted review.
+    public var reviewId: UUID?
 
     /// Creates the request.
-    public init(id: UUID? = nil) { self.id = id }
+    public init(id: UUID? = nil, reviewId: UUID? = nil) {
+        self.id = id
+        self.reviewId = reviewId
+    }
 }
 
 /// The answer to an undo.

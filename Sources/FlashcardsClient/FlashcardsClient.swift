@@ -268,11 +268,14 @@ public struct FlashcardsClient: Sendable {
     }
 
     /// Undoes the card's last review (the log keeps it, marked as undone); pass the same `undoId`
-    /// when retrying so the undo happens once.
-    public func undoLastReview(of card: UUID, in stack: UUID, undoId: UUID? = nil) async throws -> UndoResponse {
+    /// when retrying so the undo happens once. With `reviewId` only that review is undone, and only
+    /// while it is the card's last (409 `review_not_last` otherwise).
+    public func undoLastReview(of card: UUID, in stack: UUID, undoId: UUID? = nil, reviewId: UUID? = nil)
+        async throws -> UndoResponse
+    {
         try await transport.send(
             UndoResponse.self, Endpoint.V1.undoReview, stack.path, card.path,
-            body: .json(UndoRequest(id: undoId)))
+            body: .json(UndoRequest(id: undoId, reviewId: reviewId)))
     }
 
     // MARK: Offline reviews

@@ -128,6 +128,36 @@ struct ReviewSyncTests {
                 let logs = try await ReviewLogModel.query(on: app.db).all()
                 #expect(logs.count == 5)
                 #expect(logs.filter { $0.kind == "undo" }.map(\.undoes) == [undone.undoneReviewId])
+
+                // An undo that names its review: refused when another rating came after it (an undo
+                // synced late from a second device), taken once when it is the last, refused again
+                // with a new id once it is undone; a repeated undo id answers as before.
+                clock.advance(by: 60)
+                let latestId = UUID()
+                let latest = try await client.rate(card.id, in: stack.id, rating: .hard, reviewId: latestId).card
+                let refused = UUID()
+                for named in [third.id, UUID()] {
+                    do {
+                        _ = try await client.undoLastReview(of: card.id, in: stack.id, undoId: refused, reviewId: named)
+                        Issue.record("an undo of a review that is not the last was taken")
+                    } catch {
+                        #expect((error as? FlashcardsError)?.code == "review_not_last")
+                    }
+                }
+                let undoId = UUID()
+                let named = try await client.undoLastReview(
+                    of: card.id, in: stack.id, undoId: undoId, reviewId: latestId)
+                #expect(named.undoneReviewId == latestId && latest.reviewCount == 4)
+                let again = try await client.undoLastReview(
+                    of: card.id, in: stack.id, undoId: undoId, reviewId: latestId)
+                #expect(again == named)
+                do {
+                    _ = try await client.undoLastReview(of: card.id, in: stack.id, reviewId: latestId)
+                    Issue.record("an undone review was undone twice")
+                } catch {
+                    #expect((error as? FlashcardsError)?.code == "review_not_last")
+                }
+                #expect(try await client.card(card.id, in: stack.id).reviewCount == 3)
             }
         }
     }

@@ -338,7 +338,7 @@ export class StudySession {
       let done = false;
       if (!queued && !this.offline && online()) {
         try {
-          const undone = await api.undo(stackId, last.cardId, last.undoId);
+          const undone = await api.undo(stackId, last.cardId, last.undoId, undefined, last.reviewId);
           this.#keepLocally([undone.card]);
           done = true;
         } catch (error) {

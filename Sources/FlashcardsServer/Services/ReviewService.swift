@@ -122,8 +122,12 @@ struct ReviewService {
     }
 
     /// Undoes the card's last counted review by appending an undo entry that names it; the log keeps
-    /// both rows and replay skips the undone review. A repeated undo `id` changes nothing.
-    func undo(card cardUUID: String?, in stack: StackModel, undoId: UUID?) async throws -> UndoResponse {
+    /// both rows and replay skips the undone review. A repeated undo `id` changes nothing. With a
+    /// `reviewId` only that review is taken back, and only while it is the card's last counted one
+    /// (an undo synced late never takes back a rating made since on another device).
+    func undo(card cardUUID: String?, in stack: StackModel, undoId: UUID?, reviewId: UUID? = nil) async throws
+        -> UndoResponse
+    {
         let cardId = try Validate.uuid(cardUUID, notFound: .cardNotFound)
         let userId = try user.requireID()
         let scheduler = try await StudyService(context: context, user: user, stack: stack).scheduler()
@@ -142,6 +146,11 @@ struct ReviewService {
             }
             guard let last = ReviewOrder.counted(logs.map(\.logged)).last else {
                 throw AppError.conflict("Diese Karte hat keine Bewertung, die rückgängig gemacht werden kann.")
+            }
+            if let reviewId, last.id != reviewId {
+                throw AppError.refused(
+                    "Diese Bewertung ist nicht die letzte der Karte oder schon rückgängig gemacht.",
+                    code: "review_not_last")
             }
             let entry = ReviewLogModel(
                 id: entryId, userId: userId, cardId: card.id!, stackId: stackId, reviewedAt: now, rating: last.rating,

@@ -205,7 +205,8 @@ export const api = {
     request('GET', `/stacks/${enc(id)}/study/quiz?daysAhead=${daysAhead}`, undefined, STUDY),
   checkAnswer: (id, cardId, answer, ignoreDiacritics) =>
     request('POST', `/stacks/${enc(id)}/study/check`, { cardId, answer, ignoreDiacritics }, STUDY),
-  undo: (id, cardId, undoId, opts = STUDY) =>
-    request('POST', `/stacks/${enc(id)}/cards/${enc(cardId)}/undo`, { id: undoId }, opts),
+  // `reviewId`: undo exactly that review, and only while it is the card's last (409 otherwise).
+  undo: (id, cardId, undoId, opts = STUDY, reviewId = undefined) =>
+    request('POST', `/stacks/${enc(id)}/cards/${enc(cardId)}/undo`, { id: undoId, reviewId }, opts),
   recordMatch: (id, milliseconds) => request('POST', `/stacks/${enc(id)}/match`, { milliseconds }),
 };

@@ -219,13 +219,14 @@ async function sendReviews(store, batch, result) {
  */
 async function sendUndo(store, entry, result) {
   try {
-    const body = await api.undo(entry.stackId, entry.cardId, entry.id, QUIET);
+    const body = await api.undo(entry.stackId, entry.cardId, entry.id, QUIET, entry.undoes);
     await store.dequeue([entry.seq]);
     await remember(body?.card ? [body.card] : []);
     result.sent += 1;
   } catch (error) {
     if (transient(error)) throw error;
-    // The card is gone (404), or it has no rating left to take back (409): nothing to undo.
+    // The card is gone (404), or the rating is no longer its last (409: rated since on another
+    // device, or undone already): nothing to undo.
     await store.dequeue([entry.seq]);
     if (error.status === 404) await store.deleteCards([entry.cardId]);
   }

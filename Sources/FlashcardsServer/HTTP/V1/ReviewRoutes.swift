@@ -21,7 +21,7 @@ struct ReviewRoutes: RouteCollection {
         let stack = try await StackService(context: context, user: user).find(req.parameters.get("stackId"))
         let body = req.hasBody ? try req.decodeBody(UndoRequest.self) : UndoRequest()
         let result = try await ReviewService(context: context, user: user)
-            .undo(card: req.parameters.get("cardId"), in: stack, undoId: body.id)
+            .undo(card: req.parameters.get("cardId"), in: stack, undoId: body.id, reviewId: body.reviewId)
         return try jsonResponse(result)
     }
 }
