@@ -1,6 +1,7 @@
 // A study session that rates cards (/app/stacks/{id}/learn, or /app/learn for every stack), in one
 // of three modes (`?mode=`): flashcards (reveal, rate), quiz (pick one of up to four answers) or
-// write (type the answer, see a character diff). `?size=` ends the session after that many
+// write (type the answer; a near miss shows a character diff, an answer far off the learner's and
+// the right one one above the other). `?size=` ends the session after that many
 // reviews. A flashcards rating answer carries the next card, so it appears without a second
 // request. The swipe feed and the match game have their own views (feed.js, match.js).
 
@@ -341,13 +342,29 @@ async function mountSession(root, ctx, reload) {
       card.reveal();
       $('#write-form').hidden = true;
       const out = $('#write-result');
+      // A near miss (the check's "close": within its typo tolerance) shows the character diff;
+      // an answer far off shows the learner's and the right one one above the other.
+      const near = result.verdict === 'close' && Array.isArray(result.diff);
+      const farOff = result.verdict === 'wrong' && typed !== null;
       render(out, html`
         <p class="verdict verdict-${result.verdict}">${icon(result.verdict === 'wrong' ? 'x' : 'check')}<span>${t(`write.verdict.${result.verdict}`)}</span></p>
-        ${result.diff && result.verdict !== 'correct' ? html`
+        ${near ? html`
           <p class="diff-label small muted">${t('write.yourAnswer')}</p>
-          <p class="diff" lang="">${diffMarkup(result.diff)}</p>` : ''}
-        <p class="small muted">${t('write.expected')}</p>
-        <p class="expected" id="write-expected">${result.expected}</p>`);
+          <p class="diff" lang="">${diffMarkup(result.diff)}</p>
+          <p class="small muted">${t('write.expected')}</p>
+          <p class="expected" id="write-expected">${result.expected}</p>` : farOff ? html`
+          <dl class="write-compare" id="write-compare">
+            <div class="compare-row compare-yours">
+              <dt>${icon('x')}<span>${t('write.compare.yours')}</span></dt>
+              <dd class="compare-text" lang="">${typed.trim()}</dd>
+            </div>
+            <div class="compare-row compare-right">
+              <dt>${icon('check')}<span>${t('write.compare.right')}</span></dt>
+              <dd class="compare-text expected" id="write-expected">${result.expected}</dd>
+            </div>
+          </dl>` : html`
+          <p class="small muted">${t('write.expected')}</p>
+          <p class="expected" id="write-expected">${result.expected}</p>`}`);
       // A rich card's answer rendered (formulas typeset) where its words were checked.
       if (isAnswerOf(state.card, result.expected)) setCardLine(out.querySelector('#write-expected'), state.card, 'answer', { images: 'none' });
       out.hidden = false;
