@@ -211,3 +211,22 @@ def test_write_mode_shows_the_right_answer_rendered(page: Page):
     expect(right).to_contain_text(" · E: Energie · m: Masse")
     _no_latex(_inner_texts(page, "#write-expected"))
     shot(page, "rich-write-expected")
+
+
+def test_a_rich_multiple_choice_cards_own_choices_are_rendered(page: Page):
+    account = signup_via_api(page)
+    status, stack = api(page, "POST", "/stacks", {"name": "Analysis", "color": "#2563EB"}, token=account["token"])
+    status, card = api(page, "POST", f"/stacks/{stack['id']}/cards", {
+        "question": "Ableitung von $\\frac{x^3}{3}$?", "answer": "$x^2$", "format": "markdown",
+        "kind": "multipleChoice", "choices": ["$x^3$", "$\\frac{x^2}{2}$", "**keine**"],
+    }, token=account["token"])
+    assert status == 201, card
+    sign_in_storage(page, account)
+    page.goto(f"/app/stacks/{stack['id']}/learn?mode=quiz&size=all")
+    expect(page.locator("#choices .choice-text")).to_have_count(4)
+    # The right answer and the formulas among its own choices typeset, the bold word bold.
+    expect(page.locator("#choices .choice-text math")).to_have_count(3)
+    expect(page.locator("#choices .choice-text strong")).to_have_text("keine")
+    texts = _inner_texts(page, "#choices .choice-text")
+    _no_latex(texts)
+    assert not any("*" in text for text in texts), texts

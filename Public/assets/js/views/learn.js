@@ -12,6 +12,7 @@ import { errorText, errorView, fieldError, icon, loadingView, retryable, stackBr
 import { StudySession, sessionStacks, sizeFromQuery } from '../study-session.js';
 import { summaryMarkup } from '../session-summary.js';
 import { answerWords, readableText, setCardLine, setRichLine } from '../rich-text.js';
+import { api } from '../api/client.js';
 
 const MODES = ['flashcards', 'quiz', 'write'];
 const DIACRITICS = 'fc.ignoreDiacritics';
@@ -51,6 +52,22 @@ async function richAnswers(stackId) {
     return new Map();
   }
 }
+
+/** A rich multiple-choice card's own wrong choices are written in its Markdown: rendered by the
+ * server's preview route (`POST /api/v1/render`), once per text; null when that fails (offline). */
+const renderedSources = new Map();
+function renderedSource(text) {
+  if (!renderedSources.has(text)) {
+    renderedSources.set(text, api.render(text).then((result) => result.html, () => {
+      renderedSources.delete(text);
+      return null;
+    }));
+  }
+  return renderedSources.get(text);
+}
+
+/** Whether a text has a Markdown or formula marker, so rendering it could change it. */
+const hasMarkup = (text) => /[$*_`\\|!]/.test(text);
 
 export const mount = retryable(mountSession);
 
@@ -260,11 +277,21 @@ async function mountSession(root, ctx, reload) {
       else if (i === state.correctIndex && isAnswerOf(asked, state.choices[i])) setCardLine(span, asked, 'answer', { images: 'none' });
       else if (!state.renderedChoices) open.push(i);
     });
-    if (!open.length || asked?.kind === 'multipleChoice') return;
+    if (!open.length) return;
+    if (asked?.kind === 'multipleChoice') {
+      // Its own wrong choices, as written: rendered when the card is rich and they have markup.
+      if (asked.format !== 'markdown') return;
+      await Promise.all(open.filter((i) => hasMarkup(state.choices[i])).map(async (i) => {
+        const markup = await renderedSource(state.choices[i]);
+        const span = spans()[i];
+        if (markup && span && session.item?.state === state) setRichLine(span, markup);
+      }));
+      return;
+    }
     const stackId = session.stack.id;
     if (!richByStack.has(stackId)) richByStack.set(stackId, richAnswers(stackId));
     const rich = await richByStack.get(stackId);
-    if (session.item?.state !== state || answered) return; // another question by now
+    if (session.item?.state !== state) return; // another question by now
     const now = spans();
     for (const i of open) {
       const card = rich.get(spaced(state.choices[i]));
