@@ -212,6 +212,14 @@ def test_write_mode_shows_the_right_answer_rendered(page: Page):
     _no_latex(_inner_texts(page, "#write-expected"))
     shot(page, "rich-write-expected")
 
+    # "Weiß ich nicht" shows it rendered too, never its Markdown source.
+    page.get_by_role("button", name="Weiter").click()
+    expect(page.get_by_label("Deine Antwort")).to_be_visible()
+    page.get_by_role("button", name="Weiß ich nicht").click()
+    expect(page.locator("#write-expected math")).to_have_count(1)
+    expect(page.locator("#write-expected")).to_contain_text(" · E: Energie · m: Masse")
+    _no_latex(_inner_texts(page, "#write-expected"))
+
 
 def test_a_rich_multiple_choice_cards_own_choices_are_rendered(page: Page):
     account = signup_via_api(page)

@@ -11,7 +11,7 @@ import { registerFlipCard } from '../../components/flip-card/flip-card.js';
 import { errorText, errorView, fieldError, icon, loadingView, retryable, stackBreadcrumb, stacksBreadcrumb, toast } from '../ui.js';
 import { StudySession, sessionStacks, sizeFromQuery } from '../study-session.js';
 import { summaryMarkup } from '../session-summary.js';
-import { answerWords, readableText, setCardLine, setRichLine } from '../rich-text.js';
+import { answerWords, expectedAnswer, readableText, setCardLine, setRichLine } from '../rich-text.js';
 import { api } from '../api/client.js';
 
 const MODES = ['flashcards', 'quiz', 'write'];
@@ -362,7 +362,7 @@ async function mountSession(root, ctx, reload) {
       localStorage.setItem(DIACRITICS, ignore ? '1' : '0');
       const { state } = session.item;
       const result = typed === null
-        ? { verdict: 'wrong', expected: state.card.shown?.expected ?? state.card.answer, diff: null, rating: null, ratingIfRight: null }
+        ? { verdict: 'wrong', expected: expectedAnswer(state.card), diff: null, rating: null, ratingIfRight: null }
         : await session.check(typed, ignore);
       const wrongRating = session.stack.scheduler === 'ladder' ? 'hard' : 'again';
       answered = result.rating || wrongRating;
