@@ -1,7 +1,7 @@
 """Write mode when the answer is far off (issue 33, point 4): a near miss (the check's typo
 tolerance, verdict "close") shows the character diff; an answer far off shows the learner's answer
 and the right one one above the other, each named in words (not by colour alone), for screen
-readers as a description list. German and English, desktop and phone."""
+readers as a description list. German and English, desktop and phone, light and dark."""
 
 from __future__ import annotations
 
@@ -34,12 +34,12 @@ def _answer(page: Page, lang: str, typed: str) -> None:
     page.keyboard.press("Enter")
 
 
-@pytest.mark.parametrize("lang,locale,viewport", [
-    ("de", "de-DE", {"width": 1280, "height": 860}),
-    ("en", "en-US", {"width": 390, "height": 844}),
+@pytest.mark.parametrize("lang,locale,viewport,scheme", [
+    ("de", "de-DE", {"width": 1280, "height": 860}, "light"),
+    ("en", "en-US", {"width": 390, "height": 844}, "dark"),
 ])
-def test_an_answer_far_off_is_shown_above_the_right_one(make_page, lang, locale, viewport):
-    page = make_page(locale=locale, viewport=viewport)
+def test_an_answer_far_off_is_shown_above_the_right_one(make_page, lang, locale, viewport, scheme):
+    page = make_page(locale=locale, viewport=viewport, color_scheme=scheme)
     account = signup_via_api(page)
     sign_in_storage(page, account)
     _one_card_session(page, account, "Wie heißt der Vorgang, in dem Pflanzen Zucker bilden?", "Photosynthese")
@@ -65,7 +65,7 @@ def test_an_answer_far_off_is_shown_above_the_right_one(make_page, lang, locale,
     # Going on still works from the keyboard, and the override stays offered.
     expect(page.locator("#override")).to_be_visible()
     expect(page.locator("#continue")).to_be_focused()
-    shot(page, f"write-far-off-{lang}")
+    shot(page, f"write-far-off-{lang}-{scheme}")
 
 
 @pytest.mark.parametrize("lang,locale", [("de", "de-DE"), ("en", "en-US")])
