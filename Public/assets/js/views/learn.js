@@ -8,7 +8,7 @@
 import { html, render } from '../html.js';
 import { formatInterval, formatRelativeDay, t } from '../i18n.js';
 import { registerFlipCard } from '../../components/flip-card/flip-card.js';
-import { errorText, errorView, fieldError, icon, loadingView, retryable, stackBreadcrumb, stacksBreadcrumb, toast } from '../ui.js';
+import { errorText, errorView, fieldError, icon, loadStylesheet, loadingView, retryable, stackBreadcrumb, stacksBreadcrumb, toast } from '../ui.js';
 import { StudySession, sessionStacks, sizeFromQuery } from '../study-session.js';
 import { summaryMarkup } from '../session-summary.js';
 import { answerWords, expectedAnswer, readableText, setCardLine, setRichLine } from '../rich-text.js';
@@ -75,6 +75,7 @@ async function mountSession(root, ctx, reload) {
   registerFlipCard();
   const stackId = ctx.params.stackId;
   const mode = MODES.includes(ctx.query.get('mode')) ? ctx.query.get('mode') : 'flashcards';
+  if (mode === 'write') loadStylesheet('/assets/css/write.css'); // the result's comparison
   const session = await start();
   if (!session) return undefined;
 
