@@ -4,7 +4,7 @@
 // routes at the root, which offline study reads card numbers from) are not intercepted at all.
 // Strategy: network first (always fresh when online), the cache as fallback.
 
-const CACHE = 'fc-shell-v12';
+const CACHE = 'fc-shell-v14';
 const SHELL = [
   '/', '/app.html', '/manifest.webmanifest',
   '/assets/css/base.css', '/assets/css/app.css', '/assets/css/landing.css', '/assets/css/study.css',
@@ -15,7 +15,7 @@ const SHELL = [
   '/assets/components/color-picker/color-picker.css', '/assets/components/color-picker/color-picker.js',
   '/assets/js/app.js', '/assets/js/landing.js', '/assets/js/html.js', '/assets/js/i18n.js', '/assets/js/router.js', '/assets/js/ui.js',
   '/assets/js/api/client.js', '/assets/js/api/generation.js', '/assets/js/api/jobs.js', '/assets/js/api/transfer.js',
-  '/assets/js/draft-editor.js', '/assets/js/dropzone.js', '/assets/js/views/import.js', '/assets/js/rich-text.js',
+  '/assets/js/draft-editor.js', '/assets/js/dropzone.js', '/assets/js/views/import.js', '/assets/js/rich-text.js', '/assets/css/write.css',
   '/assets/js/share-dialog.js', '/assets/js/views/shared.js', '/assets/js/card-pages.js',
   '/assets/js/views/explore.js', '/assets/js/views/explore-entry.js', '/assets/css/explore.css',
   '/assets/i18n/explore.de.js', '/assets/i18n/explore.en.js',

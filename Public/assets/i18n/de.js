@@ -324,6 +324,8 @@ export default {
   'write.checkError': 'Die Antwort konnte nicht geprüft werden.',
   'write.keys': 'Tasten: Enter zum Prüfen, Umschalt+Enter für eine neue Zeile',
   'write.keysContinue': 'Tasten: Enter für weiter',
+  'write.compare.yours': 'Deine Antwort',
+  'write.compare.right': 'Richtige Antwort',
   'summary.cards': 'Karten',
   'summary.reviews': 'Wiederholungen',
   'summary.accuracy': 'Gewusst',

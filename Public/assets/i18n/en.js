@@ -317,6 +317,8 @@ export default {
   'write.checkError': 'The answer could not be checked.',
   'write.keys': 'Keys: Enter to check, Shift+Enter for a new line',
   'write.keysContinue': 'Keys: Enter to continue',
+  'write.compare.yours': 'Your answer',
+  'write.compare.right': 'Correct answer',
   'summary.cards': 'Cards',
   'summary.reviews': 'Reviews',
   'summary.accuracy': 'Known',

@@ -49,7 +49,9 @@ export function expectedAnswer(card) {
 /** The card's answer as the words a learner types or picks (the server's CardFormat.answerText):
  * images left out, unless images are all there is (then their descriptions). */
 export function answerWords(card) {
-  return cardPlainText(card, 'answer', { images: false }) || cardPlainText(card, 'answer');
+  const fragment = richFragment(card, 'answer');
+  if (!fragment) return sideText(card, 'answer');
+  return serverPlain(fragment, false) || serverPlain(fragment, true);
 }
 
 /** Fills `el` with sanitised HTML of the server (a card's `rendered` text, a preview). */
@@ -79,21 +81,195 @@ export function setCardImages(el, card, field) {
   loadImages(el);
 }
 
-/** The card's `field` as plain text (for labels and short lists): the source for a plain card,
- * the rendered text's words for a rich one; an image as its description, or nothing (`images`
- * false). */
+/** The card's `field` as clean plain words on one line, for what cannot show markup (labels,
+ * titles, announcements): a plain card's text; a rich card's words with its paragraphs, list items
+ * and table rows between " · ", cells between " | ", formulas as readable symbols (`\\frac{1}{2}`
+ * as 1/2, `v^2` as v²), an image as its description (or nothing: `images` false). */
 export function cardPlainText(card, field, { images = true } = {}) {
+  const fragment = richFragment(card, field);
+  if (!fragment) return sideText(card, field);
+  const line = inlineFragment(fragment, images ? 'alt' : 'none');
+  for (const formula of line.querySelectorAll('.math')) formula.replaceWith(readableLatex(formula.textContent));
+  return line.textContent.replace(/\s+/g, ' ').trim();
+}
+
+/** Fills `el` with the card's `field` rendered on one line, for compact places (quiz choices, match
+ * tiles, the cards table, preview lines): emphasis, code and formulas (typeset inline) kept,
+ * paragraphs, list items and table rows run on between " · ", cells between " | ". `images`:
+ * 'alt' (an image as its description), 'none' (left out; unless images are all there is). */
+export function setCardLine(el, card, field, { images = 'alt' } = {}) {
+  const fragment = richFragment(card, field);
+  if (!fragment) {
+    el.classList.remove('rich-text', 'rich-line');
+    el.textContent = sideText(card, field);
+    return;
+  }
+  let line = inlineFragment(fragment, images);
+  if (images === 'none' && !line.textContent.trim()) line = inlineFragment(fragment, 'alt');
+  showLine(el, line);
+}
+
+/** Fills `el` with sanitised HTML of the server on one line, as `setCardLine` does (a quiz
+ * choice the server sent rendered). */
+export function setRichLine(el, markup, { images = 'none' } = {}) {
+  const template = document.createElement('template');
+  template.innerHTML = markup;
+  clean(template.content);
+  let line = inlineFragment(template.content, images);
+  if (images === 'none' && !line.textContent.trim()) line = inlineFragment(template.content, 'alt');
+  showLine(el, line);
+}
+
+function showLine(el, line) {
+  loadStylesheet('/assets/css/rich-text.css');
+  el.classList.add('rich-text', 'rich-line');
+  el.replaceChildren(line);
+  typeset(el);
+}
+
+/** The words of an element filled by `setCardLine` or `setRichLine`, for a label: a formula
+ * (typeset or not) as readable symbols. */
+export function readableText(el) {
+  const copy = el.cloneNode(true);
+  for (const formula of copy.querySelectorAll('.math')) formula.replaceWith(readableLatex(formula.dataset.latex ?? formula.textContent));
+  return copy.textContent.replace(/\s+/g, ' ').trim();
+}
+
+/** The sanitised fragment of a rich card's `field`; null for a plain card (or a true/false
+ * card's truth). */
+function richFragment(card, field) {
   const truth = card?.kind === 'trueFalse' && field === 'answer';
   const rich = card?.format === 'markdown' && !truth ? card.rendered?.[field] : null;
-  if (rich == null) return sideText(card, field);
+  if (rich == null) return null;
   const template = document.createElement('template');
   template.innerHTML = rich;
-  // An image counts as its description (as the server's plain text has it).
-  for (const image of template.content.querySelectorAll('img')) {
-    const alt = image.getAttribute('alt')?.trim();
-    image.replaceWith(document.createTextNode(images ? ` ${alt || textOr('image.label', '')} ` : ' '));
+  clean(template.content);
+  return template.content;
+}
+
+const INLINE = new Set(['STRONG', 'EM', 'CODE']);
+const SEPARATOR = ' · ';
+
+/** `parent` (sanitised) as one line: a new fragment of text, strong/em/code and inline formulas;
+ * every block becomes a run, with " · " between runs (a space after a run ending in ".", "?",
+ * ":" …; " | " between cells). `images`: 'alt' or 'none'. */
+function inlineFragment(parent, images) {
+  const out = document.createDocumentFragment();
+  let pending = null; // the separator owed before the next content
+  let started = false;
+  let tail = ''; // the last character put
+  const put = (target, node) => {
+    // After a sentence's or a lead-in's end ("?", ":") a space is enough.
+    if (pending && started) target.append(document.createTextNode(pending === SEPARATOR && /[.!?:;…]/.test(tail) ? ' ' : pending));
+    pending = null;
+    started = true;
+    target.append(node);
+    if (node.nodeType === Node.TEXT_NODE) tail = node.textContent.trimEnd().slice(-1) || tail;
+    else if (node.classList?.contains('math')) tail = 'x';
+  };
+  const walk = (node, target) => {
+    for (const child of node.childNodes) {
+      if (child.nodeType === Node.TEXT_NODE) {
+        if (!child.textContent.trim() && (pending || !started)) continue;
+        put(target, document.createTextNode(child.textContent));
+      } else if (child.nodeType !== Node.ELEMENT_NODE) {
+        continue;
+      } else if (child.classList.contains('math')) {
+        const formula = document.createElement('span');
+        formula.className = 'math';
+        formula.textContent = child.textContent;
+        put(target, formula);
+      } else if (child.tagName === 'IMG') {
+        const alt = child.getAttribute('alt')?.trim();
+        if (images === 'alt') put(target, document.createTextNode(alt || textOr('image.label', 'Bild')));
+      } else if (child.tagName === 'BR') {
+        put(target, document.createTextNode(' '));
+      } else if (INLINE.has(child.tagName)) {
+        const copy = document.createElement(child.tagName);
+        put(target, copy);
+        walk(child, copy);
+      } else {
+        // A block: its content as a run of its own.
+        if (started) pending = child.tagName === 'TD' || child.tagName === 'TH' ? ' | ' : SEPARATOR;
+        walk(child, target);
+        if (started) pending = SEPARATOR;
+      }
+    }
+  };
+  walk(parent, out);
+  return out;
+}
+
+/** `parent` (sanitised) as the server's plain text (RichText.plainText): blocks between blank
+ * lines, list items on lines of their own ("- ", "1. "), cells between " | ", formulas as LaTeX;
+ * without `images`, images leave nothing and the spaces around them collapse. */
+function serverPlain(parent, images) {
+  const inline = (node) => [...node.childNodes].map((child) => {
+    if (child.nodeType === Node.TEXT_NODE) return child.textContent;
+    if (child.nodeType !== Node.ELEMENT_NODE) return '';
+    if (child.tagName === 'IMG') return images ? child.getAttribute('alt') || '[Bild]' : '';
+    if (child.tagName === 'BR') return '\n';
+    return inline(child);
+  }).join('');
+  const block = (node) => {
+    switch (node.tagName) {
+      case 'UL': case 'OL':
+        return [...node.children].map((item, i) => `${node.tagName === 'OL' ? `${i + 1}. ` : '- '}${inline(item)}`).join('\n');
+      case 'TABLE':
+        return [...node.querySelectorAll('tr')].map((row) => [...row.children].map(inline).join(' | ')).join('\n');
+      default: return inline(node);
+    }
+  };
+  const text = [...parent.childNodes]
+    .filter((node) => node.nodeType === Node.ELEMENT_NODE || node.textContent.trim())
+    .map((node) => (node.nodeType === Node.ELEMENT_NODE ? block(node) : node.textContent)).join('\n\n');
+  if (images) return text;
+  return text.split('\n').map((line) => line.split(' ').filter(Boolean).join(' ')).join('\n').trim();
+}
+
+const GREEK = 'alpha α beta β gamma γ delta δ epsilon ε varepsilon ε zeta ζ eta η theta θ vartheta ϑ iota ι kappa κ lambda λ mu μ nu ν xi ξ pi π rho ρ sigma σ tau τ upsilon υ phi φ varphi φ chi χ psi ψ omega ω Gamma Γ Delta Δ Theta Θ Lambda Λ Xi Ξ Pi Π Sigma Σ Phi Φ Psi Ψ Omega Ω';
+const SYMBOLS = 'cdot · times × div ÷ pm ± mp ∓ le ≤ leq ≤ ge ≥ geq ≥ ne ≠ neq ≠ approx ≈ equiv ≡ sim ∼ propto ∝ infty ∞ to → rightarrow → leftarrow ← Rightarrow ⇒ Leftarrow ⇐ leftrightarrow ↔ Leftrightarrow ⇔ sum ∑ prod ∏ int ∫ oint ∮ partial ∂ nabla ∇ in ∈ notin ∉ subset ⊂ subseteq ⊆ cup ∪ cap ∩ forall ∀ exists ∃ emptyset ∅ degree ° circ ∘ ldots … cdots ⋯ dots … hbar ℏ angle ∠ perp ⊥ parallel ∥ neg ¬ land ∧ lor ∨ mathbb{R} ℝ';
+const NAMED = new Map();
+for (const list of [GREEK, SYMBOLS]) {
+  const words = list.split(' ');
+  for (let i = 0; i < words.length; i += 2) NAMED.set(words[i], words[i + 1]);
+}
+const SUPER = { 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹', '+': '⁺', '-': '⁻', '=': '⁼', '(': '⁽', ')': '⁾', n: 'ⁿ', i: 'ⁱ' };
+const SUB = { 0: '₀', 1: '₁', 2: '₂', 3: '₃', 4: '₄', 5: '₅', 6: '₆', 7: '₇', 8: '₈', 9: '₉', '+': '₊', '-': '₋', '=': '₌', '(': '₍', ')': '₎', a: 'ₐ', e: 'ₑ', o: 'ₒ', x: 'ₓ', h: 'ₕ', k: 'ₖ', l: 'ₗ', m: 'ₘ', n: 'ₙ', p: 'ₚ', s: 'ₛ', t: 'ₜ', i: 'ᵢ', j: 'ⱼ', r: 'ᵣ', u: 'ᵤ', v: 'ᵥ' };
+
+/** A LaTeX formula as readable plain symbols (labels, titles): `E_{kin}=\\frac{1}{2}mv^2` as
+ * "Eₖᵢₙ=1/2·mv²"-like text; what it does not know stays as written, without backslashes. */
+export function readableLatex(latex) {
+  let text = latex;
+  // Innermost groups first, so nested fractions and roots come out whole.
+  const group = '\\{([^{}]*)\\}';
+  const frac = new RegExp(`\\\\[dt]?frac\\s*${group}\\s*${group}`, 'g');
+  const sqrt = new RegExp(`\\\\sqrt\\s*${group}`, 'g');
+  const wrapper = new RegExp(`\\\\(?:text|mathrm|mathbf|mathit|mathsf|operatorname|textbf|textit|vec|overline|bar|hat)\\s*${group}`, 'g');
+  const paren = (part) => (/^(?:\p{N}+(?:[.,]\p{N}+)?|\p{L}+|.)$/u.test(part) ? part : `(${part})`);
+  for (let round = 0; round < 8; round += 1) {
+    const before = text;
+    text = text.replace(/\\mathbb\{R\}/g, 'ℝ')
+      .replace(wrapper, '$1')
+      // A space after a fraction keeps "1/2 mv²" from reading as 1/(2mv²).
+      .replace(frac, (_, a, b, at, whole) => `${paren(a)}/${paren(b)}${/[\p{L}\p{N}\\]/u.test(whole[at + _.length] ?? '') ? ' ' : ''}`)
+      .replace(sqrt, (_, a) => `√${paren(a)}`);
+    if (text === before) break;
   }
-  return template.content.textContent.replace(/\s+/g, ' ').trim();
+  const script = (map, mark) => (_, braced, single) => {
+    const part = braced ?? single;
+    const chars = [...part];
+    return chars.every((c) => map[c]) ? chars.map((c) => map[c]).join('') : `${mark}${paren(part)}`;
+  };
+  text = text
+    .replace(/\^(?:\{([^{}]*)\}|([^\s{}\\]))/g, script(SUPER, '^'))
+    .replace(/_(?:\{([^{}]*)\}|([^\s{}\\]))/g, script(SUB, '_'))
+    .replace(/\\(left|right|big|Big|bigg|Bigg)\b/g, '')
+    .replace(/\\[,;:! ]|\\q?quad\b/g, ' ')
+    .replace(/\\([a-zA-Z]+)/g, (_, name) => NAMED.get(name) ?? name)
+    .replace(/\\(.)/g, '$1')
+    .replace(/[{}]/g, '');
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** The string `key`, or `fallback` while its dictionary (more.*.js) is not loaded. */

@@ -8,7 +8,7 @@ import { formatNumber, loadStrings, t } from '../i18n.js';
 import { enc, request } from '../api/client.js';
 import { announce, errorText, errorView, icon, loadStylesheet, loadingView, setBusy, toast } from '../ui.js';
 import { stackBadge } from './dashboard.js';
-import { cardPlainText } from '../rich-text.js';
+import { setCardLine } from '../rich-text.js';
 
 export const CATEGORIES = ['languages', 'science', 'math', 'geography', 'history', 'medicine', 'law', 'technology', 'business', 'arts', 'other'];
 export const LANGUAGES = ['de', 'en', 'fr', 'es', 'it', 'other'];
@@ -143,9 +143,11 @@ export async function mount(root, { query }) {
           ${entry.description ? html`<p class="explore-description">${entry.description}</p>` : ''}
           <div class="explore-pills">${entryPills(entry)}</div>
           <ul class="explore-preview">
-            ${entry.preview.map((card) => html`<li>${cardPlainText(card, 'question')}</li>`)}
+            ${entry.preview.map(() => html`<li></li>`)}
           </ul>
         </article>`);
+      // The preview's questions on a line each, formatting and formulas rendered.
+      item.querySelectorAll('.explore-preview li').forEach((line, i) => setCardLine(line, entry.preview[i], 'question'));
       list.append(item);
     }
     applyColors(list);

@@ -1,15 +1,18 @@
 // A study session that rates cards (/app/stacks/{id}/learn, or /app/learn for every stack), in one
 // of three modes (`?mode=`): flashcards (reveal, rate), quiz (pick one of up to four answers) or
-// write (type the answer, see a character diff). `?size=` ends the session after that many
+// write (type the answer; a near miss shows a character diff, an answer far off the learner's and
+// the right one one above the other). `?size=` ends the session after that many
 // reviews. A flashcards rating answer carries the next card, so it appears without a second
 // request. The swipe feed and the match game have their own views (feed.js, match.js).
 
 import { html, render } from '../html.js';
 import { formatInterval, formatRelativeDay, t } from '../i18n.js';
 import { registerFlipCard } from '../../components/flip-card/flip-card.js';
-import { errorText, errorView, fieldError, icon, loadingView, retryable, stackBreadcrumb, stacksBreadcrumb, toast } from '../ui.js';
+import { errorText, errorView, fieldError, icon, loadStylesheet, loadingView, retryable, stackBreadcrumb, stacksBreadcrumb, toast } from '../ui.js';
 import { StudySession, sessionStacks, sizeFromQuery } from '../study-session.js';
 import { summaryMarkup } from '../session-summary.js';
+import { answerWords, expectedAnswer, readableText, setCardLine, setRichLine } from '../rich-text.js';
+import { api } from '../api/client.js';
 
 const MODES = ['flashcards', 'quiz', 'write'];
 const DIACRITICS = 'fc.ignoreDiacritics';
@@ -28,12 +31,51 @@ const diffMarkup = (diff) => html`${diff.map((run) => run.kind === 'same'
   ? html`<span class="diff-same">${run.text}</span>`
   : html`<span class="diff-${run.kind}"><span class="visually-hidden">${t(`write.diff.${run.kind}`)}: </span>${run.text}</span>`)}`;
 
+/** A text as compared with a choice's: whitespace runs as one space. */
+const spaced = (text) => String(text ?? '').replace(/\s+/g, ' ').trim();
+
+/** Whether `text` (a quiz choice, the checked answer) is the rich `card`'s answer as its words,
+ * so the answer can be shown rendered in its place. */
+const isAnswerOf = (card, text) => card?.format === 'markdown' && card.kind !== 'trueFalse'
+  && spaced(answerWords(card)) === spaced(text);
+
+/** Rich answers of a stack's cards in the local copy (offline/store.js) by their words, to render
+ * quiz choices that the server sends as plain words; empty without a local copy. */
+async function richAnswers(stackId) {
+  try {
+    const store = await (await import('../offline/store.js')).currentStore();
+    const cards = store ? await store.cards(stackId) : [];
+    const found = new Map();
+    for (const card of cards) if (isAnswerOf(card, answerWords(card))) found.set(spaced(answerWords(card)), card);
+    return found;
+  } catch {
+    return new Map();
+  }
+}
+
+/** A rich multiple-choice card's own wrong choices are written in its Markdown: rendered by the
+ * server's preview route (`POST /api/v1/render`), once per text; null when that fails (offline). */
+const renderedSources = new Map();
+function renderedSource(text) {
+  if (!renderedSources.has(text)) {
+    renderedSources.set(text, api.render(text).then((result) => result.html, () => {
+      renderedSources.delete(text);
+      return null;
+    }));
+  }
+  return renderedSources.get(text);
+}
+
+/** Whether a text has a Markdown or formula marker, so rendering it could change it. */
+const hasMarkup = (text) => /[$*_`\\|!]/.test(text);
+
 export const mount = retryable(mountSession);
 
 async function mountSession(root, ctx, reload) {
   registerFlipCard();
   const stackId = ctx.params.stackId;
   const mode = MODES.includes(ctx.query.get('mode')) ? ctx.query.get('mode') : 'flashcards';
+  if (mode === 'write') loadStylesheet('/assets/css/write.css'); // the result's comparison
   const session = await start();
   if (!session) return undefined;
 
@@ -57,6 +99,7 @@ async function mountSession(root, ctx, reload) {
   let busy = false;
   let answered = null; // quiz/write: the rating to send on "continue" (write) or null
   let lastResult = null; // the last rate answer (its `next` saves a request)
+  const richByStack = new Map(); // stack id → promise of its rich answers in the local copy
 
   render(root, html`
     <section class="page learn learn-${mode}">
@@ -215,10 +258,53 @@ async function mountSession(root, ctx, reload) {
     fewer.textContent = fewerChoices ? t('quiz.fewer', { count: choices.length }) : '';
     render($('#choices'), html`${choices.map((choice, i) => html`
       <button type="button" class="btn choice" data-index="${i}"><kbd aria-hidden="true">${i + 1}</kbd><span class="choice-text">${choice}</span></button>`)}`);
+    renderChoices(session.item.state);
     $('#feedback').textContent = '';
     $('#after-answer').hidden = true;
     $('#keys').textContent = t('quiz.keys', { keys: `1–${choices.length}` });
   }
+
+  /** Renders the choices that are rich cards' answers (formulas typeset inline): the server's
+   * `renderedChoices` when it sends them; else the asked card's own answer, and other cards'
+   * answers found in the local copy by their words. The others stay plain words. */
+  async function renderChoices(state) {
+    const { card: asked } = state;
+    if (asked?.kind === 'trueFalse') return;
+    const spans = () => [...root.querySelectorAll('#choices .choice-text')];
+    const open = [];
+    spans().forEach((span, i) => {
+      const rendered = state.renderedChoices?.[i];
+      if (typeof rendered === 'string' && rendered) setRichLine(span, rendered);
+      else if (i === state.correctIndex && isAnswerOf(asked, state.choices[i])) setCardLine(span, asked, 'answer', { images: 'none' });
+      else if (!state.renderedChoices) open.push(i);
+    });
+    if (!open.length) return;
+    if (asked?.kind === 'multipleChoice') {
+      // Its own wrong choices, as written: rendered when the card is rich and they have markup.
+      if (asked.format !== 'markdown') return;
+      await Promise.all(open.filter((i) => hasMarkup(state.choices[i])).map(async (i) => {
+        const markup = await renderedSource(state.choices[i]);
+        const span = spans()[i];
+        if (markup && span && session.item?.state === state) setRichLine(span, markup);
+      }));
+      return;
+    }
+    const stackId = session.stack.id;
+    if (!richByStack.has(stackId)) richByStack.set(stackId, richAnswers(stackId));
+    const rich = await richByStack.get(stackId);
+    if (session.item?.state !== state) return; // another question by now
+    const now = spans();
+    for (const i of open) {
+      const card = rich.get(spaced(state.choices[i]));
+      if (card && now[i]) setCardLine(now[i], card, 'answer', { images: 'none' });
+    }
+  }
+
+  /** A choice as words for labels and announcements (a rendered formula as readable symbols). */
+  const choiceWords = (i, fallback) => {
+    const span = root.querySelectorAll('#choices .choice-text')[i];
+    return span?.classList.contains('rich-line') ? readableText(span) : fallback;
+  };
 
   async function choose(index) {
     const { correctIndex, ratingIfRight, ratingIfWrong } = session.item.state;
@@ -231,10 +317,10 @@ async function mountSession(root, ctx, reload) {
       if (i === correctIndex) b.classList.add('is-correct');
       if (i === index && !right) b.classList.add('is-wrong');
       if (i === correctIndex || i === index) {
-        b.setAttribute('aria-label', `${choices[i]}: ${t(i === correctIndex ? 'quiz.correctMark' : 'quiz.wrongMark')}`);
+        b.setAttribute('aria-label', `${choiceWords(i, choices[i])}: ${t(i === correctIndex ? 'quiz.correctMark' : 'quiz.wrongMark')}`);
       }
     });
-    $('#feedback').textContent = right ? t('quiz.right') : t('quiz.wrong', { answer: choices[correctIndex] });
+    $('#feedback').textContent = right ? t('quiz.right') : t('quiz.wrong', { answer: choiceWords(correctIndex, choices[correctIndex]) });
     $('#feedback').dataset.kind = right ? 'right' : 'wrong';
     answered = right ? ratingIfRight : ratingIfWrong;
     // The answer counts at once (first try); "continue" only moves on.
@@ -277,20 +363,38 @@ async function mountSession(root, ctx, reload) {
       localStorage.setItem(DIACRITICS, ignore ? '1' : '0');
       const { state } = session.item;
       const result = typed === null
-        ? { verdict: 'wrong', expected: state.card.shown?.expected ?? state.card.answer, diff: null, rating: null, ratingIfRight: null }
+        ? { verdict: 'wrong', expected: expectedAnswer(state.card), diff: null, rating: null, ratingIfRight: null }
         : await session.check(typed, ignore);
       const wrongRating = session.stack.scheduler === 'ladder' ? 'hard' : 'again';
       answered = result.rating || wrongRating;
       card.reveal();
       $('#write-form').hidden = true;
       const out = $('#write-result');
+      // A near miss (the check's "close": within its typo tolerance) shows the character diff;
+      // an answer far off shows the learner's and the right one one above the other.
+      const near = result.verdict === 'close' && Array.isArray(result.diff);
+      const farOff = result.verdict === 'wrong' && typed !== null;
       render(out, html`
         <p class="verdict verdict-${result.verdict}">${icon(result.verdict === 'wrong' ? 'x' : 'check')}<span>${t(`write.verdict.${result.verdict}`)}</span></p>
-        ${result.diff && result.verdict !== 'correct' ? html`
+        ${near ? html`
           <p class="diff-label small muted">${t('write.yourAnswer')}</p>
-          <p class="diff" lang="">${diffMarkup(result.diff)}</p>` : ''}
-        <p class="small muted">${t('write.expected')}</p>
-        <p class="expected">${result.expected}</p>`);
+          <p class="diff" lang="">${diffMarkup(result.diff)}</p>
+          <p class="small muted">${t('write.expected')}</p>
+          <p class="expected" id="write-expected">${result.expected}</p>` : farOff ? html`
+          <dl class="write-compare" id="write-compare">
+            <div class="compare-row compare-yours">
+              <dt>${icon('x')}<span>${t('write.compare.yours')}</span></dt>
+              <dd class="compare-text" lang="">${typed.trim()}</dd>
+            </div>
+            <div class="compare-row compare-right">
+              <dt>${icon('check')}<span>${t('write.compare.right')}</span></dt>
+              <dd class="compare-text expected" id="write-expected">${result.expected}</dd>
+            </div>
+          </dl>` : html`
+          <p class="small muted">${t('write.expected')}</p>
+          <p class="expected" id="write-expected">${result.expected}</p>`}`);
+      // A rich card's answer rendered (formulas typeset) where its words were checked.
+      if (isAnswerOf(state.card, result.expected)) setCardLine(out.querySelector('#write-expected'), state.card, 'answer', { images: 'none' });
       out.hidden = false;
       $('#feedback').textContent = t(`write.verdict.${result.verdict}`);
       $('#override').hidden = result.verdict === 'correct' || typed === null;

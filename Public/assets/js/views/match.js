@@ -6,7 +6,7 @@ import { html, render } from '../html.js';
 import { locale, t } from '../i18n.js';
 import { api } from '../api/client.js';
 import { announce, errorText, errorView, icon, loadingView, retryable, stackBreadcrumb } from '../ui.js';
-import { cardPlainText } from '../rich-text.js';
+import { cardPlainText, setCardLine } from '../rich-text.js';
 
 const PAIRS = 6;
 const PAGE = 200;
@@ -121,8 +121,8 @@ async function mountGame(root, ctx, reload) {
 
   function play(pairs) {
     const tiles = shuffle(pairs.flatMap((card, pair) => [
-      { pair, side: 'q', text: tileText(card, 'question') },
-      { pair, side: 'a', text: tileText(card, 'answer') },
+      { pair, side: 'q', card, field: 'question', text: tileText(card, 'question') },
+      { pair, side: 'a', card, field: 'answer', text: tileText(card, 'answer') },
     ]));
     render(body, html`
       <div class="match-board" id="board" role="group" aria-label="${t('match.board')}">
@@ -135,6 +135,10 @@ async function mountGame(root, ctx, reload) {
       <p class="kbd-help small muted">${t('match.keys')}</p>`);
     const board = body.querySelector('#board');
     const buttons = [...board.querySelectorAll('.tile')];
+    // A rich card's tile shows it rendered (formulas inline); the label keeps its plain words.
+    buttons.forEach((button, i) => {
+      if (tiles[i].card.format === 'markdown') setCardLine(button.querySelector('.tile-text'), tiles[i].card, tiles[i].field);
+    });
     let selected = null;
     let left = pairs.length;
     startedAt = performance.now();

@@ -6,7 +6,7 @@ import { html, render } from '../html.js';
 import { dueCountValue, formatDateTime, formatNumber, t } from '../i18n.js';
 import { api } from '../api/client.js';
 import { exportStack } from '../api/transfer.js';
-import { cardPlainText, setCardImages } from '../rich-text.js';
+import { cardPlainText, setCardImages, setCardLine } from '../rich-text.js';
 import { leaveTo } from '../router.js';
 import {
   confirmDialog, defineIcons, errorText, errorView, icon, loadStylesheet, loadingView, saveFile, stacksBreadcrumb, toast,
@@ -134,6 +134,10 @@ export async function mount(root, { params, query, navigate }) {
       for (const holder of host.querySelectorAll('[data-card-images]')) {
         setCardImages(holder, result.items[Number(holder.dataset.cardImages)], holder.dataset.field);
       }
+      // A rich card's text on its line: formatting and formulas rendered, blocks run on with " · ".
+      for (const line of host.querySelectorAll('[data-card-line]')) {
+        setCardLine(line, result.items[Number(line.dataset.cardLine)], line.dataset.field);
+      }
     } catch (error) {
       if (error.name === 'AbortError' || error.status === 401) return;
       host.removeAttribute('aria-busy');
@@ -173,18 +177,20 @@ export async function mount(root, { params, query, navigate }) {
           <tbody>
             ${result.items.map((card, index) => {
               // A card of another kind is listed as the learner sees it, with its kind named; a
-              // rich card as its words, with its images as small pictures (filled in below).
+              // rich card rendered on one line (its plain words meanwhile and in the title), with
+              // its images as small pictures (both filled in below).
               const rich = card.format === 'markdown';
               const front = rich ? cardPlainText(card, 'question') : card.shown?.question ?? card.question;
               const back = rich ? cardPlainText(card, 'answer') : card.shown?.answer ?? card.answer;
               const images = (field) => rich && card.rendered?.[field]?.includes('card-image')
                 ? html`<span class="card-images" data-card-images="${index}" data-field="${field}"></span>` : '';
+              const line = (field) => (rich ? html` data-card-line="${index}" data-field="${field}"` : '');
               return html`
               <tr${card.bookmarked ? html` class="is-bookmarked"` : ''}>
                 <td class="col-front"><span class="front">${card.bookmarked
                   ? html`<span class="bookmark-mark" title="${t('detail.bookmarked')}">${icon('bookmark')}<span class="visually-hidden">${t('detail.bookmarked')}:</span></span>`
-                  : ''}${card.kind && card.kind !== 'basic' ? html`<span class="pill pill-kind">${t(`kind.${card.kind}`)}</span> ` : ''}<span class="truncate" title="${front}">${front}</span></span>${images('question')}</td>
-                <td class="col-back"><span class="truncate muted" title="${back}">${back}</span>${images('answer')}</td>
+                  : ''}${card.kind && card.kind !== 'basic' ? html`<span class="pill pill-kind">${t(`kind.${card.kind}`)}</span> ` : ''}<span class="truncate" title="${front}"${line('question')}>${front}</span></span>${images('question')}</td>
+                <td class="col-back"><span class="truncate muted" title="${back}"${line('answer')}>${back}</span>${images('answer')}</td>
                 <td class="col-due"><span class="show-sm due-icon">${icon('clock')}</span>${new Date(card.dueAt).getTime() <= now
                     ? html`<span class="pill pill-due">${t('detail.dueNow')}</span>`
                     : t('detail.dueTime', { date: formatDateTime(card.dueAt) })}</td>
