@@ -728,12 +728,17 @@ public struct QuizResponse: Codable, Sendable, Hashable {
     public var dueCount: Int
     /// Without a card: when the next one falls due.
     public var nextDueAt: Date?
+    /// For each of `choices`, the sanitised HTML of a rich card's answer it stands for (formulas as
+    /// `<span class="math">`, as `POST /render` gives), or nil where the plain words are all there
+    /// is, and for the asked card's own answer (the client has the card).
+    public var renderedChoices: [String?]
 
     /// Creates the response.
     public init(
         card: CardDTO?, choices: [String], correctIndex: Int?, fewerChoices: Bool, ratingIfRight: RatingKey,
-        ratingIfWrong: RatingKey, dueCount: Int, nextDueAt: Date?
+        ratingIfWrong: RatingKey, dueCount: Int, nextDueAt: Date?, renderedChoices: [String?]? = nil
     ) {
+        self.renderedChoices = renderedChoices ?? choices.map { _ in nil }
         self.card = card
         self.choices = choices
         self.correctIndex = correctIndex
@@ -755,6 +760,7 @@ public struct QuizResponse: Codable, Sendable, Hashable {
         try container.encode(ratingIfWrong, forKey: .ratingIfWrong)
         try container.encode(dueCount, forKey: .dueCount)
         try container.encode(nextDueAt, forKey: .nextDueAt)
+        try container.encode(renderedChoices, forKey: .renderedChoices)
     }
 }
 

@@ -52,6 +52,57 @@ struct QuizTests {
         }
     }
 
+    @Test(
+        "rich answers among the choices come with their HTML, plain ones and the asked card's own without",
+        arguments: TestDatabase.available)
+    func renderedChoices(db: TestDatabase) async throws {
+        let clock = TestClock()
+        try await withApp(db, clock: clock) { app in
+            try await withRunningServer(app) { client, _ in
+                try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
+                let stack = try await client.createStack(name: "Physik", color: "#000000")
+                let asked = try await client.createCard(
+                    in: stack.id, question: "Kinetische Energie?", answer: "$E_{kin}=\\frac{1}{2}mv^2$",
+                    format: .markdown)
+                clock.advance(by: 1)
+                _ = try await client.createCard(
+                    in: stack.id, question: "Ruheenergie?", answer: "$E=mc^2$", format: .markdown)
+                clock.advance(by: 1)
+                _ = try await client.createCard(in: stack.id, question: "Einheit der Energie?", answer: "Joule")
+                clock.advance(by: 1)
+                _ = try await client.createCard(
+                    in: stack.id, question: "Impuls?", answer: "**p** = m·v", format: .markdown)
+                let quiz = try await client.quiz(in: stack.id)
+                #expect(quiz.card?.id == asked.id)
+                let correct = try #require(quiz.correctIndex)
+                #expect(quiz.renderedChoices.count == quiz.choices.count && quiz.choices.count == 4)
+                // The words stay for clients that show text; the HTML of each rich distractor goes along.
+                for (index, choice) in quiz.choices.enumerated() {
+                    let rendered = quiz.renderedChoices[index]
+                    switch choice {
+                    case _ where index == correct: #expect(rendered == nil)
+                    case "Joule": #expect(rendered == nil)
+                    case "E=mc^2": #expect(rendered == "<p><span class=\"math\">E=mc^2</span></p>")
+                    case "p = m·v": #expect(rendered == "<p><strong>p</strong> = m·v</p>")
+                    default: Issue.record("unexpected choice \(choice)")
+                    }
+                }
+
+                // A rich multiple-choice card's own wrong options are rendered as written.
+                let own = try await client.createStack(name: "Formeln", color: "#000000")
+                _ = try await client.createCard(
+                    in: own.id, question: "Fläche eines Kreises?", answer: "$\\pi r^2$", format: .markdown,
+                    kind: .multipleChoice, choices: ["$2\\pi r$", "$\\pi d$"])
+                let choiceQuiz = try await client.quiz(in: own.id)
+                let right = try #require(choiceQuiz.correctIndex)
+                #expect(choiceQuiz.renderedChoices[right] == nil)
+                #expect(
+                    Set(choiceQuiz.renderedChoices.compactMap { $0 })
+                        == ["<p><span class=\"math\">2\\pi r</span></p>", "<p><span class=\"math\">\\pi d</span></p>"])
+            }
+        }
+    }
+
     @Test("a ladder stack's keys; a small stack gives fewer choices", arguments: TestDatabase.available)
     func smallLadderStack(db: TestDatabase) async throws {
         try await withApp(db) { app in

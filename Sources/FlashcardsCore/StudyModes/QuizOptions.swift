@@ -14,11 +14,14 @@ public enum QuizOptions {
         public var cardID: Int64
         /// Its answer.
         public var answer: String
+        /// The answer's Markdown source when the card is rich (for clients that render it), else nil.
+        public var markup: String?
 
         /// Creates the candidate.
-        public init(cardID: Int64, answer: String) {
+        public init(cardID: Int64, answer: String, markup: String? = nil) {
             self.cardID = cardID
             self.answer = answer
+            self.markup = markup
         }
     }
 

@@ -44,21 +44,38 @@ struct StudyService {
     /// What to learn now as a multiple-choice question: the card `state(daysAhead:)` shows, its
     /// answer among answers of cards due near it (`QuizOptions`), the same question for the same
     /// card and review count.
-    func quiz(daysAhead: Int) async throws -> (state: StudyState, question: QuizOptions.Question?) {
+    /// `rendered` holds, per option, the HTML of a rich card's answer it stands for (nil for plain
+    /// words and for the asked card's own answer, which the client renders from the card).
+    func quiz(daysAhead: Int) async throws -> (
+        state: StudyState, question: QuizOptions.Question?, rendered: [String?]
+    ) {
         let state = try await state(daysAhead: daysAhead)
-        guard let card = state.card else { return (state, nil) }
+        guard let card = state.card else { return (state, nil, []) }
         let seed = FSRSScheduler.fuzzSeed(cardID: Int64(card.id!), reviewCount: card.reviewCount)
+        let rich = card.cardFormat == .markdown
         switch card.cardKind {
         case .trueFalse:
-            return (state, QuizOptions.trueFalseQuestion(isTrue: card.answer == "true"))
+            let question = QuizOptions.trueFalseQuestion(isTrue: card.answer == "true")
+            return (state, question, question.options.map { _ in nil })
         case .multipleChoice:
             let answer = card.sides.expected
-            return (state, QuizOptions.question(answer: answer, ownChoices: card.choices ?? [], seed: seed))
+            let question = QuizOptions.question(answer: answer, ownChoices: card.choices ?? [], seed: seed)
+            // A rich card's own wrong options are written in its Markdown.
+            let rendered = question.options.indices.map { index -> String? in
+                index == question.correctIndex || !rich ? nil : RichText.html(question.options[index])
+            }
+            return (state, question, rendered)
         default:
-            // Choices are shown as plain text: a rich card's answer without its formatting, a cloze's
-            // gap; the distractors are other cards' answers as stored (`StudyStore.answers`).
+            // Choices are plain text (a rich card's answer without its formatting, a cloze's gap) for
+            // clients that show words; the distractors are other cards' answers as stored
+            // (`StudyStore.answers`), and a rich one's HTML goes along.
             let candidates = try await store.answers(near: card, perSide: Self.quizCandidatesPerSide)
-            return (state, QuizOptions.question(answer: card.sides.expected, candidates: candidates, seed: seed))
+            let question = QuizOptions.question(answer: card.sides.expected, candidates: candidates, seed: seed)
+            let markup = Dictionary(candidates.map { ($0.cardID, $0.markup) }, uniquingKeysWith: { first, _ in first })
+            let rendered = question.sources.map { source -> String? in
+                source.flatMap { markup[$0] ?? nil }.map { RichText.html($0) }
+            }
+            return (state, question, rendered)
         }
     }
 

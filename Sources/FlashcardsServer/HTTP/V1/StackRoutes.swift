@@ -158,7 +158,7 @@ struct StackRoutes: RouteCollection {
     func quiz(_ req: Request) async throws -> Response {
         let study = try await study(req)
         let daysAhead = try Validate.daysAhead(query: req.queryText("daysAhead"), name: "daysAhead")
-        let (state, question) = try await study.quiz(daysAhead: daysAhead)
+        let (state, question, rendered) = try await study.quiz(daysAhead: daysAhead)
         let scheduler = study.stack.schedulerKind
         func key(_ right: Bool) -> RatingKey { QuizOptions.rating(correctOnFirstTry: right, in: scheduler).wireKey }
         return try jsonResponse(
@@ -166,7 +166,7 @@ struct StackRoutes: RouteCollection {
                 card: state.card.map { $0.dto(stack: study.stack, hintVisible: state.hintsVisible) },
                 choices: question?.options ?? [], correctIndex: question?.correctIndex,
                 fewerChoices: question?.isShort ?? false, ratingIfRight: key(true), ratingIfWrong: key(false),
-                dueCount: state.dueCount, nextDueAt: state.nextDueAt))
+                dueCount: state.dueCount, nextDueAt: state.nextDueAt, renderedChoices: rendered))
     }
 
     func recordMatch(_ req: Request) async throws -> Response {
