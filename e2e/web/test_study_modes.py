@@ -262,7 +262,7 @@ def test_write_mode_i_dont_know_rates_again(page: Page):
     sign_in_storage(page, account)
     page.goto(f"/app/stacks/{stack['id']}/learn?mode=write&size=all")
     page.get_by_role("button", name="Weiß ich nicht").click()
-    expect(page.locator(".verdict")).to_have_text("Nicht ganz.")
+    expect(page.locator(".verdict")).to_have_text("Noch nicht ganz.")
     expect(page.locator(".expected")).to_have_text("Budapest")
     page.get_by_role("button", name="Weiter").click()
     expect(page.locator("#counter")).to_have_text("1 Karte, 1 Wiederholung")

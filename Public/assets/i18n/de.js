@@ -169,7 +169,7 @@ export default {
   'detail.dueTime': '{date} Uhr',
   'detail.dueNow': 'fällig',
   'detail.emptyCards': 'Noch keine Karten in diesem Stapel',
-  'detail.emptyCardsText': 'Lege deine erste Karteikarte an oder lass sie automatisch erstellen.',
+  'detail.emptyCardsText': 'Leg deine ersten Karten an oder lass sie aus deinem Material erstellen.',
   'detail.noResults': 'Keine Karten gefunden für „{q}“.',
   'detail.filter': 'Welche Karten',
   'detail.filterAll': 'Alle',

@@ -164,7 +164,7 @@ export default {
   'detail.dueTime': '{date}',
   'detail.dueNow': 'due',
   'detail.emptyCards': 'No cards in this stack yet',
-  'detail.emptyCardsText': 'Create your first flashcard or let them be created automatically.',
+  'detail.emptyCardsText': 'Add your first cards or have them made from your material.',
   'detail.noResults': 'No cards found for “{q}”.',
   'detail.filter': 'Which cards',
   'detail.filterAll': 'All',

@@ -149,7 +149,7 @@ export default {
   'welcome.intro.material.title': 'Karten aus deinem Material',
   'welcome.intro.material.text': 'Aus deinem Skript, einem Foto oder einem Text werden Karteikarten. Du prüfst jede, bevor sie in deinen Stapel kommt.',
   'welcome.intro.calm.title': 'Ohne Druck',
-  'welcome.intro.calm.text': 'Du wählst ein Ziel, das zu deinem Tag passt. Ruhetage sind erlaubt, und alles Spielerische kannst du im Fokus-Modus ausblenden.',
+  'welcome.intro.calm.text': 'Du wählst ein Ziel, das zu deinem Tag passt. Ruhetage sind erlaubt, und Spielelemente wie Serien und Level kannst du jederzeit ausschalten.',
   'welcome.purposeTitle': 'Wofür lernst du?',
   'welcome.purposeLead': 'Damit wir dir passende Themen vorschlagen. Du kannst es später ändern.',
   'purpose.exam': 'Prüfung',

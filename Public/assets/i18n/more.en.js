@@ -149,7 +149,7 @@ export default {
   'welcome.intro.material.title': 'Cards from your material',
   'welcome.intro.material.text': 'Your lecture notes, a photo or a text become flashcards. You check each one before it goes into your stack.',
   'welcome.intro.calm.title': 'No pressure',
-  'welcome.intro.calm.text': 'You choose a goal that fits your day. Rest days are fine, and focus mode hides everything playful.',
+  'welcome.intro.calm.text': 'You choose a goal that fits your day. Rest days are fine, and you can turn game elements like streaks and levels off at any time.',
   'welcome.purposeTitle': 'What are you learning for?',
   'welcome.purposeLead': 'So we can suggest fitting topics. You can change it later.',
   'purpose.exam': 'Exam',

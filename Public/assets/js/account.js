@@ -16,7 +16,7 @@ let current = null;
 let pending = null;
 let generation = 0;
 
-/** What the first paint may use before the settings arrived: {theme, focusMode, gameElements} of this user. */
+/** What the first paint may use before the settings arrived (theme, focusMode, gameElements). */
 function remembered() {
   try {
     const saved = JSON.parse(localStorage.getItem(PREFS)) || {};
@@ -29,15 +29,10 @@ function remembered() {
 /** The settings as last loaded or saved, or null. */
 export const settingsNow = () => current;
 
-/** Whether focus mode is on (only the daily goal and the cards: no game elements, no topic suggestions). */
+/** Whether focus mode is on (only the daily goal and the cards). */
 export const focusMode = () => (current ? Boolean(current.focusMode) : Boolean(remembered().focusMode));
 
-/**
- * Whether game elements may show (XP, levels, streaks, challenges, box, calendar, achievements,
- * leaderboard): the switch "Spielelemente" is on (`gameElements`, true unless set to false; a
- * server without the field counts as on) and focus mode is off. Each element still waits until it
- * is earned (home.js).
- */
+/** Whether game elements may show: "Spielelemente" on (a server without the field: on), focus mode off. */
 export const gameElements = () => {
   const saved = current ?? remembered();
   return !focusMode() && saved.gameElements !== false;

@@ -69,7 +69,7 @@ export async function mount(root, { params, query, navigate }) {
               <button type="button" class="btn btn-ghost" data-export="json">${t('detail.exportJson')}</button>
             </div>
           </details>
-          <a class="btn btn-magic" href="${base}/create">${icon('sparkles')}<span>${t('detail.magic')}</span></a>
+          ${stack.cardCount > 0 ? html`<a class="btn btn-magic" href="${base}/create">${icon('sparkles')}<span>${t('detail.magic')}</span></a>` : ''}
           <a class="btn btn-primary" href="${base}/study">${icon('play')}<span>${t('detail.learn')}</span></a>
         </div>
       </header>
@@ -156,7 +156,6 @@ export async function mount(root, { params, query, navigate }) {
           <a class="btn btn-primary" href="${base}/cards/new">${icon('plus')}<span>${t('detail.addCards')}</span></a>
           <a class="btn btn-magic" href="${base}/create">${icon('sparkles')}<span>${t('detail.magic')}</span></a>
         </div>
-        <a class="link small" href="/app/import?stack=${id}">${icon('upload')}<span>${t('detail.import')}</span></a>
       </div>`;
 
   const table = (result, pages) => {
