@@ -17,6 +17,9 @@ from playwright.sync_api import Page, expect
 from conftest import BASE_URL, PASSWORD, api, make_stack, shot, sign_in_storage, signup_via_api, unique_mail
 from test_mobile import SMALL_TARGETS
 
+# The German guest names' adjectives (the server's FlashcardsCore GuestNames).
+GERMAN_ADJECTIVES = {"Neugieriger", "Fleißiger", "Kluger", "Mutiger", "Ruhiger", "Fröhlicher", "Wacher", "Schlauer",
+                     "Freundlicher", "Geduldiger", "Munterer", "Flinker", "Heiterer", "Emsiger", "Wissbegieriger"}
 GREETING = re.compile(r"^(Guten Morgen|Guten Tag|Guten Abend|Hallo), ")
 NO_OVERFLOW = "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
 
@@ -944,6 +947,10 @@ def test_english_guest_onboarding_home_and_settings(make_page):
     page.get_by_role("button", name="Done").click()
     expect(page).to_have_url(re.compile(r"/app/home$"))
     expect(page.get_by_role("heading", level=1)).to_have_text(re.compile(r"^(Good morning|Hello|Good evening|Hi), "))
+    # The guest's name is English too (the guest start sends the interface language).
+    name = page.evaluate("JSON.parse(localStorage.getItem('fc.user')).name")
+    expect(page.get_by_role("heading", level=1)).to_contain_text(name)
+    assert name.isascii() and not any(name.startswith(a) for a in GERMAN_ADJECTIVES), name
     token = session_token(page)
     settings = settings_of(page, token)
     assert settings["language"] == "en" and settings["dailyGoal"] == 40
