@@ -1,9 +1,9 @@
 // Settings (/app/settings): profile (name, time zone: `PATCH /me`), the account (a guest secures
-// it, everyone else changes the password), learning (daily goal, language, game elements, focus mode), reminders
-// (Web Push when the browser can, else the in-app note on the home screen), the leaderboard
-// opt-in, the onboarding answers, the colour theme, data and backup (backup-panel.js: the account as
-// a download, a backup restored into an account without stacks) and deleting the account. Switches
-// and choices save at once; fields save with their form's button.
+// it, everyone else changes the password), learning (daily goal, language, "Spielelemente", focus
+// mode), reminders (Web Push when the browser can, else the in-app note on the home screen), the
+// leaderboard opt-in, the onboarding answers, the colour theme, data and backup (backup-panel.js:
+// the account as a download, a backup restored into an account without stacks) and deleting the
+// account. Switches and choices save at once; fields save with their form's button.
 
 import { html, render } from '../html.js';
 import { LANGUAGES, currentLanguage, rememberLanguage, t } from '../i18n.js';
