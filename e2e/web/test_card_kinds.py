@@ -151,7 +151,7 @@ def test_kinds_are_learned_in_flashcards_quiz_and_write(page: Page):
     texts = choices.all_inner_texts()
     assert sorted(texts) == sorted(["Herz", "Lunge", XSS, "Niere"]), texts
     page.keyboard.press(str(texts.index(XSS) + 1))
-    expect(page.locator("#feedback")).to_have_text("Leider falsch. Richtig ist: Herz")
+    expect(page.locator("#feedback")).to_have_text("Noch nicht ganz – das war’s: Herz")
     assert page.evaluate("window.__pwned") is None
 
 

@@ -35,7 +35,10 @@ def test_english_browser_gets_english(make_page):
     page.get_by_label("Name *").fill("Vocabulary")
     page.get_by_role("radio", name=re.compile(r"^Classic")).check()
     page.get_by_role("button", name="Save").click()
-    page.locator("a.stack-card", has_text="Vocabulary").click()
+    # The new stack opens, its next steps in English.
+    expect(page.get_by_role("heading", level=1)).to_have_text("Vocabulary")
+    expect(page.locator("#next-steps").get_by_role("link", name="Add cards")).to_be_visible()
+    expect(page.locator("#next-steps").get_by_role("link", name="Create automatically")).to_be_visible()
     page.get_by_role("link", name="Create card").first.click()
     page.get_by_label("Front *").fill("la mesa")
     page.get_by_label("Back *").fill("the table")

@@ -73,9 +73,9 @@ def test_publish_browse_copy_and_report(make_page):
     # Category pills filter; the private stack never appears.
     learner_page.get_by_role("button", name="Medizin").click()
     expect(learner_page.get_by_text("Kein Stapel passt zu deiner Suche.")).to_be_visible()
-    learner_page.get_by_role("button", name="Sprachen").click()
+    learner_page.get_by_role("button", name="Sprachen", exact=True).click()
     expect(cards).to_have_count(1)
-    expect(learner_page.get_by_role("button", name="Sprachen")).to_have_attribute("aria-pressed", "true")
+    expect(learner_page.get_by_role("button", name="Sprachen", exact=True)).to_have_attribute("aria-pressed", "true")
     search.fill(f"geheim {tag}")
     search.press("Enter")
     learner_page.get_by_role("button", name="Alle", exact=True).click()

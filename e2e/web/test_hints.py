@@ -39,7 +39,7 @@ def test_hints_switch(page: Page):
     expect(switch).not_to_be_checked()
     shot(page, "80-stack-hints-off")
     page.get_by_role("button", name="Speichern").click()
-    expect(page).to_have_url(re.compile(r"/app/stacks$"))
+    expect(page).to_have_url(re.compile(r"/app/stacks/[0-9a-f-]{36}$"))  # the new stack opens
     status, stacks = api(page, "GET", "/stacks", token=token)
     stack = next(s for s in stacks if s["name"] == "Hauptstädte")
     assert stack["hintsEnabled"] is False

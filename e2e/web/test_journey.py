@@ -58,22 +58,27 @@ def test_full_journey(page: Page):
     # The classic three-rating ladder of the original (new stacks default to FSRS).
     expect(page.get_by_role("radio", name=re.compile(r"^FSRS"))).to_be_checked()
     page.get_by_role("radio", name=re.compile(r"^Klassisch")).check()
-    expect(page.locator("#preview-badge")).to_have_text("BIOL")
+    expect(page.locator("#preview-badge svg")).to_have_count(1)  # the standard icon, no letters
     shot(page, "04-stack-create")
     page.get_by_role("button", name="Speichern").click()
+    # Saving opens the new, empty stack with its next steps.
+    expect(page).to_have_url(re.compile(r"/app/stacks/[0-9a-f-]{36}$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Biologie")
+    expect(page.get_by_text("Noch keine Karten in diesem Stapel")).to_be_visible()
+    steps = page.locator("#next-steps")
+    expect(steps.get_by_role("link", name="Karten hinzufügen")).to_be_visible()
+    expect(steps.get_by_role("link", name="Automatisch erstellen")).to_be_visible()
+    stack_url = page.url
+    shot(page, "05-stack-empty")
+    page.go_back()  # the form was replaced: back is the library
     expect(page).to_have_url(re.compile(r"/app/stacks$"))
     card = page.locator("a.stack-card", has_text="Biologie")
-    expect(card).to_contain_text("BIOL")
+    expect(card.locator(".badge svg")).to_have_count(1)
     expect(card).to_contain_text("0 Karten")
     badge_bg = card.locator(".badge").evaluate("el => getComputedStyle(el).backgroundColor")
     assert badge_bg == "rgb(37, 99, 235)"
-
-    # Stack detail, still empty
     card.click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Biologie")
-    expect(page.get_by_text("Noch keine Karten in diesem Stapel")).to_be_visible()
-    stack_url = page.url
-    shot(page, "05-stack-empty")
 
     # Three cards, the second and third via "Neue Karte erstellen"
     page.get_by_role("link", name="Karte erstellen").first.click()
@@ -229,7 +234,7 @@ def test_full_journey(page: Page):
     page.get_by_role("button", name="Speichern").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Zellbiologie")
     badge = page.locator(".stack-title .badge")
-    expect(badge).to_have_text("ZELL")
+    expect(badge.locator("svg")).to_have_count(1)
     assert badge.evaluate("el => getComputedStyle(el).backgroundColor") == "rgb(219, 39, 119)"
 
     # Delete the stack: cancel first, then confirm
@@ -267,7 +272,7 @@ def test_fsrs_stack_offers_four_ratings(page: Page):
     page.goto("/app/stacks/new")
     page.get_by_label("Name *").fill("Anatomie")
     page.get_by_role("button", name="Speichern").click()
-    expect(page).to_have_url(re.compile(r"/app/stacks$"))
+    expect(page).to_have_url(re.compile(r"/app/stacks/[0-9a-f-]{36}$"))
     status, stacks = api(page, "GET", "/stacks", token=account["token"])
     assert stacks[0]["scheduler"] == "fsrs"
     for q in ("Wie viele Knochen hat ein Erwachsener?", "Größter Muskel?"):

@@ -54,6 +54,13 @@ def test_phone_flow(make_page):
             shot(page, "31-phone-stack-create")
             assert_touch_targets(page)
         page.get_by_role("button", name="Speichern").tap()
+        # The new stack opens with its next steps; Back is the library (the form was replaced).
+        expect(page).to_have_url(re.compile(r"/app/stacks/[0-9a-f-]{36}$"))
+        expect(page.locator("#next-steps").get_by_role("link", name="Karten hinzufügen")).to_be_visible()
+        if name == "Spanisch":
+            shot(page, "31b-phone-new-stack")
+            assert_touch_targets(page)
+        page.go_back()
         expect(page).to_have_url(re.compile(r"/app/stacks$"))
         expect(page.locator("a.stack-card", has_text=name)).to_be_visible()
 

@@ -17,6 +17,9 @@ from playwright.sync_api import Page, expect
 from conftest import BASE_URL, PASSWORD, api, make_stack, shot, sign_in_storage, signup_via_api, unique_mail
 from test_mobile import SMALL_TARGETS
 
+# The German guest names' adjectives (the server's FlashcardsCore GuestNames).
+GERMAN_ADJECTIVES = {"Neugieriger", "Fleißiger", "Kluger", "Mutiger", "Ruhiger", "Fröhlicher", "Wacher", "Schlauer",
+                     "Freundlicher", "Geduldiger", "Munterer", "Flinker", "Heiterer", "Emsiger", "Wissbegieriger"}
 GREETING = re.compile(r"^(Guten Morgen|Guten Tag|Guten Abend|Hallo), ")
 NO_OVERFLOW = "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
 
@@ -61,6 +64,20 @@ def register_in_browser(page: Page, name: str = "Mia") -> str:
     page.get_by_role("button", name="Registrieren").click()
     expect(page).to_have_url(re.compile(r"/app/welcome$"))
     return mail
+
+
+def studied_before(page: Page, token: str, days: int = 1, name: str = "Gestern") -> dict:
+    """A first day of learning that is over: a stack made `days` + 2 days ago with `days` cards, one
+    reviewed on each of the last `days` days (easy, so none is due today). Game elements that wait
+    for the first day of learning to be over then show."""
+    created = (datetime.now(timezone.utc) - timedelta(days=days + 2)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    stack = make_stack(page, token, name, days, created_at=created)
+    reviews = [{"id": str(uuid.uuid4()), "cardId": card["id"], "rating": "easy",
+                "reviewedAt": (datetime.now(timezone.utc) - timedelta(days=days - i)).strftime("%Y-%m-%dT%H:%M:%S.000Z")}
+               for i, card in enumerate(stack["cards"])]
+    status, body = api(page, "POST", "/reviews", {"reviews": reviews}, token=token)
+    assert status == 200, body
+    return stack
 
 
 def nav(page: Page):
@@ -339,6 +356,7 @@ def test_logout_revokes_the_token_and_asks_a_guest_first(make_page):
 def test_home_after_ratings_shows_goal_challenge_and_level(page: Page):
     account = signup_via_api(page, name="Mia")
     token = account["token"]
+    studied_before(page, token)  # the first day of learning is over: every game element is earned
     stack = make_stack(page, token, "Biologie", 12)
     for card in stack["cards"][:8]:
         rate(page, token, stack, card, "good")
@@ -352,7 +370,7 @@ def test_home_after_ratings_shows_goal_challenge_and_level(page: Page):
     expect(page.locator(".goal-center")).to_have_text(re.compile(rf"^8 / {goal}\s+Karten$"))
     expect(page.locator("#goal-summary")).to_have_text(f"Heute 8 von {goal} Karten gelernt")
     expect(page.get_by_text(f"Noch {goal - 8} Karten bis zu deinem Tagesziel.")).to_be_visible()
-    start = page.get_by_role("link", name="Lernen starten", exact=True)
+    start = page.get_by_role("link", name="Jetzt lernen", exact=True)
     expect(start).to_be_visible()
     expect(page.get_by_text(f"Heute sind {progress['dueCount']} Karten fällig.")).to_be_visible()
 
@@ -377,7 +395,15 @@ def test_home_after_ratings_shows_goal_challenge_and_level(page: Page):
     expect(page.locator("#level [role=progressbar]")).to_have_attribute("aria-valuenow", str(level["xpIntoLevel"]))
     if progress["xpToday"]:
         expect(page.locator("#level")).to_contain_text(f"+{progress['xpToday']} XP heute")
-    expect(page.locator("#streak")).to_contain_text("1 Lerntag in Folge")
+    streak = progress["streak"]["current"]
+    assert streak >= 1
+    if streak >= 2:  # a calm line from two days on, never a count of one
+        expect(page.locator("#streak")).to_contain_text(f"{streak} Tage in Folge")
+    else:
+        expect(page.locator("#main")).not_to_contain_text("in Folge")
+    # The leaderboard is reached from the progress, not from the main navigation.
+    expect(page.locator(".progress-panel").get_by_role("link", name="Rangliste")).to_be_visible()
+    expect(nav(page).get_by_role("link", name="Rangliste")).to_have_count(0)
     # Achievements with German names and descriptions.
     expect(page.locator("#achievements")).to_contain_text("Erste Schritte")
     expect(page.locator("#achievements")).to_contain_text("Deine erste Karte gelernt.")
@@ -391,7 +417,7 @@ def test_home_after_ratings_shows_goal_challenge_and_level(page: Page):
     assert reds == [], reds
     shot(page, "m07-home")
 
-    # "Lernen starten" opens the session over every stack.
+    # "Jetzt lernen" opens the session over every stack.
     start.click()
     expect(page).to_have_url(re.compile(r"/app/study$"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Wie möchtest du lernen?")
@@ -401,6 +427,7 @@ def test_home_after_ratings_shows_goal_challenge_and_level(page: Page):
 def test_home_when_everything_is_learned_and_rest_days(page: Page):
     account = signup_via_api(page)
     token = account["token"]
+    studied_before(page, token)  # rest days belong to the calendar, shown once a day of learning is over
     stack = make_stack(page, token, "Fertig", 1)
     sign_in_storage(page, account)
     # A rest day before studying: marked and taken back.
@@ -419,12 +446,12 @@ def test_home_when_everything_is_learned_and_rest_days(page: Page):
     expect(page.get_by_role("button", name="Heute als Ruhetag markieren")).to_be_visible()
     assert progress_of(page, token)["streak"]["restToday"] is False
 
-    # Every card learned: a calm empty state instead of "Lernen starten".
+    # Every card learned: a calm empty state instead of "Jetzt lernen".
     rate(page, token, stack, stack["cards"][0], "easy")
     assert progress_of(page, token)["dueCount"] == 0
     page.reload()
     expect(page.get_by_text("Für heute ist alles gelernt")).to_be_visible()
-    expect(page.get_by_role("link", name="Lernen starten", exact=True)).to_have_count(0)
+    expect(page.get_by_role("link", name="Jetzt lernen", exact=True)).to_have_count(0)
     expect(page.locator("#all-done").get_by_role("link", name="Zu deinen Stapeln")).to_be_visible()
     expect(page.locator("#all-done").get_by_role("link", name="Neuen Stapel anlegen")).to_be_visible()
     # Studied today: no rest-day button any more.
@@ -440,9 +467,14 @@ def test_level_up_is_celebrated_once(make_page):
         stack = make_stack(page, token, "Aufstieg", 6)
         sign_in_storage(page, account)
         page.goto("/app/home")
+        expect(page.locator("#goal")).to_be_visible()
+        expect(page.locator("#level")).to_have_count(0)  # no level before the first review
+        rate(page, token, stack, stack["cards"][0], "again")  # some XP, still below level 2
+        assert progress_of(page, token)["level"]["level"] == 1
+        page.reload()
         expect(page.locator("#level")).to_contain_text("Level 1")
         expect(page.locator(".celebration")).to_have_count(0)
-        for card in stack["cards"]:
+        for card in stack["cards"][1:]:
             rate(page, token, stack, card, "easy")
             if progress_of(page, token)["level"]["level"] >= 2:
                 break
@@ -468,6 +500,7 @@ def test_mystery_box_after_all_three_challenges(page: Page):
     account = signup_via_api(page)
     token = account["token"]
     patch_settings(page, token, {"dailyGoal": 5})
+    studied_before(page, token)  # the daily challenges show once the first day of learning is over
     stack = make_stack(page, token, "Neu", 6)
     sign_in_storage(page, account)
     page.goto("/app/home")
@@ -534,13 +567,13 @@ def test_in_app_reminder_shows_once_a_day(page: Page):
     note.get_by_role("button", name="Ausblenden").click()
     expect(note).to_have_count(0)
     page.reload()
-    expect(page.locator("#level")).to_be_visible()
+    expect(page.locator("#goal")).to_be_visible()
     expect(page.locator(".reminder-note")).to_have_count(0)
     # Another learner with reminders off gets no note.
     other = signup_via_api(page)
     sign_in_storage(page, other)
     page.goto("/app/home")
-    expect(page.locator("#level")).to_be_visible()
+    expect(page.locator("#goal")).to_be_visible()
     expect(page.locator(".reminder-note")).to_have_count(0)
 
 
@@ -577,7 +610,9 @@ def test_library_search_pills_favourites_icon_and_description(page: Page):
     spanish_card = cards.filter(has_text="Spanisch")
     expect(spanish_card).to_contain_text("Vokabeln aus Kapitel 3")
     expect(spanish_card.locator(".badge svg")).to_have_count(1)  # the icon instead of letters
-    expect(cards.filter(has_text="Geschichte").locator(".badge")).to_have_text("GESC")
+    # A stack without an icon shows the standard one (a stack of cards), never cut letters.
+    expect(cards.filter(has_text="Geschichte").locator(".badge svg")).to_have_count(1)
+    expect(cards.filter(has_text="Geschichte").locator(".badge")).to_have_text("")
     share = round(by_name["Spanisch"]["reviewShare"] * 100)
     expect(spanish_card).to_contain_text(f"{share} % gefestigt")
     expect(cards.filter(has_text="Geschichte")).to_contain_text("zuletzt gelernt vor 2 Tagen")
@@ -639,7 +674,7 @@ def test_library_search_pills_favourites_icon_and_description(page: Page):
     page.goto(f"/app/stacks/{history['id']}/edit")
     expect(page.get_by_label("Beschreibung (optional)")).to_have_value("Antike bis Neuzeit")
     expect(page.get_by_role("radio", name="Geschichte")).to_be_checked()
-    page.get_by_role("radio", name="Kein Symbol (Anfangsbuchstaben)").check()
+    page.get_by_role("radio", name="Standard (Kartenstapel)").check()
     page.get_by_role("button", name="Speichern").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Geschichte")
     status, saved = api(page, "GET", f"/stacks/{history['id']}", token=token)
@@ -662,8 +697,15 @@ def test_leaderboard_is_opt_in(make_page):
     page = make_page()
     sign_in_storage(page, anna)
     page.goto("/app/home")
-    nav(page).get_by_role("link", name="Rangliste").click()
+    # Not in the main navigation: under the progress, from the statistics.
+    expect(nav(page).get_by_role("link")).to_have_count(4)
+    expect(nav(page).get_by_role("link", name="Rangliste")).to_have_count(0)
+    page.goto("/app/stats")
+    page.locator("#main").get_by_role("link", name="Rangliste").click()
+    expect(page).to_have_url(re.compile(r"/app/leaderboard$"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Rangliste")
+    expect(nav(page).get_by_role("link", name="Stapel")).to_have_attribute("aria-current", "page")
+    expect(page.get_by_role("navigation", name="Breadcrumb").get_by_role("link", name="Statistik")).to_be_visible()
     expect(page.get_by_text("Die Rangliste ist freiwillig.")).to_be_visible()
     expect(page.get_by_text(f"Andere sehen nur deinen Anzeigenamen „Anna {suffix}“")).to_be_visible()
     expect(page.locator(".board-table")).to_have_count(0)
@@ -712,6 +754,7 @@ def test_leaderboard_is_opt_in(make_page):
 def test_focus_mode_hides_everything_gamified(page: Page):
     account = signup_via_api(page, name="Fokus")
     token = account["token"]
+    studied_before(page, token)
     stack = make_stack(page, token, "Ruhig", 4)
     for card in stack["cards"][:2]:
         rate(page, token, stack, card, "good")
@@ -719,19 +762,19 @@ def test_focus_mode_hides_everything_gamified(page: Page):
     page.goto("/app/settings")
     switch = page.get_by_role("switch", name="Fokus-Modus")
     expect(switch).not_to_be_checked()
-    expect(nav(page).get_by_role("link", name="Rangliste")).to_be_visible()
+    expect(page.get_by_role("switch", name="An der Rangliste teilnehmen")).to_be_visible()
     switch.focus()
     page.keyboard.press("Space")
     expect(page.get_by_text("Gespeichert.")).to_be_visible()
     expect(switch).to_be_checked()
     assert settings_of(page, token)["focusMode"] is True
-    expect(nav(page).get_by_role("link", name="Rangliste")).to_have_count(0)
-    expect(page.get_by_role("switch", name="An der Rangliste teilnehmen")).to_be_hidden()  # gone from the settings too
+    expect(page.get_by_role("switch", name="An der Rangliste teilnehmen")).to_be_hidden()  # gone from the settings
 
     page.goto("/app/home")
     expect(page.get_by_role("heading", level=1)).to_contain_text("Fokus")
     expect(page.locator(".goal-center")).to_contain_text("2 / ")
-    expect(page.get_by_role("link", name="Lernen starten", exact=True)).to_be_visible()
+    expect(page.get_by_role("link", name="Jetzt lernen", exact=True)).to_be_visible()
+    expect(page.get_by_text("Fokus-Modus ist an: nur dein Tagesziel und deine Karten.")).to_be_visible()
     main = page.locator("#main")
     for word in ("XP", "Level", "Tagesaufgaben", "Erfolge", "Lerntag in Folge", "Überraschungsbox", "Ruhetag"):
         expect(main).not_to_contain_text(word)
@@ -739,22 +782,27 @@ def test_focus_mode_hides_everything_gamified(page: Page):
     shot(page, "m18-home-focus")
 
     page.goto("/app/stacks")
-    expect(page.locator("a.stack-card")).to_have_count(1)
+    expect(page.locator("a.stack-card")).to_have_count(2)
     expect(main).not_to_contain_text("XP")
     expect(page.locator("app-header").get_by_text("Rangliste")).to_have_count(0)
     expect(page.locator(".gamified")).to_have_count(0)
 
+    page.goto("/app/stats")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Statistik")
+    expect(page.locator("#main").get_by_role("link", name="Rangliste")).to_have_count(0)
     page.goto("/app/leaderboard")
     expect(page.get_by_text("Im Fokus-Modus gibt es keine Rangliste")).to_be_visible()
     expect(page.locator(".board-table")).to_have_count(0)
 
-    # Off again: everything is back.
-    page.goto("/app/settings")
-    page.get_by_role("switch", name="Fokus-Modus").click()
-    expect(nav(page).get_by_role("link", name="Rangliste")).to_be_visible()
+    # Off again, from the home screen itself: everything earned is back.
     page.goto("/app/home")
+    page.get_by_role("button", name="Fokus-Modus ausschalten").click()
     expect(page.locator("#level")).to_be_visible()
+    expect(page.get_by_role("button", name="Fokus-Modus einschalten")).to_be_focused()
+    assert settings_of(page, token)["focusMode"] is False
     expect(page.locator(".challenge")).to_have_count(3)
+    page.goto("/app/stats")
+    expect(page.locator("#main").get_by_role("link", name="Rangliste")).to_be_visible()
 
 
 # --- settings -----------------------------------------------------------------------------------
@@ -899,21 +947,28 @@ def test_english_guest_onboarding_home_and_settings(make_page):
     page.get_by_role("button", name="Done").click()
     expect(page).to_have_url(re.compile(r"/app/home$"))
     expect(page.get_by_role("heading", level=1)).to_have_text(re.compile(r"^(Good morning|Hello|Good evening|Hi), "))
+    # The guest's name is English too (the guest start sends the interface language).
+    name = page.evaluate("JSON.parse(localStorage.getItem('fc.user')).name")
+    expect(page.get_by_role("heading", level=1)).to_contain_text(name)
+    assert name.isascii() and not any(name.startswith(a) for a in GERMAN_ADJECTIVES), name
     token = session_token(page)
     settings = settings_of(page, token)
     assert settings["language"] == "en" and settings["dailyGoal"] == 40
     assert settings["onboarding"]["interests"] == ["History"]
     expect(page.locator(".goal-center")).to_have_text(re.compile(r"^0 / 40\s+cards$"))
     expect(page.get_by_text("No stacks yet")).to_be_visible()
-    expect(page.get_by_role("heading", name="Daily challenges")).to_be_visible()
-    expect(page.locator(".challenge[data-kind=cardsStudied]")).to_contain_text("Study 40 cards")
+    # A new learner: the goal and the first step, no game elements yet.
+    expect(page.get_by_role("heading", name="Daily challenges")).to_have_count(0)
+    expect(page.locator("#level")).to_have_count(0)
+    expect(page.locator("#main")).not_to_contain_text("XP")
     header = page.locator("app-header")
     expect(header.get_by_role("button", name="Save account")).to_be_visible()
     main_nav = page.get_by_role("navigation", name="Main navigation")
-    for label in ("Home", "Stacks", "Leaderboard", "Settings"):
+    for label in ("Home", "Stacks", "Explore", "Settings"):
         expect(main_nav.get_by_role("link", name=label, exact=True)).to_be_visible()
+    expect(main_nav.get_by_role("link", name="Leaderboard")).to_have_count(0)
     shot(page, "m20-en-home")
-    main_nav.get_by_role("link", name="Leaderboard", exact=True).click()
+    page.goto("/app/leaderboard")
     expect(page.get_by_role("button", name="Join")).to_be_visible()
     main_nav.get_by_role("link", name="Settings", exact=True).click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Settings")
@@ -945,14 +1000,14 @@ def test_phone_layout(make_page):
         assert page.evaluate(NO_OVERFLOW), path
         assert_touch_targets(page)
         shot(page, name)
-    # Five navigation entries share the row under the header.
+    # Four navigation entries share the row under the header.
     page.goto("/app/home")
-    expect(nav(page).get_by_role("link")).to_have_count(5)
+    expect(nav(page).get_by_role("link")).to_have_count(4)
     # Measured in one pass inside the page: the header re-renders when the settings arrive, and a
     # link measured across that re-render has no box.
     page.wait_for_function("""() => {
         const boxes = [...document.querySelectorAll('.app-nav a')].map((a) => a.getBoundingClientRect());
-        return boxes.length === 5 && new Set(boxes.map((b) => Math.round(b.y))).size === 1
+        return boxes.length === 4 && new Set(boxes.map((b) => Math.round(b.y))).size === 1
             && boxes.every((b) => b.width > 0 && b.right <= 375.5);
     }""", timeout=5000)
     ring = page.locator(".goal-ring").bounding_box()
@@ -1045,7 +1100,8 @@ def test_interests_suggest_topics_that_open_a_new_stack(page: Page):
     expect(page).to_have_url(re.compile(r"/app/stacks/new\?name=Jazz%20%26%20Blues$"))
     expect(page.get_by_label("Name")).to_have_value("Jazz & Blues")
     page.get_by_role("button", name="Speichern").click()
-    expect(page).to_have_url(re.compile(r"/app/stacks$"))
+    expect(page).to_have_url(re.compile(r"/app/stacks/[0-9a-f-]{36}$"))  # the new stack opens
+    expect(page.get_by_role("heading", level=1)).to_have_text("Jazz & Blues")
     status, stacks = api(page, "GET", "/stacks", token=token)
     assert status == 200 and sorted(s["name"] for s in stacks) == ["Jazz & Blues", "biologie"]
     page.goto("/app/home")

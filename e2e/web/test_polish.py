@@ -73,7 +73,7 @@ def test_fsrs_settings_are_validated_saved_and_read_back(page: Page):
     reviews.fill("150")
     retention.fill("85")
     page.get_by_role("button", name="Speichern").click()
-    expect(page).to_have_url(re.compile(r"/app/stacks$"))
+    expect(page).to_have_url(re.compile(r"/app/stacks/[0-9a-f-]{36}$"))  # the new stack opens
     status, stacks = api(page, "GET", "/stacks", token=account["token"])
     (stack,) = stacks
     assert (stack["scheduler"], stack["newCardsPerDay"], stack["reviewsPerDay"]) == ("fsrs", 15, 150)
@@ -111,7 +111,7 @@ def test_ladder_stacks_show_what_they_do_instead_of_limits(page: Page):
     page.get_by_label("Neue Karten pro Tag").fill("-3")
     page.get_by_role("radio", name=re.compile(r"^Klassisch")).check()
     page.get_by_role("button", name="Speichern").click()
-    expect(page).to_have_url(re.compile(r"/app/stacks$"))
+    expect(page).to_have_url(re.compile(r"/app/stacks/[0-9a-f-]{36}$"))  # the new stack opens
     status, (stack,) = api(page, "GET", "/stacks", token=account["token"])
     assert stack["scheduler"] == "ladder" and stack["newCardsPerDay"] == 20
 

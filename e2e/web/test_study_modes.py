@@ -169,11 +169,11 @@ def test_quiz_right_and_wrong_answers_rate_good_and_again(page: Page):
     assert answers[question] in texts and len(set(texts)) == 4, texts
     shot(page, "52-quiz-question")
 
-    # A wrong answer: red on it, green on the right one, the right answer said; rated Again.
+    # A wrong answer: a calm mark on it, green on the right one, the right answer said; rated Again.
     wrong = next(i for i, text in enumerate(texts) if text != answers[question])
     right = texts.index(answers[question])
     choices.nth(wrong).click()
-    expect(page.locator("#feedback")).to_have_text(f"Leider falsch. Richtig ist: {answers[question]}")
+    expect(page.locator("#feedback")).to_have_text(f"Noch nicht ganz – das war’s: {answers[question]}")
     expect(choices.nth(wrong)).to_have_class(re.compile("is-wrong"))
     expect(choices.nth(right)).to_have_class(re.compile("is-correct"))
     expect(page.get_by_role("button", name="Weiter")).to_be_focused()
@@ -262,7 +262,7 @@ def test_write_mode_i_dont_know_rates_again(page: Page):
     sign_in_storage(page, account)
     page.goto(f"/app/stacks/{stack['id']}/learn?mode=write&size=all")
     page.get_by_role("button", name="Weiß ich nicht").click()
-    expect(page.locator(".verdict")).to_have_text("Nicht ganz.")
+    expect(page.locator(".verdict")).to_have_text("Noch nicht ganz.")
     expect(page.locator(".expected")).to_have_text("Budapest")
     page.get_by_role("button", name="Weiter").click()
     expect(page.locator("#counter")).to_have_text("1 Karte, 1 Wiederholung")
@@ -373,7 +373,7 @@ def test_match_game_keeps_the_best_time_and_leaves_the_schedule(page: Page):
     wrong_answer = next(a for q, a in CAPITALS if q != questions[0] and a in [answers[x] for x in questions])
     page.get_by_role("button", name=f"Frage: {questions[0]}", exact=True).click()
     page.get_by_role("button", name=f"Antwort: {wrong_answer}", exact=True).click()
-    expect(page.locator("#announce")).to_have_text("Passt nicht.")
+    expect(page.locator("#announce")).to_have_text("Noch kein Paar – probier ein anderes.")
     page.wait_for_timeout(500)
 
     for i, question in enumerate(questions):

@@ -9,6 +9,7 @@ export default {
   'explore.allCategories': 'Alle',
   'explore.language': 'Sprache',
   'explore.allLanguages': 'Alle Sprachen',
+  'explore.showAllLanguages': 'Alle Sprachen zeigen',
   'explore.cards': '{count} Karten',
   'explore.by': 'von {author}',
   'explore.official': 'Von Smart Flashcards',

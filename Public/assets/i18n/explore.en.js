@@ -8,6 +8,7 @@ export default {
   'explore.allCategories': 'All',
   'explore.language': 'Language',
   'explore.allLanguages': 'All languages',
+  'explore.showAllLanguages': 'Show all languages',
   'explore.cards': '{count} cards',
   'explore.by': 'by {author}',
   'explore.official': 'By Smart Flashcards',

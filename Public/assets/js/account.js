@@ -16,7 +16,7 @@ let current = null;
 let pending = null;
 let generation = 0;
 
-/** What the first paint may use before the settings arrived: {theme, focusMode} of this user. */
+/** What the first paint may use before the settings arrived (theme, focusMode, gameElements). */
 function remembered() {
   try {
     const saved = JSON.parse(localStorage.getItem(PREFS)) || {};
@@ -29,8 +29,14 @@ function remembered() {
 /** The settings as last loaded or saved, or null. */
 export const settingsNow = () => current;
 
-/** Whether focus mode is on (hides XP, levels, streaks, challenges, box, achievements, leaderboards). */
+/** Whether focus mode is on (only the daily goal and the cards). */
 export const focusMode = () => (current ? Boolean(current.focusMode) : Boolean(remembered().focusMode));
+
+/** Whether game elements may show: "Spielelemente" on (a server without the field: on), focus mode off. */
+export const gameElements = () => {
+  const saved = current ?? remembered();
+  return !focusMode() && saved.gameElements !== false;
+};
 
 /** Whether the signed-in account is a guest (no mail, no password). */
 export const isGuest = () => Boolean(session.user()?.isGuest);
@@ -49,6 +55,7 @@ function keep(settings) {
   current = settings;
   localStorage.setItem(PREFS, JSON.stringify({
     userId: session.user()?.id, theme: settings.theme ?? null, focusMode: Boolean(settings.focusMode),
+    gameElements: settings.gameElements !== false,
   }));
   applyTheme(settings.theme);
   document.dispatchEvent(new CustomEvent('settings-change', { detail: settings }));

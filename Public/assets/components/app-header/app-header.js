@@ -1,18 +1,19 @@
 // <app-header>: logo, language switch, the signed-in user, "Konto sichern" for a guest, logout,
-// and the app's navigation (Start, Stapel, Entdecken, Rangliste, Einstellungen; the leaderboard is left out
-// in focus mode). Emits `language-change` (detail: code) and `logout`; the app shell acts on them.
+// and the app's navigation (Start, Stapel, Entdecken, Einstellungen). The leaderboard is not in the
+// navigation: it belongs to the learner's progress (linked from the statistics and from the home
+// screen's progress; its page counts as "Stapel"). Emits `language-change` (detail: code) and
+// `logout`; the app shell acts on them.
 
 import { html, render } from '../../js/html.js';
 import { currentLanguage, rememberLanguage, t } from '../../js/i18n.js';
 import { session } from '../../js/api/client.js';
 import { icon } from '../../js/ui.js';
-import { focusMode, isGuest, saveSettings } from '../../js/account.js';
+import { isGuest, saveSettings } from '../../js/account.js';
 
 const NAV = [
   { href: '/app/home', key: 'nav.home', icon: 'home', match: /^\/app\/home$/ },
-  { href: '/app/stacks', key: 'nav.library', icon: 'cards', match: /^\/app\/(stacks|study|learn|feed|stats)/ },
+  { href: '/app/stacks', key: 'nav.library', icon: 'cards', match: /^\/app\/(stacks|study|learn|feed|stats|leaderboard)/ },
   { href: '/app/explore', key: 'nav.explore', icon: 'compass', match: /^\/app\/explore/ },
-  { href: '/app/leaderboard', key: 'nav.leaderboard', icon: 'trophy', match: /^\/app\/leaderboard$/, gamified: true },
   { href: '/app/settings', key: 'nav.settings', icon: 'sliders', match: /^\/app\/settings$/ },
 ];
 
@@ -58,8 +59,7 @@ class AppHeader extends HTMLElement {
         import('../../js/upgrade-dialog.js').then((m) => m.openUpgradeDialog()).catch(() => {});
       }
     });
-    // Focus mode hides the leaderboard link; an upgraded guest loses the call to action.
-    document.addEventListener('settings-change', () => this.render());
+    // An upgraded guest loses the call to action.
     document.addEventListener('session-change', () => this.render());
   }
 
@@ -76,7 +76,6 @@ class AppHeader extends HTMLElement {
     const user = this.#signedIn ? session.user() : null;
     const guest = Boolean(user) && isGuest();
     const home = this.#signedIn ? '/app/home' : '/';
-    const entries = NAV.filter((n) => !(n.gamified && focusMode()));
     const showNav = Boolean(user) && !NO_NAV.has(this.#view);
     render(this, html`
       <div class="header-inner">
@@ -103,8 +102,8 @@ class AppHeader extends HTMLElement {
         </div>
         ${showNav ? html`
           <nav class="app-nav" aria-label="${t('nav.label')}">
-            ${entries.map((n) => html`
-              <a href="${n.href}" class="app-nav-link ${n.gamified ? 'gamified' : ''}">${icon(n.icon)}<span>${t(n.key)}</span></a>`)}
+            ${NAV.map((n) => html`
+              <a href="${n.href}" class="app-nav-link">${icon(n.icon)}<span>${t(n.key)}</span></a>`)}
           </nav>` : ''}
       </div>`);
     this.classList.toggle('has-nav', showNav);

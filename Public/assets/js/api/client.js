@@ -135,7 +135,7 @@ export const api = {
     request('POST', '/auth/signup', { name, mail, password, timeZone }, { auth: false }),
   login: (mail, password) => request('POST', '/auth/login', { mail, password }, { auth: false }),
   me: () => request('GET', '/me'),
-  guest: (timeZone) => request('POST', '/auth/guest', { timeZone }, { auth: false }),
+  guest: (timeZone, language) => request('POST', '/auth/guest', { timeZone, language }, { auth: false }),
   /** Turns a guest into a full account (a new AuthResponse); everything stays. */
   upgrade: (name, mail, password) => request('POST', '/auth/upgrade', { name, mail, password }),
   logout: () => request('POST', '/auth/logout', undefined, { expire: false }),

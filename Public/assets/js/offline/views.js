@@ -4,7 +4,7 @@
 
 import { html, render } from '../html.js';
 import { dueCountValue, formatDateTime, loadStrings, t } from '../i18n.js';
-import { icon, loadStylesheet } from '../ui.js';
+import { STACK_ICONS, icon, loadStylesheet } from '../ui.js';
 import { stacks as localStacks } from './local-study.js';
 import { currentStore } from './store.js';
 import { start } from './status.js';
@@ -45,7 +45,7 @@ export async function overview(host, retry, { heading = false } = {}) {
           ${withCards.map((s) => html`
             <li class="stack-item">
               <a class="stack-card" href="/app/stacks/${s.id}/study" data-color="${s.color}">
-                <span class="badge" aria-hidden="true">${Array.from(s.name.trim()).slice(0, 4).join('').toUpperCase()}</span>
+                <span class="badge" aria-hidden="true"><span class="badge-icon">${icon(STACK_ICONS.includes(s.icon) ? s.icon : 'cards')}</span></span>
                 <span class="stack-card-body">
                   <span class="stack-card-name">${s.name}</span>
                   <span class="stack-card-meta">

@@ -3,7 +3,7 @@
 // a new account (signed up or guest) starts with the onboarding.
 
 import { html, render } from '../html.js';
-import { t } from '../i18n.js';
+import { currentLanguage, t } from '../i18n.js';
 import { api } from '../api/client.js';
 import { replaceSession } from '../account.js';
 import { HOME } from '../router.js';
@@ -119,7 +119,8 @@ export async function mount(root, { props, query, navigate }) {
     formError.hidden = true;
     setBusy(guestButton, true);
     try {
-      replaceSession(await api.guest(timeZone()));
+      // The guest's generated name and the account's language follow the interface language.
+      replaceSession(await api.guest(timeZone(), currentLanguage()));
       navigate(welcomeUrl(query), { replace: true });
     } catch (error) {
       setBusy(guestButton, false);

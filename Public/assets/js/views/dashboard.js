@@ -9,15 +9,12 @@ import { DUE_COUNT_LIMIT, dueCountValue, locale, t } from '../i18n.js';
 import { api } from '../api/client.js';
 import { STACK_ICONS, announce, errorView, icon, loadingView, ring, toast } from '../ui.js';
 
-/** The badge text: the first four letters of the name, as in the original. */
-export const badgeText = (name) => Array.from(name.trim()).slice(0, 4).join('').toUpperCase();
-
-const FILTERS = ['all', 'recent', 'favorites'];
-
-/** The badge of a stack: its icon when it has one, else the first letters of its name. */
+/**
+ * The badge of a stack: the icon chosen for it, else the standard one (a stack of cards). Never
+ * the first letters of the name: cut to four they read as a word fragment ("VOKA", issue 33).
+ */
 export const stackBadge = (stack, className = '') => html`
-  <span class="badge ${className}" aria-hidden="true">${STACK_ICONS.includes(stack.icon)
-    ? html`<span class="badge-icon">${icon(stack.icon)}</span>` : badgeText(stack.name)}</span>`;
+  <span class="badge ${className}" aria-hidden="true"><span class="badge-icon">${icon(STACK_ICONS.includes(stack.icon) ? stack.icon : 'cards')}</span></span>`;
 
 /**
  * "vor 5 Minuten", "gestern", "vor 2 Tagen", "vor 3 Monaten" in the current language: the
@@ -53,6 +50,8 @@ export function visibleStacks(stacks, filter, q) {
   }
   return list;
 }
+
+const FILTERS = ['all', 'recent', 'favorites'];
 
 export async function mount(root, { query }) {
   let q = query.get('q') || '';
@@ -187,7 +186,7 @@ const grid = (stacks) => html`
         <a class="stack-card" href="/app/stacks/${s.id}" data-color="${s.color}">
           ${stackBadge(s)}
           <span class="stack-card-body">
-            <span class="stack-card-name">${s.name}</span>
+            <span class="stack-card-name" title="${s.name}">${s.name}</span>
             ${s.description ? html`<span class="stack-card-description">${s.description}</span>` : ''}
             <span class="stack-card-meta">
               <span>${t('dash.cards', { count: s.cardCount })}</span>

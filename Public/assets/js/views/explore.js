@@ -1,10 +1,11 @@
 // Explore (/app/explore): the public catalogue. A search over names and descriptions, category
 // pills and a language choice (all kept in the URL, `?q=…&category=…&language=…`, replacing the
-// entry), a grid of published stacks with their first questions, a page at a time. Strings and
-// styles load on use (explore.*.js, explore.css).
+// entry), a grid of published stacks with their first questions, a page at a time. It opens on the
+// stacks in the learner's interface language; "Alle Sprachen zeigen" (one click) or the choice shows
+// the others (`language=all` in the URL). Strings and styles load on use (explore.*.js, explore.css).
 
 import { applyColors, html, render } from '../html.js';
-import { formatNumber, loadStrings, t } from '../i18n.js';
+import { currentLanguage, formatNumber, loadStrings, t } from '../i18n.js';
 import { enc, request } from '../api/client.js';
 import { announce, errorText, errorView, icon, loadStylesheet, loadingView, setBusy, toast } from '../ui.js';
 import { stackBadge } from './dashboard.js';
@@ -43,7 +44,10 @@ export async function mount(root, { query }) {
   await Promise.all([loadStrings('explore'), loadStylesheet('/assets/css/explore.css')]);
   let q = query.get('q') || '';
   let category = CATEGORIES.includes(query.get('category')) ? query.get('category') : '';
-  let language = LANGUAGES.includes(query.get('language')) ? query.get('language') : '';
+  // The learner's own language unless the URL names one (or `all`).
+  const own = LANGUAGES.includes(currentLanguage()) ? currentLanguage() : '';
+  const asked = query.get('language');
+  let language = asked === 'all' ? '' : LANGUAGES.includes(asked) ? asked : own;
 
   render(root, html`
     <section class="page">
@@ -66,6 +70,7 @@ export async function mount(root, { query }) {
             ${LANGUAGES.map((code) => html`<option value="${code}" ${code === language ? 'selected' : ''}>${t(`language.${code}`)}</option>`)}
           </select>
         </label>
+        <button type="button" class="btn btn-ghost btn-sm" id="explore-all-languages" ${language ? '' : 'hidden'}>${icon('globe')}<span>${t('explore.showAllLanguages')}</span></button>
       </form>
       <div class="category-pills" role="group" aria-label="${t('explore.categories')}" id="explore-categories">
         ${['', ...CATEGORIES].map((c) => html`
@@ -88,7 +93,9 @@ export async function mount(root, { query }) {
 
   function keepInUrl() {
     const url = new URL(location.href);
-    for (const [key, value] of Object.entries({ q, category, language })) {
+    // The learner's own language is the default and stays out of the URL; every language is `all`.
+    const lang = language === own ? '' : language || 'all';
+    for (const [key, value] of Object.entries({ q, category, language: lang })) {
       value ? url.searchParams.set(key, value) : url.searchParams.delete(key);
     }
     history.replaceState(history.state, '', url.pathname + url.search);
@@ -183,10 +190,19 @@ export async function mount(root, { query }) {
       load({ say: true });
     }, 300);
   });
-  root.querySelector('#explore-language').addEventListener('change', (event) => {
-    language = event.target.value;
+  const languageChoice = root.querySelector('#explore-language');
+  const allLanguages = root.querySelector('#explore-all-languages');
+  function chooseLanguage(code) {
+    language = code;
+    languageChoice.value = code;
+    allLanguages.hidden = !code;
     keepInUrl();
     load({ say: true });
+  }
+  languageChoice.addEventListener('change', (event) => chooseLanguage(event.target.value));
+  allLanguages.addEventListener('click', () => {
+    chooseLanguage('');
+    languageChoice.focus(); // the button hides itself; focus goes to the choice it changed
   });
   root.querySelector('#explore-categories').addEventListener('click', (event) => {
     const pill = event.target.closest('[data-category]');

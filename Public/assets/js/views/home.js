@@ -1,16 +1,19 @@
-// Home (/app/home): a greeting by time of day, today's goal as a ring, one "Lernen starten" (the
-// session over every stack) or a calm "Für heute ist alles gelernt". Below, unless focus mode is
-// on: the streak, level and XP, the three daily challenges with the mystery box, the last five
-// weeks as a calendar with "Heute als Ruhetag markieren", and the achievements. A level reached
-// since the last visit is celebrated once (the level seen last is kept per user); with reminders
-// on and nothing studied after the reminder time, one gentle note stands in for the push
-// message (once a day). Everything comes from `GET /me/progress`: the server computes XP, levels
-// and streaks from the review log, never from numbers this page sends.
+// Home (/app/home): a greeting by time of day, today's goal as a ring, one "Jetzt lernen" (the
+// session over every stack) or a calm "Für heute ist alles gelernt". Game elements come below, each
+// once it is earned (`earned`): level and XP after the first review; the streak line from two days
+// in a row ("3 Tage in Folge"), a streak freeze once one is earned; the daily challenges with the
+// mystery box, the five-week calendar with "Heute als Ruhetag markieren", and the achievements
+// after the first day of learning is over. They are hidden altogether when the learner switched
+// "Spielelemente" off or focus mode on (a switch at the foot of the page turns focus mode on and
+// off). A level reached since the last visit is celebrated once (the level seen last is kept per
+// user); with reminders on and nothing studied after the reminder time, one gentle note stands in
+// for the push message (once a day). Everything comes from `GET /me/progress`: the server computes
+// XP, levels and streaks from the review log, never from numbers this page sends.
 
 import { html, render } from '../html.js';
 import { formatNumber, locale, t } from '../i18n.js';
 import { api, hasCode, session } from '../api/client.js';
-import { focusMode, loadSettings, saveSettings } from '../account.js';
+import { focusMode, gameElements, loadSettings, saveSettings } from '../account.js';
 import { announce, errorText, errorView, icon, loadingView, retryable, ring, toast } from '../ui.js';
 import { applyShares, clockNow, loadProgressAssets, partOfDay, stale, userKey } from '../progress-ui.js';
 
@@ -47,6 +50,40 @@ export function calendarWeeks(today, entries, restDays = []) {
   return weeks;
 }
 
+/** Whether the learner studied on a day before today (the first day of learning is over). */
+function studiedBefore(progress) {
+  const { streak, today } = progress;
+  if ((progress.calendar || []).some((e) => e.date < today && ['active', 'frozen', 'missed'].includes(e.kind))) return true;
+  if (streak.longest >= 2 || streak.current >= 2 || (streak.longest >= 1 && !streak.activeToday)) return true;
+  // An achievement from more than a day before today's date (days older than the calendar's 35).
+  const dayBefore = Date.parse(`${today}T00:00:00Z`) - 86_400_000;
+  return (progress.achievements || []).some((a) => Date.parse(a.earnedAt) < dayBefore);
+}
+
+/**
+ * The game elements this learner has earned (all false when they are switched off):
+ * - `level`: level and XP, after the first review (any XP);
+ * - `streak`: the streak line, from 2 days in a row;
+ * - `freezes`, `longest`: a streak freeze once earned, the longest streak from 2 days when it is
+ *   longer than the current one;
+ * - `daily`: the daily challenges with the box, the calendar with rest days, after the first day of
+ *   learning is over;
+ * - `achievements`: once one is earned, from the same day on as `daily`.
+ */
+export function earned(progress, on = true) {
+  const s = progress.streak;
+  const daily = on && studiedBefore(progress);
+  return {
+    level: on && progress.level.totalXP > 0,
+    streak: on && s.current >= 2,
+    freezes: on && s.freezes > 0,
+    longest: on && s.longest >= 2 && s.longest > s.current,
+    rest: daily && s.restToday,
+    daily,
+    achievements: daily && (progress.achievements || []).length > 0,
+  };
+}
+
 export const mount = retryable(mountHome);
 
 async function mountHome(root, ctx, reload) {
@@ -79,11 +116,13 @@ async function mountHome(root, ctx, reload) {
   }
 
   if (stale(ctx)) return undefined;
-  const focus = Boolean(progress.focusMode ?? focusMode());
+  const focus = Boolean(settings ? settings.focusMode : progress.focusMode ?? focusMode());
+  const games = !focus && (settings ? settings.gameElements !== false : gameElements());
+  const shown = earned(progress, games);
   const user = session.user() || {};
   const levelKey = userKey('level');
   const seenLevel = Number(localStorage.getItem(levelKey)) || 0;
-  const levelUp = !focus && seenLevel > 0 && progress.level.level > seenLevel;
+  const levelUp = shown.level && seenLevel > 0 && progress.level.level > seenLevel;
   localStorage.setItem(levelKey, String(progress.level.level));
 
   render(root, html`
@@ -95,13 +134,17 @@ async function mountHome(root, ctx, reload) {
       <div id="celebration" role="status" aria-live="polite"></div>
       <div id="reminder-note"></div>
       ${todayPanel(progress, stacks)}
-      ${topicsPanel(settings, stacks)}
-      ${focus ? '' : html`
+      ${focus ? '' : topicsPanel(settings, stacks)}
+      ${shown.level || shown.streak || shown.freezes || shown.longest || shown.rest ? html`
         <section class="panel gamified progress-panel" aria-labelledby="progress-title">
-          <h2 id="progress-title">${t('home.progressTitle')}</h2>
-          <div id="level-box" aria-live="polite">${levelBlock(progress)}</div>
-          <div id="streak-host">${streakBlock(progress)}</div>
-        </section>
+          <div class="panel-title-row">
+            <h2 id="progress-title">${t('home.progressTitle')}</h2>
+            <a class="link small board-link" href="/app/leaderboard">${icon('trophy')}<span>${t('home.leaderboard')}</span></a>
+          </div>
+          ${shown.level ? html`<div id="level-box" aria-live="polite">${levelBlock(progress)}</div>` : ''}
+          <div id="streak-host">${streakBlock(progress, shown)}</div>
+        </section>` : ''}
+      ${shown.daily ? html`
         <section class="panel gamified" aria-labelledby="challenges-title">
           <div class="panel-title-row">
             <h2 id="challenges-title">${t('home.challengesTitle')}</h2>
@@ -116,11 +159,17 @@ async function mountHome(root, ctx, reload) {
           </div>
           <div id="calendar-host">${calendarBlock(progress)}</div>
           <div class="rest-day" id="rest-day">${restBlock(progress)}</div>
-        </section>
+        </section>` : ''}
+      ${shown.achievements ? html`
         <section class="panel gamified" aria-labelledby="achievements-title">
           <h2 id="achievements-title">${t('home.achievementsTitle')}</h2>
           ${achievementsBlock(progress.achievements)}
-        </section>`}
+        </section>` : ''}
+      <p class="home-view small muted" id="home-view">
+        <span>${t(focus ? 'home.focusActive' : 'home.focusOffer')}</span>
+        <button type="button" class="btn btn-ghost btn-sm" data-action="focus">
+          ${icon('leaf')}<span>${t(focus ? 'home.focusOff' : 'home.focusOn')}</span></button>
+      </p>
     </section>`);
 
   applyShares(root);
@@ -137,7 +186,22 @@ async function mountHome(root, ctx, reload) {
     else if (action === 'open-box') await openBox(button);
     else if (action === 'use-theme') await useTheme(button);
     else if (action === 'rest-day') await toggleRestDay(button);
+    else if (action === 'focus') await toggleFocus(button);
   }, { signal: controller.signal });
+
+  /** Focus mode on or off from the home screen itself; the page is drawn again for it. */
+  async function toggleFocus(button) {
+    button.disabled = true;
+    try {
+      await saveSettings({ focusMode: !focus });
+      controller.abort();
+      await reload();
+      root.querySelector('#home-view button')?.focus();
+    } catch (error) {
+      button.disabled = false;
+      if (error.status !== 401) toast(errorText(error, 'settings.saveError'), 'error');
+    }
+  }
 
   async function openBox(button) {
     button.disabled = true;
@@ -148,7 +212,8 @@ async function mountHome(root, ctx, reload) {
       progress.mysteryBox = { available: false, opened: opened.box };
       if (opened.level) progress.level = opened.level;
       render(root.querySelector('#box'), boxBlock(progress.mysteryBox, progress.challenges, true));
-      render(root.querySelector('#level-box'), levelBlock(progress));
+      const levelBox = root.querySelector('#level-box');
+      if (levelBox) render(levelBox, levelBlock(progress));
       applyShares(root);
       root.querySelector('#box .box-reveal')?.focus();
       if (progress.level.level > before) {
@@ -186,7 +251,8 @@ async function mountHome(root, ctx, reload) {
       progress.calendar = progress.calendar.filter((e) => e.date !== progress.today || e.kind !== 'rest');
       if (on) progress.calendar.push({ date: progress.today, kind: 'rest' });
       render(root.querySelector('#rest-day'), restBlock(progress));
-      render(root.querySelector('#streak-host'), streakBlock(progress));
+      const streakHost = root.querySelector('#streak-host');
+      if (streakHost) render(streakHost, streakBlock(progress, { ...shown, rest: on }));
       render(root.querySelector('#calendar-host'), calendarBlock(progress));
       root.querySelector('#rest-day button')?.focus();
       announce(root.querySelector('#rest-status'), t(on ? 'home.restMarked' : 'home.restRemoved'));
@@ -293,15 +359,16 @@ function levelBlock(progress) {
     </div>`;
 }
 
-function streakBlock(progress) {
+/** The streak's calm lines, each once earned (`shown`, see `earned`); nothing when none is. */
+function streakBlock(progress, shown) {
   const s = progress.streak;
-  return html`
-    <ul class="streak" role="list" id="streak">
-      <li>${icon('calendar')}<span>${s.current > 0 ? t('home.streak', { count: s.current }) : t('home.streakNone')}</span></li>
-      ${s.restToday ? html`<li>${icon('moon')}<span>${t('home.restToday')}</span></li>` : ''}
-      ${s.freezes > 0 ? html`<li title="${t('home.freezeHelp')}">${icon('shield')}<span>${t('home.freezes', { count: s.freezes })}</span></li>` : ''}
-      ${s.longest > 0 ? html`<li>${icon('medal')}<span>${t('home.longest', { count: s.longest })}</span></li>` : ''}
-    </ul>`;
+  const items = [
+    shown.streak ? html`<li>${icon('calendar')}<span>${t('home.streak', { count: s.current })}</span></li>` : '',
+    shown.rest ? html`<li>${icon('moon')}<span>${t('home.restToday')}</span></li>` : '',
+    shown.freezes ? html`<li title="${t('home.freezeHelp')}">${icon('shield')}<span>${t('home.freezes', { count: s.freezes })}</span></li>` : '',
+    shown.longest ? html`<li>${icon('medal')}<span>${t('home.longest', { count: s.longest })}</span></li>` : '',
+  ].filter(Boolean);
+  return items.length ? html`<ul class="streak" role="list" id="streak">${items}</ul>` : '';
 }
 
 // --- challenges, box ----------------------------------------------------------------------------
@@ -385,12 +452,12 @@ function restBlock(progress) {
 // --- achievements -------------------------------------------------------------------------------
 
 function achievementsBlock(achievements) {
-  const earned = achievements.filter((a) => ACHIEVEMENTS.includes(a.kind));
-  const left = ACHIEVEMENTS.length - earned.length;
+  const won = achievements.filter((a) => ACHIEVEMENTS.includes(a.kind));
+  const left = ACHIEVEMENTS.length - won.length;
   return html`
-    ${earned.length ? html`
+    ${won.length ? html`
       <ul class="achievements" role="list" id="achievements">
-        ${earned.map((a) => html`
+        ${won.map((a) => html`
           <li class="achievement">
             <span class="achievement-icon" aria-hidden="true">${icon('medal')}</span>
             <div>
@@ -399,7 +466,7 @@ function achievementsBlock(achievements) {
             </div>
             <span class="small muted achievement-xp">+${formatNumber(a.xp)} XP</span>
           </li>`)}
-      </ul>` : html`<p class="muted">${t('home.noAchievements')}</p>`}
+      </ul>` : ''}
     ${left > 0 ? html`<p class="small muted">${t('home.achievementsLeft', { count: left })}</p>` : ''}`;
 }
 

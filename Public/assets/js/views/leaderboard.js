@@ -1,13 +1,15 @@
 // Leaderboard (/app/leaderboard): today's top 50 by cards studied or by topics (stacks) explored,
 // display names only. It is opt-in: until the learner joins, the page explains it and offers the
 // switch (`PATCH /me/settings {leaderboardOptIn}`). The tabs Karten / Themen move with the arrow
-// keys; the metric is kept in the URL (`?metric=topics`). In focus mode there is no leaderboard.
+// keys; the metric is kept in the URL (`?metric=topics`). In focus mode or with game elements off
+// there is no leaderboard. It is not in the main navigation: the statistics and the home screen's
+// progress link to it, and its breadcrumb leads back to the statistics.
 
 import { html, render } from '../html.js';
 import { formatNumber, t } from '../i18n.js';
 import { api, session } from '../api/client.js';
-import { focusMode, loadSettings, saveSettings } from '../account.js';
-import { errorText, errorView, icon, loadingView, retryable, setBusy, toast } from '../ui.js';
+import { focusMode, gameElements, loadSettings, saveSettings } from '../account.js';
+import { backLink, errorText, errorView, icon, loadingView, retryable, setBusy, toast } from '../ui.js';
 import { loadProgressAssets, stale } from '../progress-ui.js';
 
 const METRICS = ['cards', 'topics'];
@@ -30,16 +32,18 @@ async function mountBoard(root, ctx, reload) {
   const controller = new AbortController();
   const frame = (body) => html`
     <section class="page page-narrow leaderboard">
+      <nav class="breadcrumb" aria-label="Breadcrumb">${backLink('/app/stats', t('stats.title'))}</nav>
       <header class="page-header"><div><h1>${t('board.title')}</h1><p class="muted">${t('board.lead')}</p></div></header>
       ${body}
     </section>`;
 
-  if (settings?.focusMode ?? focusMode()) {
+  const focus = settings?.focusMode ?? focusMode();
+  if (focus || !(settings ? settings.gameElements !== false : gameElements())) {
     render(root, frame(html`
       <div class="state state-empty board-note">
         <span class="empty-icon" aria-hidden="true">${icon('leaf')}</span>
-        <p class="empty-title">${t('board.focusTitle')}</p>
-        <p class="muted">${t('board.focusText')}</p>
+        <p class="empty-title">${t(focus ? 'board.focusTitle' : 'board.offTitle')}</p>
+        <p class="muted">${t(focus ? 'board.focusText' : 'board.offText')}</p>
         <a class="btn btn-secondary" href="/app/settings">${icon('sliders')}<span>${t('nav.settings')}</span></a>
       </div>`));
     return undefined;

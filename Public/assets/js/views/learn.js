@@ -318,6 +318,11 @@ async function mountSession(root, ctx, reload) {
       if (i === index && !right) b.classList.add('is-wrong');
       if (i === correctIndex || i === index) {
         b.setAttribute('aria-label', `${choiceWords(i, choices[i])}: ${t(i === correctIndex ? 'quiz.correctMark' : 'quiz.wrongMark')}`);
+        // A mark besides the colour: a tick for the answer, circling arrows ("comes again") for a miss.
+        const mark = document.createElement('span');
+        mark.className = 'choice-mark';
+        render(mark, icon(i === correctIndex ? 'check' : 'flip'));
+        b.append(mark);
       }
     });
     $('#feedback').textContent = right ? t('quiz.right') : t('quiz.wrong', { answer: choiceWords(correctIndex, choices[correctIndex]) });

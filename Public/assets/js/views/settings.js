@@ -1,15 +1,15 @@
 // Settings (/app/settings): profile (name, time zone: `PATCH /me`), the account (a guest secures
-// it, everyone else changes the password), learning (daily goal, language, focus mode), reminders
-// (Web Push when the browser can, else the in-app note on the home screen), the leaderboard
-// opt-in, the onboarding answers, the colour theme, data and backup (backup-panel.js: the account as
-// a download, a backup restored into an account without stacks) and deleting the account. Switches
-// and choices save at once; fields save with their form's button.
+// it, everyone else changes the password), learning (daily goal, language, "Spielelemente", focus
+// mode), reminders (Web Push when the browser can, else the in-app note on the home screen), the
+// leaderboard opt-in, the onboarding answers, the colour theme, data and backup (backup-panel.js:
+// the account as a download, a backup restored into an account without stacks) and deleting the
+// account. Switches and choices save at once; fields save with their form's button.
 
 import { html, render } from '../html.js';
 import { LANGUAGES, currentLanguage, rememberLanguage, t } from '../i18n.js';
 import { api, hasCode, session } from '../api/client.js';
 import {
-  THEMES, focusMode, forgetSettings, isGuest, loadSettings, replaceSession, saveSettings, updateUser,
+  THEMES, forgetSettings, gameElements, isGuest, loadSettings, replaceSession, saveSettings, updateUser,
 } from '../account.js';
 import { openUpgradeDialog } from '../upgrade-dialog.js';
 import { backupPanel, mountBackupPanel } from '../backup-panel.js';
@@ -180,6 +180,7 @@ async function mountSettings(root, ctx, reload) {
               <span lang="${code}"><strong>${t(`settings.language.${code}`)}</strong></span>
             </label>`)}
         </fieldset>
+        ${toggle('game-elements', t('settings.gameElements'), t('settings.gameElementsHelp'), settings.gameElements !== false)}
         ${toggle('focus-mode', t('settings.focusMode'), t('settings.focusModeHelp'), settings.focusMode)}
       </section>
 
@@ -193,11 +194,10 @@ async function mountSettings(root, ctx, reload) {
         <p class="small muted" id="push-status" role="status"></p>
       </section>
 
-      ${focusMode() ? '' : html`
-        <section class="panel gamified" aria-labelledby="leaderboard-title">
-          <h2 id="leaderboard-title">${t('settings.leaderboard')}</h2>
-          ${toggle('leaderboard', t('settings.leaderboardSwitch'), t('settings.leaderboardHelp', { name: user.name ?? '' }), settings.leaderboardOptIn)}
-        </section>`}
+      <section class="panel gamified" aria-labelledby="leaderboard-title" ${gameElements() ? '' : 'hidden'}>
+        <h2 id="leaderboard-title">${t('settings.leaderboard')}</h2>
+        ${toggle('leaderboard', t('settings.leaderboardSwitch'), t('settings.leaderboardHelp', { name: user.name ?? '' }), settings.leaderboardOptIn)}
+      </section>
 
       <section class="panel" aria-labelledby="onboarding-title">
         <h2 id="onboarding-title">${t('settings.onboarding')}</h2>
@@ -327,13 +327,16 @@ async function mountSettings(root, ctx, reload) {
     rememberLanguage(code);
     document.querySelector('app-header')?.dispatchEvent(new CustomEvent('language-change', { detail: code }));
   }, { signal });
-  const focusSwitch = root.querySelector('#focus-mode');
-  focusSwitch.addEventListener('change', async () => {
-    const on = focusSwitch.checked;
-    if (await saveFrom(focusSwitch, { focusMode: on }, () => { focusSwitch.checked = !on; })) {
-      root.querySelector('[aria-labelledby=leaderboard-title]')?.toggleAttribute('hidden', on);
-    }
-  }, { signal });
+  // Game elements and focus mode: the leaderboard's switch shows only while game elements can.
+  for (const [id, key] of [['game-elements', 'gameElements'], ['focus-mode', 'focusMode']]) {
+    const control = root.querySelector(`#${id}`);
+    control.addEventListener('change', async () => {
+      const on = control.checked;
+      if (await saveFrom(control, { [key]: on }, () => { control.checked = !on; })) {
+        root.querySelector('[aria-labelledby=leaderboard-title]')?.toggleAttribute('hidden', !gameElements());
+      }
+    }, { signal });
+  }
 
   // Reminders: saved first, so the in-app note works whatever the browser can do.
   const reminders = root.querySelector('#reminders');

@@ -11,7 +11,7 @@ import { leaveTo } from '../router.js';
 import {
   confirmDialog, defineIcons, errorText, errorView, icon, loadStylesheet, loadingView, saveFile, stacksBreadcrumb, toast,
 } from '../ui.js';
-import { badgeText } from './dashboard.js';
+import { stackBadge } from './dashboard.js';
 
 const PER_PAGE = 25;
 
@@ -47,7 +47,7 @@ export async function mount(root, { params, query, navigate }) {
       ${stacksBreadcrumb(stack.name)}
       <header class="page-header stack-header">
         <div class="stack-title" data-color="${stack.color}">
-          <span class="badge badge-lg" aria-hidden="true">${badgeText(stack.name)}</span>
+          ${stackBadge(stack, 'badge-lg')}
           <div>
             <h1>${stack.name}</h1>
             <p class="muted" id="stack-stats">
@@ -69,7 +69,7 @@ export async function mount(root, { params, query, navigate }) {
               <button type="button" class="btn btn-ghost" data-export="json">${t('detail.exportJson')}</button>
             </div>
           </details>
-          <a class="btn btn-magic" href="${base}/create">${icon('sparkles')}<span>${t('detail.magic')}</span></a>
+          ${stack.cardCount > 0 ? html`<a class="btn btn-magic" href="${base}/create">${icon('sparkles')}<span>${t('detail.magic')}</span></a>` : ''}
           <a class="btn btn-primary" href="${base}/study">${icon('play')}<span>${t('detail.learn')}</span></a>
         </div>
       </header>
@@ -152,11 +152,14 @@ export async function mount(root, { params, query, navigate }) {
         <p class="empty-title">${t('detail.emptyBookmarks')}</p>
         <p class="muted">${t('detail.emptyBookmarksText')}</p>
       </div>`
-    : html`<div class="state state-empty">
+    : html`<div class="state state-empty" id="next-steps">
         <span class="empty-icon" aria-hidden="true">${icon('cards')}</span>
         <p class="empty-title">${t('detail.emptyCards')}</p>
         <p class="muted">${t('detail.emptyCardsText')}</p>
-        <a class="btn btn-primary" href="${base}/cards/new">${icon('plus')}<span>${t('detail.createCard')}</span></a>
+        <div class="actions next-steps">
+          <a class="btn btn-primary" href="${base}/cards/new">${icon('plus')}<span>${t('detail.addCards')}</span></a>
+          <a class="btn btn-magic" href="${base}/create">${icon('sparkles')}<span>${t('detail.magic')}</span></a>
+        </div>
       </div>`;
 
   const table = (result, pages) => {

@@ -2,7 +2,9 @@
 // colour, learning method with its settings and whether hints are shown. The daily limits and the target retention
 // are FSRS settings (the server applies them to FSRS stacks only), so they show for FSRS alone; a
 // ladder stack ("Klassisch") gets a sentence on what it does instead. Switching the method of a
-// stack with cards asks first: the server recomputes every card's schedule from its history.
+// stack with cards asks first: the server recomputes every card's schedule from its history. A new
+// stack opens once saved (replacing the form in the history), with "Karten hinzufügen" and
+// "Automatisch erstellen" as its next steps.
 
 import { html, readableOn, render } from '../html.js';
 import { loadStrings, t } from '../i18n.js';
@@ -13,7 +15,6 @@ import {
   STACK_ICONS, backButton, confirmDialog, errorText, errorView, fieldError, icon, loadStylesheet, loadingView,
   setBusy, stackBreadcrumb, stacksBreadcrumb, toast,
 } from '../ui.js';
-import { badgeText } from './dashboard.js';
 
 /** The API's limit of a stack's description. */
 const DESCRIPTION_MAX = 500;
@@ -91,7 +92,7 @@ export async function mount(root, { params, navigate }) {
               ${[null, ...STACK_ICONS].map((key) => html`
                 <label class="icon-option" title="${t(`stack.iconName.${key ?? 'none'}`)}">
                   <input type="radio" name="icon" value="${key ?? ''}" ${(stack?.icon ?? null) === key ? 'checked' : ''}>
-                  <span class="icon-face" aria-hidden="true">${key ? icon(key) : html`<span class="icon-none">Aa</span>`}</span>
+                  <span class="icon-face" aria-hidden="true">${icon(key ?? 'cards')}</span>
                   <span class="visually-hidden">${t(`stack.iconName.${key ?? 'none'}`)}</span>
                 </label>`)}
             </div>
@@ -166,8 +167,7 @@ export async function mount(root, { params, navigate }) {
   const updatePreview = () => {
     const n = name.value.trim() || t('stack.namePlaceholder').replace(/^(z\. B\.|e\.g\.)\s*/, '');
     const badge = root.querySelector('#preview-badge');
-    if (chosenIcon()) render(badge, html`<span class="badge-icon">${icon(chosenIcon())}</span>`);
-    else badge.textContent = badgeText(n);
+    render(badge, html`<span class="badge-icon">${icon(chosenIcon() ?? 'cards')}</span>`);
     root.querySelector('#preview-name').textContent = n;
     preview.dataset.color = picker.value;
     preview.style.setProperty('--c', picker.value);
@@ -246,7 +246,8 @@ export async function mount(root, { params, navigate }) {
       } else {
         const created = await api.createStack(value, picker.value, kind, hints.checked, { ...chosen, ...library });
         toast(t('stack.created', { name: created.name }));
-        leaveTo('/app/stacks');
+        // Into the new, empty stack: its next steps are adding cards or having them made.
+        navigate(`/app/stacks/${created.id}`, { replace: true });
       }
     } catch (error) {
       setBusy(button, false);

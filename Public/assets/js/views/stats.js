@@ -2,12 +2,14 @@
 // summary figures, a year of activity as a heatmap, reviews per day, true retention per week,
 // the due cards of the next 30 days and the cards by state. One request (`GET …/stats`, see
 // docs/api.md "Statistics"); the charts (charts.js) are sized to their containers and drawn
-// again when a container changes width.
+// again when a container changes width. The statistics of all stacks link to the leaderboard (when
+// game elements are on): it belongs to the learner's progress, not to the main navigation.
 
 import { html, render } from '../html.js';
 import { locale, t } from '../i18n.js';
 import { api, request } from '../api/client.js';
 import { errorText, errorView, icon, loadingView, stackBreadcrumb, stacksBreadcrumb } from '../ui.js';
+import { gameElements } from '../account.js';
 import { barChart, heatLegend, heatmap, labelIndices, lineChart, stackedBar } from '../charts.js';
 
 const RANGES = [30, 90, 365];
@@ -131,6 +133,7 @@ export async function mount(root, { params }) {
     const base = stack ? `/app/stacks/${stack.id}` : null;
     const actions = html`<div class="actions">
       ${stack ? html`<a class="btn btn-secondary" href="/app/stats">${icon('chart')}<span>${t('stats.allStacks')}</span></a>` : ''}
+      ${!stack && gameElements() ? html`<a class="btn btn-secondary" href="/app/leaderboard" id="to-leaderboard">${icon('trophy')}<span>${t('nav.leaderboard')}</span></a>` : ''}
       ${stack && !f.empty ? html`<a class="btn btn-primary" href="${base}/study">${icon('play')}<span>${t('detail.learn')}</span></a>` : ''}
     </div>`;
     const body = f.empty ? emptyState(base) : html`
