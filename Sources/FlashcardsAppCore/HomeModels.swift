@@ -57,9 +57,64 @@ public final class HomeModel {
         return "\(progress.cardsToday) / \(progress.dailyGoal) Karten"
     }
 
-    /// Whether level, streak, challenges and achievements are shown (focus mode and the game
-    /// elements switched off hide them).
+    /// Whether level, streak, challenges and achievements may be shown at all (focus mode and the
+    /// game elements switched off hide them).
     public var showsMotivation: Bool { state.value.map { !$0.focusMode && $0.gameElements } ?? false }
+
+    /// The game elements this learner has earned, as the web app's home shows them (none for a new
+    /// learner, none while `showsMotivation` is false).
+    public var earned: EarnedGameElements {
+        state.value.map { EarnedGameElements(progress: $0, shown: showsMotivation) } ?? EarnedGameElements()
+    }
+}
+
+/// Game elements appear once earned (the "no pressure" home; `Public/assets/js/views/home.js`
+/// `earned` is the same rule): level and XP after the first review, the streak from two days in a
+/// row, a streak freeze once one is earned, the longest streak when it is longer than today's, and
+/// the daily challenges, box, calendar and achievements once a first learning day is over.
+public struct EarnedGameElements: Sendable, Hashable {
+    public var level = false
+    public var streak = false
+    public var freezes = false
+    public var longest = false
+    public var restDay = false
+    /// Challenges, the mystery box and the calendar.
+    public var daily = false
+    public var achievements = false
+
+    public init() {}
+
+    public init(progress: ProgressDTO, shown: Bool = true) {
+        guard shown else { return }
+        let streak = progress.streak
+        level = progress.level.totalXP > 0
+        self.streak = streak.current >= 2
+        freezes = streak.freezes > 0
+        longest = streak.longest >= 2 && streak.longest > streak.current
+        daily = Self.studiedBefore(progress)
+        restDay = daily && streak.restToday
+        achievements = daily && !progress.achievements.isEmpty
+    }
+
+    /// Whether the learner learned on a day before today.
+    static func studiedBefore(_ progress: ProgressDTO) -> Bool {
+        let streak = progress.streak
+        if progress.calendar.contains(where: {
+            $0.date < progress.today && ["active", "frozen", "missed"].contains($0.kind)
+        }) {
+            return true
+        }
+        if streak.longest >= 2 || streak.current >= 2 || (streak.longest >= 1 && !streak.activeToday) { return true }
+        // An achievement from before yesterday (days older than the calendar's 35).
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = progress.today.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3,
+            let today = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
+        else { return false }
+        let dayBefore = today.addingTimeInterval(-86_400)
+        return progress.achievements.contains { $0.earnedAt < dayBefore }
+    }
 }
 
 /// The first start: three screens on why the app is different, then the goal, the minutes per day

@@ -527,12 +527,17 @@ struct AppCoreTests {
         await home.load()
         #expect(home.goalText == "0 / 20 Karten" && home.goalFraction == 0 && home.showsMotivation)
         #expect(home.state.value?.dueCount == 1)
+        // A new learner sees no game element yet: nothing is earned.
+        #expect(home.earned == EarnedGameElements())
         _ = try await client.rate(card.id, in: stack.id, rating: .good)
         await home.load()
         #expect(home.goalText == "1 / 20 Karten" && home.goalFraction == 0.05)
+        // The first review earns level and XP; a streak of one day, the challenges and the calendar
+        // wait for a second day.
+        #expect(home.earned.level && !home.earned.streak && !home.earned.daily && !home.earned.achievements)
         _ = try await client.updateSettings(UpdateSettingsRequest(gameElements: false))
         await home.load()
-        #expect(!home.showsMotivation)
+        #expect(!home.showsMotivation && home.earned == EarnedGameElements())
         _ = try await client.updateSettings(UpdateSettingsRequest(focusMode: true, gameElements: true))
         await home.load()
         #expect(!home.showsMotivation)

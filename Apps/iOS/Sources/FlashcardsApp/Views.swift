@@ -463,9 +463,12 @@
                     }
                     .gaugeStyle(.accessoryCircularCapacity)
                     if progress.dueCount == 0 { Text("Für heute ist alles gelernt.") }
-                    if model.showsMotivation {
-                        Text("Level \(progress.level.level) · \(progress.streak.current) Tage in Folge")
-                            .foregroundStyle(.secondary)
+                    // Game elements appear once earned, never a zero or a lost streak.
+                    if model.earned.level {
+                        Text("Level \(progress.level.level)").foregroundStyle(.secondary)
+                    }
+                    if model.earned.streak {
+                        Text("\(progress.streak.current) Tage in Folge").foregroundStyle(.secondary)
                     }
                 }
             }
