@@ -9,7 +9,8 @@ import { html, render } from '../html.js';
 import { LANGUAGES, currentLanguage, rememberLanguage, t } from '../i18n.js';
 import { api, hasCode, session } from '../api/client.js';
 import {
-  THEMES, focusMode, forgetSettings, isGuest, loadSettings, replaceSession, saveSettings, updateUser,
+  APPEARANCES, THEMES, appearance, focusMode, forgetSettings, isGuest, loadSettings, replaceSession, saveSettings,
+  setAppearance, updateUser,
 } from '../account.js';
 import { openUpgradeDialog } from '../upgrade-dialog.js';
 import { backupPanel, mountBackupPanel } from '../backup-panel.js';
@@ -214,6 +215,20 @@ async function mountSettings(root, ctx, reload) {
         </div>
       </section>
 
+      <section class="panel" aria-labelledby="appearance-title">
+        <h2 id="appearance-title">${t('settings.appearance')}</h2>
+        <fieldset class="theme-choice appearance-choice" id="appearance-choice" aria-describedby="appearance-help">
+          <legend class="visually-hidden">${t('settings.appearance')}</legend>
+          ${APPEARANCES.map((a) => html`
+            <label class="theme-option">
+              <input type="radio" name="appearance" value="${a}" ${appearance() === a ? 'checked' : ''}>
+              <span class="appearance-swatch appearance-${a}" aria-hidden="true"></span>
+              <span>${t(`appearance.${a}`)}</span>
+            </label>`)}
+        </fieldset>
+        <p class="small muted" id="appearance-help">${t('settings.appearanceHelp')}</p>
+      </section>
+
       <section class="panel" aria-labelledby="theme-title">
         <h2 id="theme-title">${t('settings.theme')}</h2>
         <fieldset class="theme-choice" id="theme-choice">
@@ -369,6 +384,11 @@ async function mountSettings(root, ctx, reload) {
   board?.addEventListener('change', () => {
     const on = board.checked;
     saveFrom(board, { leaderboardOptIn: on }, () => { board.checked = !on; });
+  }, { signal });
+
+  // Appearance: this device only, at once, no request.
+  root.querySelector('#appearance-choice').addEventListener('change', (event) => {
+    setAppearance(event.target.value);
   }, { signal });
 
   // Theme
