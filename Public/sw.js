@@ -9,7 +9,7 @@ const SHELL = [
   '/', '/app.html', '/manifest.webmanifest',
   '/assets/css/base.css', '/assets/css/app.css', '/assets/css/landing.css', '/assets/css/study.css',
   '/assets/css/more.css', '/assets/css/themes.css', '/assets/css/import.css', '/assets/css/rich-text.css',
-  '/assets/css/offline.css',
+  '/assets/css/offline.css', '/assets/css/glass.css',
   '/assets/components/app-header/app-header.css', '/assets/components/app-header/app-header.js',
   '/assets/components/flip-card/flip-card.css', '/assets/components/flip-card/flip-card.js',
   '/assets/components/color-picker/color-picker.css', '/assets/components/color-picker/color-picker.js',

@@ -241,19 +241,28 @@ PAIRS = [
     ("--text-2", "--surface-3", 4.5), ("--primary", "--surface", 3.0),  # the accent as a border or icon
 ]
 
-# The Glas mesh as base.css draws it over black, top layer first: (r, g, b, alpha at the centre,
-# radius in vmax, centre x %, centre y %); its alpha falls linearly to 0 at the radius.
-MESH = [(191, 90, 242, 0.4, 42, 18, 12), (10, 132, 255, 0.3, 42, 85, 88), (255, 55, 95, 0.2, 32, 55, 45)]
+# One layer of the Glas mesh as the browser reports it (body::before's background-image).
+MESH_LAYER = re.compile(r"radial-gradient\(([\d.]+)vmax at ([\d.]+)% ([\d.]+)%, rgba\((\d+), (\d+), (\d+), ([\d.]+)\), rgba\([^)]*, 0\)\)")
 
 
-def _mesh_brightest(width: int, height: int) -> tuple:
+def _mesh_layers(page: Page) -> list:
+    """The mesh's layers, top first: (r, g, b, alpha at the centre, radius in vmax, x %, y %);
+    each one's alpha falls linearly to 0 at its radius."""
+    image = page.evaluate("getComputedStyle(document.body, '::before').backgroundImage")
+    layers = [(int(r), int(g), int(b), float(a), float(radius), float(x), float(y))
+              for radius, x, y, r, g, b, a in MESH_LAYER.findall(image)]
+    assert len(layers) == 3 and image.count("radial-gradient") == 3, image
+    return layers
+
+
+def _mesh_brightest(mesh: list, width: int, height: int) -> tuple:
     """The brightest colour of the mesh anywhere in a viewport (sampled every 10 px)."""
     best, best_lum = (0.0, 0.0, 0.0, 1.0), -1.0
     vmax = max(width, height) / 100
     for x in range(0, width + 1, 10):
         for y in range(0, height + 1, 10):
             colour = (0.0, 0.0, 0.0, 1.0)
-            for r, g, b, alpha, radius, cx, cy in reversed(MESH):
+            for r, g, b, alpha, radius, cx, cy in reversed(mesh):
                 d = ((x - cx * width / 100) ** 2 + (y - cy * height / 100) ** 2) ** 0.5
                 colour = _over((r, g, b, alpha * max(0.0, 1 - d / (radius * vmax))), colour)
             if _lum(colour) > best_lum:
@@ -289,17 +298,22 @@ def test_colour_pairs_pass_in_every_appearance_and_theme(make_page):
     page = make_page(color_scheme="light")
     page.goto("/")
     failures, checked = [], 0
-    meshes = [_mesh_brightest(**DESKTOP), _mesh_brightest(**PHONE)]
+    page.evaluate("localStorage.setItem('fc.appearance', 'glass')")
+    page.reload()
+    layers = _mesh_layers(page)
+    meshes = [_mesh_brightest(layers, **DESKTOP), _mesh_brightest(layers, **PHONE)]
     assert all(_lum(m) > 0.02 for m in meshes)  # the mesh is there: brighter than black
     for appearance in ("light", "dark", "glass"):
         for theme in [None, *THEMES]:
             page.evaluate("""([a, t]) => {
-                document.documentElement.dataset.appearance = a;
+                window.fcAppearance(a);  // as the settings do (Glas brings glass.css)
                 if (t) document.documentElement.dataset.theme = t; else delete document.documentElement.dataset.theme;
-                if (!document.querySelector('link[href$="themes.css"]')) {
-                  const l = document.createElement('link'); l.rel = 'stylesheet'; l.href = '/assets/css/themes.css';
-                  document.head.append(l); return new Promise((r) => l.addEventListener('load', r));
-                }
+                return Promise.all(['/assets/css/themes.css', '/assets/css/glass.css'].map((href) => {
+                  let l = document.querySelector(`link[href="${href}"]`);
+                  if (l && l.sheet) return null;
+                  if (!l) { l = document.createElement('link'); l.rel = 'stylesheet'; l.href = href; document.head.append(l); }
+                  return new Promise((r) => l.addEventListener('load', r));
+                }));
             }""", [appearance, theme])
             colours = {k: _rgba(v) for k, v in page.evaluate(RESOLVE, TOKENS).items()}
             # What a panel sits on: the page's background, and in Glas also the mesh at its peak.

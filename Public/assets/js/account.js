@@ -80,35 +80,6 @@ export function restoreAppearance() {
   applyTheme(remembered().theme);
 }
 
-/** Appearances of the settings' "Darstellung", kept per device (not per account). */
-export const APPEARANCES = ['light', 'dark', 'system', 'glass'];
-const APPEARANCE = 'fc.appearance';
-
-/** This device's appearance ('system' unless another was chosen). */
-export function appearance() {
-  let saved = null;
-  try { saved = localStorage.getItem(APPEARANCE); } catch { saved = null; }
-  return APPEARANCES.includes(saved) ? saved : 'system';
-}
-
-/**
- * Keeps and shows an appearance on this device (`data-appearance` on <html>; appearance.js sets
- * it before the first paint of the next page and follows other tabs).
- */
-export function setAppearance(value) {
-  const choice = APPEARANCES.includes(value) ? value : 'system';
-  if (choice === 'system') localStorage.removeItem(APPEARANCE);
-  else localStorage.setItem(APPEARANCE, choice);
-  if (choice === 'system') delete document.documentElement.dataset.appearance;
-  else document.documentElement.dataset.appearance = choice;
-  const colors = { light: '#059669', dark: '#0b1220', glass: '#000000' };
-  for (const meta of document.querySelectorAll('meta[name=theme-color]')) {
-    if (!meta.hasAttribute('data-content')) meta.dataset.content = meta.content;
-    meta.content = colors[choice] || meta.dataset.content;
-  }
-  return choice;
-}
-
 /** Forgets the settings of a user who signed out (another may sign in next). */
 export function forgetSettings() {
   generation += 1;

@@ -1,26 +1,26 @@
-// The device's appearance (settings "Darstellung": light, dark, system or glass; localStorage
-// `fc.appearance`) on <html data-appearance>, before the first paint: a classic script in <head>
-// (the CSP allows no inline script), loaded by index.html and app.html. base.css does the rest.
-// Another tab's choice applies here too. account.js changes it (setAppearance).
+// The device's appearance (settings "Darstellung", localStorage fc.appearance) on <html> before
+// the first paint (a classic <head> script: the CSP allows no inline one); Glas adds glass.css.
 (function () {
-  var KEY = 'fc.appearance';
-  var COLORS = { light: '#059669', dark: '#0b1220', glass: '#000000' };
+  var bars = { light: '#059669', dark: '#0b1220', glass: '#000000' };
   function apply(value) {
     var root = document.documentElement;
-    if (value === 'light' || value === 'dark' || value === 'glass') root.setAttribute('data-appearance', value);
-    else root.removeAttribute('data-appearance');
-    // The browser's bar follows a fixed choice; "system" keeps the two media-bound colours.
-    var metas = document.querySelectorAll('meta[name=theme-color]');
-    for (var i = 0; i < metas.length; i += 1) {
-      var meta = metas[i];
-      if (!meta.hasAttribute('data-content')) meta.setAttribute('data-content', meta.getAttribute('content'));
-      meta.setAttribute('content', COLORS[value] || meta.getAttribute('data-content'));
+    if (value === 'glass' && !document.querySelector('link[href="/assets/css/glass.css"]')) {
+      var link = document.createElement('link');
+      link.rel = 'stylesheet';
+      link.href = '/assets/css/glass.css';
+      link.setAttribute('blocking', 'render');
+      document.head.appendChild(link);
     }
+    if (bars[value]) root.setAttribute('data-appearance', value);
+    else root.removeAttribute('data-appearance');
+    document.querySelectorAll('meta[name=theme-color]').forEach(function (meta) {
+      meta.dataset.content = meta.dataset.content || meta.content;
+      meta.content = bars[value] || meta.dataset.content;
+    });
   }
-  var saved = null;
-  try { saved = localStorage.getItem(KEY); } catch (e) { saved = null; }
-  apply(saved);
-  window.addEventListener('storage', function (event) {
-    if (event.key === KEY || event.key === null) apply(event.newValue);
+  try { apply(localStorage.getItem('fc.appearance')); } catch (e) { /* no storage: System */ }
+  window.fcAppearance = apply;
+  addEventListener('storage', function (event) {
+    if (event.key === 'fc.appearance' || event.key === null) apply(event.newValue);
   });
 }());

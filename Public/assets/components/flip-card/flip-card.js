@@ -6,7 +6,7 @@
 
 import { html, render } from '../../js/html.js';
 import { t } from '../../js/i18n.js';
-import { icon } from '../../js/ui.js';
+import { icon, loadStylesheet } from '../../js/ui.js';
 import { setCardText } from '../../js/rich-text.js';
 
 /** The iOS app strips a leading "Hinweis:"; so do we. */
@@ -70,8 +70,7 @@ class FlipCard extends HTMLElement {
     requestAnimationFrame(() => requestAnimationFrame(() => this.classList.remove('no-anim')));
   }
 
-  /** Hides one face from assistive technology and takes its controls (the hint button) out of
-   * the tab order: `inert` as well as `aria-hidden` (WCAG: nothing focusable in a hidden face). */
+  /** Hides a face: `inert` takes its hint button out of the tab order too. */
   #hide(side) {
     for (const face of this.querySelectorAll('[data-face]')) {
       const hidden = face.dataset.face === side;
@@ -92,7 +91,9 @@ class FlipCard extends HTMLElement {
   }
 }
 
-/** Defines <flip-card> (once). */
+/** Defines <flip-card> (once); resolves when its stylesheet applies (it comes with the element,
+ * not with the app shell: only a study session uses it). */
 export function registerFlipCard() {
   if (!customElements.get('flip-card')) customElements.define('flip-card', FlipCard);
+  return loadStylesheet('/assets/components/flip-card/flip-card.css');
 }

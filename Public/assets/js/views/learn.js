@@ -31,11 +31,12 @@ const diffMarkup = (diff) => html`${diff.map((run) => run.kind === 'same'
 export const mount = retryable(mountSession);
 
 async function mountSession(root, ctx, reload) {
-  registerFlipCard();
+  const styled = registerFlipCard();
   const stackId = ctx.params.stackId;
   const mode = MODES.includes(ctx.query.get('mode')) ? ctx.query.get('mode') : 'flashcards';
   const session = await start();
   if (!session) return undefined;
+  await styled;
 
   async function start() {
     render(root, loadingView(t('learn.loading')));

@@ -9,17 +9,35 @@ import { html, render } from '../html.js';
 import { LANGUAGES, currentLanguage, rememberLanguage, t } from '../i18n.js';
 import { api, hasCode, session } from '../api/client.js';
 import {
-  APPEARANCES, THEMES, appearance, focusMode, forgetSettings, isGuest, loadSettings, replaceSession, saveSettings,
-  setAppearance, updateUser,
+  THEMES, focusMode, forgetSettings, isGuest, loadSettings, replaceSession, saveSettings, updateUser,
 } from '../account.js';
 import { openUpgradeDialog } from '../upgrade-dialog.js';
 import { backupPanel, mountBackupPanel } from '../backup-panel.js';
-import { errorText, errorView, fieldError, icon, loadingView, retryable, setBusy, toast } from '../ui.js';
+import { errorText, errorView, fieldError, icon, loadStylesheet, loadingView, retryable, setBusy, toast } from '../ui.js';
 import { loadProgressAssets, stale, userZone } from '../progress-ui.js';
 
 const GOAL_MIN = 1;
 const GOAL_MAX = 500;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+/** Appearances of "Darstellung", kept per device (not per account) in localStorage. */
+const APPEARANCES = ['light', 'dark', 'system', 'glass'];
+const APPEARANCE = 'fc.appearance';
+
+/** This device's appearance ('system' unless another was chosen). */
+function appearance() {
+  let saved = null;
+  try { saved = localStorage.getItem(APPEARANCE); } catch { saved = null; }
+  return APPEARANCES.includes(saved) ? saved : 'system';
+}
+
+/** Keeps an appearance on this device and shows it (appearance.js's `fcAppearance`, which also
+ * applies it before the first paint of every page and in other tabs). */
+function setAppearance(value) {
+  if (value === 'system') localStorage.removeItem(APPEARANCE);
+  else localStorage.setItem(APPEARANCE, value);
+  window.fcAppearance?.(value);
+}
+
 /** The result of a restore, for the page drawn again right after it (with the restored settings). */
 let justRestored = null;
 
@@ -95,6 +113,7 @@ async function mountSettings(root, ctx, reload) {
   const restored = justRestored;
   justRestored = null;
   render(root, loadingView(t('loading')));
+  loadStylesheet('/assets/css/glass.css'); // so that choosing Glas shows it at once (scoped to it)
   let settings;
   try {
     await loadProgressAssets();
