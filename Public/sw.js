@@ -4,16 +4,16 @@
 // routes at the root, which offline study reads card numbers from) are not intercepted at all.
 // Strategy: network first (always fresh when online), the cache as fallback.
 
-const CACHE = 'fc-shell-v15';
+const CACHE = 'fc-shell-v16';
 const SHELL = [
   '/', '/app.html', '/manifest.webmanifest',
   '/assets/css/base.css', '/assets/css/app.css', '/assets/css/landing.css', '/assets/css/study.css',
   '/assets/css/more.css', '/assets/css/themes.css', '/assets/css/import.css', '/assets/css/rich-text.css',
-  '/assets/css/offline.css',
+  '/assets/css/offline.css', '/assets/css/glass.css',
   '/assets/components/app-header/app-header.css', '/assets/components/app-header/app-header.js',
   '/assets/components/flip-card/flip-card.css', '/assets/components/flip-card/flip-card.js',
   '/assets/components/color-picker/color-picker.css', '/assets/components/color-picker/color-picker.js',
-  '/assets/js/app.js', '/assets/js/landing.js', '/assets/js/html.js', '/assets/js/i18n.js', '/assets/js/router.js', '/assets/js/ui.js',
+  '/assets/js/appearance.js', '/assets/js/app.js', '/assets/js/landing.js', '/assets/js/html.js', '/assets/js/i18n.js', '/assets/js/router.js', '/assets/js/ui.js',
   '/assets/js/api/client.js', '/assets/js/api/generation.js', '/assets/js/api/jobs.js', '/assets/js/api/transfer.js',
   '/assets/js/draft-editor.js', '/assets/js/dropzone.js', '/assets/js/views/import.js', '/assets/js/rich-text.js', '/assets/css/write.css',
   '/assets/js/share-dialog.js', '/assets/js/views/shared.js', '/assets/js/card-pages.js',

@@ -507,6 +507,7 @@ export default {
   'stats.avgRetention': 'Wahre Retention (52 Wochen)',
   'stats.noValue': 'noch kein Wert',
   'stats.activity': 'Aktivität',
+  'stats.activityCalendar': 'Kalender der Aktivität',
   'stats.activityLead': 'Wiederholungen pro Tag im letzten Jahr. Ein Lerntag beginnt um {time} ({zone}).',
   'stats.activityLabel': { one: 'Letzte 365 Tage: {count} Wiederholung an {days} Tagen', other: 'Letzte 365 Tage: {count} Wiederholungen an {days} Tagen' },
   'stats.less': 'weniger',

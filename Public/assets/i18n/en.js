@@ -499,6 +499,7 @@ export default {
   'stats.avgRetention': 'True retention (52 weeks)',
   'stats.noValue': 'no value yet',
   'stats.activity': 'Activity',
+  'stats.activityCalendar': 'Activity calendar',
   'stats.activityLead': 'Reviews per day over the last year. A learning day starts at {time} ({zone}).',
   'stats.activityLabel': { one: 'Last 365 days: {count} review on {days} days', other: 'Last 365 days: {count} reviews on {days} days' },
   'stats.less': 'less',

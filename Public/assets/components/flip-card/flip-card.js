@@ -6,7 +6,7 @@
 
 import { html, render } from '../../js/html.js';
 import { t } from '../../js/i18n.js';
-import { icon } from '../../js/ui.js';
+import { icon, loadStylesheet } from '../../js/ui.js';
 import { setCardText } from '../../js/rich-text.js';
 
 /** The iOS app strips a leading "Hinweis:"; so do we. */
@@ -30,7 +30,7 @@ class FlipCard extends HTMLElement {
           <div class="hint-text" data-hint-text aria-live="polite"></div>
           <span class="flip-cue" aria-hidden="true">${icon('flip')}<span class="hide-touch">${t('learn.revealHelp')}</span><span class="show-touch">${t('learn.revealHelpTouch')}</span></span>
         </div>
-        <div class="face face-back" data-face="back" aria-hidden="true">
+        <div class="face face-back" data-face="back" aria-hidden="true" inert>
           <span class="face-label">${t('learn.answer')}</span>
           <div class="face-question" data-question-small></div>
           <div class="face-text face-answer" data-answer aria-live="polite"></div>
@@ -65,10 +65,19 @@ class FlipCard extends HTMLElement {
     hintText.textContent = '';
     hintText.classList.remove('is-visible');
     this.querySelector('[data-hint]').hidden = !this.hintsEnabled || !cleanHint(card.hint);
-    this.querySelector('[data-face=front]').removeAttribute('aria-hidden');
-    this.querySelector('[data-face=back]').setAttribute('aria-hidden', 'true');
+    this.#hide('back');
     // Re-enable transitions after this frame so the next reveal animates again.
     requestAnimationFrame(() => requestAnimationFrame(() => this.classList.remove('no-anim')));
+  }
+
+  /** Hides a face: `inert` takes its hint button out of the tab order too. */
+  #hide(side) {
+    for (const face of this.querySelectorAll('[data-face]')) {
+      const hidden = face.dataset.face === side;
+      face.toggleAttribute('inert', hidden);
+      if (hidden) face.setAttribute('aria-hidden', 'true');
+      else face.removeAttribute('aria-hidden');
+    }
   }
 
   /** Flips to the answer side. */
@@ -77,13 +86,14 @@ class FlipCard extends HTMLElement {
     this.#revealed = true;
     this.classList.remove('no-anim');
     this.classList.add('is-flipped');
-    this.querySelector('[data-face=front]').setAttribute('aria-hidden', 'true');
-    this.querySelector('[data-face=back]').removeAttribute('aria-hidden');
+    this.#hide('front');
     setCardText(this.querySelector('[data-answer]'), this.#card, 'answer');
   }
 }
 
-/** Defines <flip-card> (once). */
+/** Defines <flip-card> (once); resolves when its stylesheet applies (it comes with the element,
+ * not with the app shell: only a study session uses it). */
 export function registerFlipCard() {
   if (!customElements.get('flip-card')) customElements.define('flip-card', FlipCard);
+  return loadStylesheet('/assets/components/flip-card/flip-card.css');
 }

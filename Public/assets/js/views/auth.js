@@ -44,7 +44,7 @@ export async function mount(root, { props, query, navigate }) {
             </div>` : ''}
           <div class="field">
             <label for="mail">${t('auth.mail')}</label>
-            <input id="mail" name="mail" type="email" autocomplete="email" inputmode="email" maxlength="254" required>
+            <input id="mail" name="mail" type="email" autocomplete="${register ? 'email' : 'username'}" inputmode="email" maxlength="254" required>
           </div>
           <div class="field">
             <label for="password">${t('auth.password')}</label>

@@ -7,7 +7,9 @@
 import { html, render } from '../html.js';
 import { t } from '../i18n.js';
 import { api } from '../api/client.js';
-import { announce, errorText, errorView, icon, loadingView, retryable, stackBreadcrumb, stacksBreadcrumb } from '../ui.js';
+import {
+  announce, errorText, errorView, icon, loadStylesheet, loadingView, retryable, stackBreadcrumb, stacksBreadcrumb,
+} from '../ui.js';
 import { StudySession, knewItRating, sessionStacks, sizeFromQuery } from '../study-session.js';
 import { summaryMarkup } from '../session-summary.js';
 import { cardPlainText, setCardText } from '../rich-text.js';
@@ -22,6 +24,8 @@ export const mount = retryable(mountFeed);
 async function mountFeed(root, ctx, reload) {
   const stackId = ctx.params.stackId;
   render(root, loadingView(t('feed.loading')));
+  // The card's label and flip cue are styled like the flip card's (its stylesheet loads on use).
+  const styled = loadStylesheet('/assets/components/flip-card/flip-card.css');
   let session;
   try {
     session = new StudySession(await sessionStacks(stackId), { mode: 'feed', size: sizeFromQuery(ctx.query.get('size')) });
@@ -64,6 +68,7 @@ async function mountFeed(root, ctx, reload) {
     root.querySelector('[data-retry]').addEventListener('click', reload);
     return undefined;
   }
+  await styled;
 
   render(root, html`
     <section class="page feed">

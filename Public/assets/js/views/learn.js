@@ -72,12 +72,13 @@ const hasMarkup = (text) => /[$*_`\\|!]/.test(text);
 export const mount = retryable(mountSession);
 
 async function mountSession(root, ctx, reload) {
-  registerFlipCard();
+  const styled = registerFlipCard();
   const stackId = ctx.params.stackId;
   const mode = MODES.includes(ctx.query.get('mode')) ? ctx.query.get('mode') : 'flashcards';
   if (mode === 'write') loadStylesheet('/assets/css/write.css'); // the result's comparison
   const session = await start();
   if (!session) return undefined;
+  await styled;
 
   async function start() {
     render(root, loadingView(t('learn.loading')));

@@ -13,12 +13,31 @@ import {
 } from '../account.js';
 import { openUpgradeDialog } from '../upgrade-dialog.js';
 import { backupPanel, mountBackupPanel } from '../backup-panel.js';
-import { errorText, errorView, fieldError, icon, loadingView, retryable, setBusy, toast } from '../ui.js';
+import { errorText, errorView, fieldError, icon, loadStylesheet, loadingView, retryable, setBusy, toast } from '../ui.js';
 import { loadProgressAssets, stale, userZone } from '../progress-ui.js';
 
 const GOAL_MIN = 1;
 const GOAL_MAX = 500;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+/** Appearances of "Darstellung", kept per device (not per account) in localStorage. */
+const APPEARANCES = ['light', 'dark', 'system', 'glass'];
+const APPEARANCE = 'fc.appearance';
+
+/** This device's appearance ('system' unless another was chosen). */
+function appearance() {
+  let saved = null;
+  try { saved = localStorage.getItem(APPEARANCE); } catch { saved = null; }
+  return APPEARANCES.includes(saved) ? saved : 'system';
+}
+
+/** Keeps an appearance on this device and shows it (appearance.js's `fcAppearance`, which also
+ * applies it before the first paint of every page and in other tabs). */
+function setAppearance(value) {
+  if (value === 'system') localStorage.removeItem(APPEARANCE);
+  else localStorage.setItem(APPEARANCE, value);
+  window.fcAppearance?.(value);
+}
+
 /** The result of a restore, for the page drawn again right after it (with the restored settings). */
 let justRestored = null;
 
@@ -94,6 +113,7 @@ async function mountSettings(root, ctx, reload) {
   const restored = justRestored;
   justRestored = null;
   render(root, loadingView(t('loading')));
+  loadStylesheet('/assets/css/glass.css'); // so that choosing Glas shows it at once (scoped to it)
   let settings;
   try {
     await loadProgressAssets();
@@ -212,6 +232,20 @@ async function mountSettings(root, ctx, reload) {
           <a class="btn btn-secondary" href="/app/welcome?step=questions&amp;next=%2Fapp%2Fsettings">${icon('pencil')}<span>${t('settings.editAnswers')}</span></a>
           <a class="btn btn-ghost" href="/app/welcome?next=%2Fapp%2Fsettings">${t('settings.redoOnboarding')}</a>
         </div>
+      </section>
+
+      <section class="panel" aria-labelledby="appearance-title">
+        <h2 id="appearance-title">${t('settings.appearance')}</h2>
+        <fieldset class="theme-choice appearance-choice" id="appearance-choice" aria-describedby="appearance-help">
+          <legend class="visually-hidden">${t('settings.appearance')}</legend>
+          ${APPEARANCES.map((a) => html`
+            <label class="theme-option">
+              <input type="radio" name="appearance" value="${a}" ${appearance() === a ? 'checked' : ''}>
+              <span class="appearance-swatch appearance-${a}" aria-hidden="true"></span>
+              <span>${t(`appearance.${a}`)}</span>
+            </label>`)}
+        </fieldset>
+        <p class="small muted" id="appearance-help">${t('settings.appearanceHelp')}</p>
       </section>
 
       <section class="panel" aria-labelledby="theme-title">
@@ -372,6 +406,11 @@ async function mountSettings(root, ctx, reload) {
   board?.addEventListener('change', () => {
     const on = board.checked;
     saveFrom(board, { leaderboardOptIn: on }, () => { board.checked = !on; });
+  }, { signal });
+
+  // Appearance: this device only, at once, no request.
+  root.querySelector('#appearance-choice').addEventListener('change', (event) => {
+    setAppearance(event.target.value);
   }, { signal });
 
   // Theme

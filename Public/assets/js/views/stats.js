@@ -246,7 +246,7 @@ function activityPanel(stats, f) {
           <p class="muted">${t('stats.activityLead', { time: dayStart(stats), zone: stats.timeZone })}</p>
         </div>
       </div>
-      <div class="heatmap-scroll" data-chart="heatmap" tabindex="0" role="region" aria-label="${t('stats.activity')}"></div>
+      <div class="heatmap-scroll" data-chart="heatmap" tabindex="0" role="region" aria-label="${t('stats.activityCalendar')}"></div>
       ${heatLegend(t('stats.less'), t('stats.more'))}
       <div class="visually-hidden"><table>
         <caption>${t('stats.monthTable')}</caption>
