@@ -12,6 +12,28 @@ import Vapor
 /// Daily limits and "no pressure after a break" on FSRS stacks.
 @Suite("FSRS backlog and daily limits")
 struct FSRSBacklogTests {
+    /// Signs up a learner in UTC and makes an FSRS stack with the review cap `reviewsPerDay` whose
+    /// `cards` cards were each learned once with Easy, card i (`learnedDaysAgo` + i) days ago.
+    static func overdueStack(
+        _ client: FlashcardsClient, clock: TestClock, cards count: Int, learnedDaysAgo: Int, reviewsPerDay: Int
+    ) async throws -> (StackDTO, [CardDTO]) {
+        try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
+        let stack = try await client.createStack(
+            CreateStackRequest(name: "Pause", color: "#000000", newCardsPerDay: 50, reviewsPerDay: reviewsPerDay))
+        var cards: [CardDTO] = []
+        for index in 0..<count {
+            cards.append(
+                try await client.createCard(in: stack.id, question: "Q\(index)", answer: "A", createdAt: longAgo))
+        }
+        _ = try await client.syncReviews(
+            cards.enumerated().map { index, card in
+                SyncReviewDTO(
+                    id: UUID(), cardId: card.id, rating: .easy,
+                    reviewedAt: clock.now.addingTimeInterval(-Double(learnedDaysAgo + index) * 86_400))
+            })
+        return (stack, cards)
+    }
+
     @Test(
         "after a break the backlog is spread over the next days, most forgotten first",
         arguments: TestDatabase.available)
@@ -19,24 +41,10 @@ struct FSRSBacklogTests {
         let clock = TestClock()  // 2026-06-13 10:00 UTC
         try await withApp(db, clock: clock) { app in
             try await withRunningServer(app) { client, _ in
-                try await client.signup(
-                    name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
-                let stack = try await client.createStack(
-                    CreateStackRequest(name: "Pause", color: "#000000", newCardsPerDay: 50, reviewsPerDay: 5))
-                var cards: [CardDTO] = []
-                for index in 0..<12 {
-                    cards.append(
-                        try await client.createCard(
-                            in: stack.id, question: "Q\(index)", answer: "A", createdAt: longAgo))
-                }
                 // Each card learned once with Easy (S = 8.3 days), card i (70 + i) days ago: all overdue,
                 // card 11 the most forgotten.
-                _ = try await client.syncReviews(
-                    cards.enumerated().map { index, card in
-                        SyncReviewDTO(
-                            id: UUID(), cardId: card.id, rating: .easy,
-                            reviewedAt: clock.now.addingTimeInterval(-Double(70 + index) * 86_400))
-                    })
+                let (stack, cards) = try await Self.overdueStack(
+                    client, clock: clock, cards: 12, learnedDaysAgo: 70, reviewsPerDay: 5)
                 let counting = FSRSDayCounting.ankiDefaultUTC
                 let today = counting.dayNumber(of: clock.now)
 
@@ -85,23 +93,9 @@ struct FSRSBacklogTests {
         let clock = TestClock()  // 2026-06-13 10:00 UTC
         try await withApp(db, clock: clock) { app in
             try await withRunningServer(app) { client, _ in
-                try await client.signup(
-                    name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
-                let stack = try await client.createStack(
-                    CreateStackRequest(name: "Limit", color: "#000000", newCardsPerDay: 50, reviewsPerDay: 2))
-                var cards: [CardDTO] = []
-                for index in 0..<6 {
-                    cards.append(
-                        try await client.createCard(
-                            in: stack.id, question: "Q\(index)", answer: "A", createdAt: longAgo))
-                }
                 // Six cards learned once with Easy, card i (40 + i) days ago: all overdue.
-                _ = try await client.syncReviews(
-                    cards.enumerated().map { index, card in
-                        SyncReviewDTO(
-                            id: UUID(), cardId: card.id, rating: .easy,
-                            reviewedAt: clock.now.addingTimeInterval(-Double(40 + index) * 86_400))
-                    })
+                let (stack, _) = try await Self.overdueStack(
+                    client, clock: clock, cards: 6, learnedDaysAgo: 40, reviewsPerDay: 2)
                 let counting = FSRSDayCounting.ankiDefaultUTC
                 let today = counting.dayNumber(of: clock.now)
                 func dueDays() async throws -> [UUID: Int] {
