@@ -4,7 +4,7 @@
 // routes at the root, which offline study reads card numbers from) are not intercepted at all.
 // Strategy: network first (always fresh when online), the cache as fallback.
 
-const CACHE = 'fc-shell-v16';
+const CACHE = 'fc-shell-v17';
 const SHELL = [
   '/', '/app.html', '/manifest.webmanifest',
   '/assets/css/base.css', '/assets/css/app.css', '/assets/css/landing.css', '/assets/css/study.css',
@@ -19,6 +19,7 @@ const SHELL = [
   '/assets/js/share-dialog.js', '/assets/js/views/shared.js', '/assets/js/card-pages.js',
   '/assets/js/views/explore.js', '/assets/js/views/explore-entry.js', '/assets/css/explore.css',
   '/assets/i18n/explore.de.js', '/assets/i18n/explore.en.js',
+  '/assets/i18n/magic.de.js', '/assets/i18n/magic.en.js',
   '/assets/js/study-session.js', '/assets/js/session-summary.js',
   '/assets/js/views/study.js', '/assets/js/views/feed.js', '/assets/js/views/match.js',
   '/assets/js/views/stats.js', '/assets/js/charts.js',

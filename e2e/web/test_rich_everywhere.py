@@ -175,7 +175,7 @@ def test_explore_previews_entry_and_shared_page_render(make_page):
     learner_page = make_page(locale="en-US")
     learner = signup_via_api(learner_page, name="Jonas")
     sign_in_storage(learner_page, learner)
-    learner_page.goto(f"/app/explore?q=physik+{tag}")
+    learner_page.goto(f"/app/explore?q=physik+{tag}&language=all")  # a German stack, an English learner
     card = learner_page.locator(".explore-card")
     expect(card).to_have_count(1)
     preview = card.locator(".explore-preview li")

@@ -7,7 +7,7 @@
 // All server calls go through api/generation.js.
 
 import { html, render } from '../html.js';
-import { currentLanguage, t } from '../i18n.js';
+import { currentLanguage, loadStrings, t } from '../i18n.js';
 import { ApiError, api } from '../api/client.js';
 import {
   GenerationFailedError, GenerationUnavailableError, acceptDrafts, generateDrafts, generatorInfo, pendingDrafts,
@@ -37,7 +37,8 @@ async function mountPage(root, ctx, reload) {
   let stack;
   let info;
   try {
-    [stack, info] = await Promise.all([api.stack(id), generatorInfo()]);
+    // The page's strings (and the draft editor's) come with it: i18n/magic.*.js.
+    [stack, info] = await Promise.all([api.stack(id), generatorInfo(), loadStrings('magic')]);
   } catch (error) {
     if (error.status === 401) return undefined;
     render(root, errorView(errorText(error)));
