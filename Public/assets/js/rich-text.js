@@ -104,9 +104,7 @@ export function setCardLine(el, card, field, { images = 'alt' } = {}) {
     el.textContent = sideText(card, field);
     return;
   }
-  let line = inlineFragment(fragment, images);
-  if (images === 'none' && !line.textContent.trim()) line = inlineFragment(fragment, 'alt');
-  showLine(el, line);
+  showLine(el, fragment, images);
 }
 
 /** Fills `el` with sanitised HTML of the server on one line, as `setCardLine` does (a quiz
@@ -115,12 +113,14 @@ export function setRichLine(el, markup, { images = 'none' } = {}) {
   const template = document.createElement('template');
   template.innerHTML = markup;
   clean(template.content);
-  let line = inlineFragment(template.content, images);
-  if (images === 'none' && !line.textContent.trim()) line = inlineFragment(template.content, 'alt');
-  showLine(el, line);
+  showLine(el, template.content, images);
 }
 
-function showLine(el, line) {
+/** Shows the sanitised `fragment` in `el` on one line; without images when `images` is 'none',
+ * unless images are all there is (then their descriptions). */
+function showLine(el, fragment, images) {
+  let line = inlineFragment(fragment, images);
+  if (images === 'none' && !line.textContent.trim()) line = inlineFragment(fragment, 'alt');
   loadStylesheet('/assets/css/rich-text.css');
   el.classList.add('rich-text', 'rich-line');
   el.replaceChildren(line);

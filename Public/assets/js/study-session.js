@@ -377,14 +377,15 @@ export class StudySession {
 async function sendOutbox() {
   try {
     const sync = await import('./offline/sync.js');
-    if ((await sync.pendingCount()) === 0) return true;
-    return (await sync.flush()).complete && (await sync.pendingCount()) === 0;
+    if (await nothingWaits()) return true;
+    return (await sync.flush()).complete && (await nothingWaits());
   } catch {
     return false;
   }
 }
 
-/** Whether the outbox is empty (it was sent meanwhile: the server knows every rating). */
+/** Whether the outbox is empty (it was sent meanwhile: the server knows every rating); false when
+ * that cannot be read. */
 async function nothingWaits() {
   try {
     return (await (await import('./offline/sync.js')).pendingCount()) === 0;

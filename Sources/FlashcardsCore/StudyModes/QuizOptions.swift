@@ -33,6 +33,9 @@ public enum QuizOptions {
         public var correctIndex: Int
         /// The cards the distractors came from, in `options` order (nil for the right answer).
         public var sources: [Int64?]
+        /// The Markdown of the rich distractors (`Candidate.markup`), in `options` order (nil for
+        /// plain words and the right answer).
+        public var markups: [String?] = []
 
         /// Fewer than four options: the stack has too few other answers.
         public var isShort: Bool { options.count < QuizOptions.maximumOptions }
@@ -64,10 +67,12 @@ public enum QuizOptions {
         }
         let chosen = scored.sorted { ($0.score, $0.tieBreak) < ($1.score, $1.tieBreak) }
             .prefix(maximumOptions - 1).map(\.candidate)
-        var options = chosen.map { ($0.answer, Optional($0.cardID)) }
+        var options = chosen.map { (answer: $0.answer, source: Optional($0.cardID), markup: $0.markup) }
         let correctIndex = Int(random.next() % UInt64(options.count + 1))
-        options.insert((answer, nil), at: correctIndex)
-        return Question(options: options.map(\.0), correctIndex: correctIndex, sources: options.map(\.1))
+        options.insert((answer, nil, nil), at: correctIndex)
+        return Question(
+            options: options.map(\.answer), correctIndex: correctIndex, sources: options.map(\.source),
+            markups: options.map(\.markup))
     }
 
     /// The question of a multiple-choice card: its right `answer` among up to three of its own

@@ -52,7 +52,6 @@ struct StudyService {
         let state = try await state(daysAhead: daysAhead)
         guard let card = state.card else { return (state, nil, []) }
         let seed = FSRSScheduler.fuzzSeed(cardID: Int64(card.id!), reviewCount: card.reviewCount)
-        let rich = card.cardFormat == .markdown
         switch card.cardKind {
         case .trueFalse:
             let question = QuizOptions.trueFalseQuestion(isTrue: card.answer == "true")
@@ -61,6 +60,7 @@ struct StudyService {
             let answer = card.sides.expected
             let question = QuizOptions.question(answer: answer, ownChoices: card.choices ?? [], seed: seed)
             // A rich card's own wrong options are written in its Markdown.
+            let rich = card.cardFormat == .markdown
             let rendered = question.options.indices.map { index -> String? in
                 index == question.correctIndex || !rich ? nil : RichText.html(question.options[index])
             }
@@ -71,11 +71,7 @@ struct StudyService {
             // (`StudyStore.answers`), and a rich one's HTML goes along.
             let candidates = try await store.answers(near: card, perSide: Self.quizCandidatesPerSide)
             let question = QuizOptions.question(answer: card.sides.expected, candidates: candidates, seed: seed)
-            let markup = Dictionary(candidates.map { ($0.cardID, $0.markup) }, uniquingKeysWith: { first, _ in first })
-            let rendered = question.sources.map { source -> String? in
-                source.flatMap { markup[$0] ?? nil }.map { RichText.html($0) }
-            }
-            return (state, question, rendered)
+            return (state, question, question.markups.map { $0.map { RichText.html($0) } })
         }
     }
 

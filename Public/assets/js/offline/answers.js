@@ -215,11 +215,15 @@ export function quizQuestion(answer, candidates, seed) {
     const lengthScore = Math.abs(otherLength - length) / Math.max(length, otherLength, 1);
     const kindPenalty = answerKind(candidate.answer) === kind ? 0 : 1;
     const draw = new SplitMix64(seed ^ BigInt.asUintN(64, BigInt(candidate.number)));
-    scored.push({ score: lengthScore + kindPenalty, tieBreak: draw.next(), answer: candidate.answer });
+    scored.push({ score: lengthScore + kindPenalty, tieBreak: draw.next(), answer: candidate.answer, rendered: candidate.rendered ?? null });
   }
   scored.sort((x, y) => (x.score !== y.score ? x.score - y.score : x.tieBreak < y.tieBreak ? -1 : x.tieBreak > y.tieBreak ? 1 : 0));
-  const choices = scored.slice(0, 3).map((s) => s.answer);
+  const picked = scored.slice(0, 3);
+  const choices = picked.map((s) => s.answer);
+  // As the server's `renderedChoices`: a rich distractor's HTML, null for plain words and the answer.
+  const renderedChoices = picked.map((s) => s.rendered);
   const correctIndex = Number(random.next() % BigInt(choices.length + 1));
   choices.splice(correctIndex, 0, answer);
-  return { choices, correctIndex };
+  renderedChoices.splice(correctIndex, 0, null);
+  return { choices, correctIndex, renderedChoices };
 }

@@ -100,8 +100,10 @@ export async function quiz(stackId, daysAhead = 0) {
   const before = others.filter((c) => new Date(c.dueAt).getTime() <= due).reverse().slice(0, 24);
   // As the server: a true/false card's answer and a cloze's extra notes are no answers to choose.
   const candidates = [...before, ...after].filter((c) => c.kind !== 'trueFalse' && c.kind !== 'cloze')
-    // A rich card's answer as its words, as the server offers it (images left out).
-    .map((c) => ({ number: c.number ?? 0, answer: c.format === 'markdown' ? answerWords(c) : c.answer }));
+    // A rich card's answer as its words, as the server offers it (images left out), and its HTML.
+    .map((c) => (c.format === 'markdown'
+      ? { number: c.number ?? 0, answer: answerWords(c), rendered: c.rendered?.answer ?? null }
+      : { number: c.number ?? 0, answer: c.answer }));
   const seed = fuzzSeed(asked.number ?? 0, asked.reviewCount ?? 0);
   const expected = expectedAnswer(asked);
   const question = asked.kind === 'trueFalse'
@@ -112,6 +114,8 @@ export async function quiz(stackId, daysAhead = 0) {
   return {
     card: asked, choices: question.choices, correctIndex: question.correctIndex,
     fewerChoices: question.choices.length < 4, ...answer, dueCount: state.dueCount, nextDueAt: state.nextDueAt,
+    // A rich multiple-choice card's own options need the server to render them: as written here.
+    renderedChoices: question.renderedChoices ?? question.choices.map(() => null),
   };
 }
 

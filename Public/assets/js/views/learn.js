@@ -12,7 +12,6 @@ import { errorText, errorView, fieldError, icon, loadStylesheet, loadingView, re
 import { StudySession, sessionStacks, sizeFromQuery } from '../study-session.js';
 import { summaryMarkup } from '../session-summary.js';
 import { answerWords, expectedAnswer, readableText, setCardLine, setRichLine } from '../rich-text.js';
-import { api } from '../api/client.js';
 
 const MODES = ['flashcards', 'quiz', 'write'];
 const DIACRITICS = 'fc.ignoreDiacritics';
@@ -38,36 +37,6 @@ const spaced = (text) => String(text ?? '').replace(/\s+/g, ' ').trim();
  * so the answer can be shown rendered in its place. */
 const isAnswerOf = (card, text) => card?.format === 'markdown' && card.kind !== 'trueFalse'
   && spaced(answerWords(card)) === spaced(text);
-
-/** Rich answers of a stack's cards in the local copy (offline/store.js) by their words, to render
- * quiz choices that the server sends as plain words; empty without a local copy. */
-async function richAnswers(stackId) {
-  try {
-    const store = await (await import('../offline/store.js')).currentStore();
-    const cards = store ? await store.cards(stackId) : [];
-    const found = new Map();
-    for (const card of cards) if (isAnswerOf(card, answerWords(card))) found.set(spaced(answerWords(card)), card);
-    return found;
-  } catch {
-    return new Map();
-  }
-}
-
-/** A rich multiple-choice card's own wrong choices are written in its Markdown: rendered by the
- * server's preview route (`POST /api/v1/render`), once per text; null when that fails (offline). */
-const renderedSources = new Map();
-function renderedSource(text) {
-  if (!renderedSources.has(text)) {
-    renderedSources.set(text, api.render(text).then((result) => result.html, () => {
-      renderedSources.delete(text);
-      return null;
-    }));
-  }
-  return renderedSources.get(text);
-}
-
-/** Whether a text has a Markdown or formula marker, so rendering it could change it. */
-const hasMarkup = (text) => /[$*_`\\|!]/.test(text);
 
 export const mount = retryable(mountSession);
 
@@ -100,7 +69,6 @@ async function mountSession(root, ctx, reload) {
   let busy = false;
   let answered = null; // quiz/write: the rating to send on "continue" (write) or null
   let lastResult = null; // the last rate answer (its `next` saves a request)
-  const richByStack = new Map(); // stack id → promise of its rich answers in the local copy
 
   render(root, html`
     <section class="page learn learn-${mode}">
@@ -265,40 +233,17 @@ async function mountSession(root, ctx, reload) {
     $('#keys').textContent = t('quiz.keys', { keys: `1–${choices.length}` });
   }
 
-  /** Renders the choices that are rich cards' answers (formulas typeset inline): the server's
-   * `renderedChoices` when it sends them; else the asked card's own answer, and other cards'
-   * answers found in the local copy by their words. The others stay plain words. */
-  async function renderChoices(state) {
+  /** Renders the choices that are rich cards' answers (formulas typeset inline): the HTML the
+   * server (or the local copy, offline) sends in `renderedChoices`, and the asked card's own
+   * answer from the card. The others stay plain words. */
+  function renderChoices(state) {
     const { card: asked } = state;
     if (asked?.kind === 'trueFalse') return;
-    const spans = () => [...root.querySelectorAll('#choices .choice-text')];
-    const open = [];
-    spans().forEach((span, i) => {
+    root.querySelectorAll('#choices .choice-text').forEach((span, i) => {
       const rendered = state.renderedChoices?.[i];
       if (typeof rendered === 'string' && rendered) setRichLine(span, rendered);
       else if (i === state.correctIndex && isAnswerOf(asked, state.choices[i])) setCardLine(span, asked, 'answer', { images: 'none' });
-      else if (!state.renderedChoices) open.push(i);
     });
-    if (!open.length) return;
-    if (asked?.kind === 'multipleChoice') {
-      // Its own wrong choices, as written: rendered when the card is rich and they have markup.
-      if (asked.format !== 'markdown') return;
-      await Promise.all(open.filter((i) => hasMarkup(state.choices[i])).map(async (i) => {
-        const markup = await renderedSource(state.choices[i]);
-        const span = spans()[i];
-        if (markup && span && session.item?.state === state) setRichLine(span, markup);
-      }));
-      return;
-    }
-    const stackId = session.stack.id;
-    if (!richByStack.has(stackId)) richByStack.set(stackId, richAnswers(stackId));
-    const rich = await richByStack.get(stackId);
-    if (session.item?.state !== state) return; // another question by now
-    const now = spans();
-    for (const i of open) {
-      const card = rich.get(spaced(state.choices[i]));
-      if (card && now[i]) setCardLine(now[i], card, 'answer', { images: 'none' });
-    }
   }
 
   /** A choice as words for labels and announcements (a rendered formula as readable symbols). */
@@ -381,7 +326,7 @@ async function mountSession(root, ctx, reload) {
       const near = result.verdict === 'close' && Array.isArray(result.diff);
       const farOff = result.verdict === 'wrong' && typed !== null;
       render(out, html`
-        <p class="verdict verdict-${result.verdict}">${icon(result.verdict === 'wrong' ? 'x' : 'check')}<span>${t(`write.verdict.${result.verdict}`)}</span></p>
+        <p class="verdict verdict-${result.verdict}">${icon(result.verdict === 'wrong' ? 'flip' : 'check')}<span>${t(`write.verdict.${result.verdict}`)}</span></p>
         ${near ? html`
           <p class="diff-label small muted">${t('write.yourAnswer')}</p>
           <p class="diff" lang="">${diffMarkup(result.diff)}</p>
@@ -389,7 +334,7 @@ async function mountSession(root, ctx, reload) {
           <p class="expected" id="write-expected">${result.expected}</p>` : farOff ? html`
           <dl class="write-compare" id="write-compare">
             <div class="compare-row compare-yours">
-              <dt>${icon('x')}<span>${t('write.compare.yours')}</span></dt>
+              <dt>${icon('flip')}<span>${t('write.compare.yours')}</span></dt>
               <dd class="compare-text" lang="">${typed.trim()}</dd>
             </div>
             <div class="compare-row compare-right">
