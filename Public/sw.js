@@ -4,7 +4,7 @@
 // routes at the root, which offline study reads card numbers from) are not intercepted at all.
 // Strategy: network first (always fresh when online), the cache as fallback.
 
-const CACHE = 'fc-shell-v17';
+const CACHE = 'fc-shell-v18';
 const SHELL = [
   '/', '/app.html', '/manifest.webmanifest',
   '/assets/css/base.css', '/assets/css/app.css', '/assets/css/landing.css', '/assets/css/study.css',
