@@ -4,7 +4,7 @@
 // routes at the root, which offline study reads card numbers from) are not intercepted at all.
 // Strategy: network first (always fresh when online), the cache as fallback.
 
-const CACHE = 'fc-shell-v18';
+const CACHE = 'fc-shell-v19';
 const SHELL = [
   '/', '/app.html', '/manifest.webmanifest',
   '/assets/css/base.css', '/assets/css/app.css', '/assets/css/landing.css', '/assets/css/study.css',
@@ -13,6 +13,7 @@ const SHELL = [
   '/assets/components/app-header/app-header.css', '/assets/components/app-header/app-header.js',
   '/assets/components/flip-card/flip-card.css', '/assets/components/flip-card/flip-card.js',
   '/assets/components/color-picker/color-picker.css', '/assets/components/color-picker/color-picker.js',
+  '/assets/components/card-draft/card-draft.js', '/assets/components/stats-chart/stats-chart.js',
   '/assets/js/appearance.js', '/assets/js/app.js', '/assets/js/landing.js', '/assets/js/html.js', '/assets/js/i18n.js', '/assets/js/router.js', '/assets/js/ui.js',
   '/assets/js/api/client.js', '/assets/js/api/generation.js', '/assets/js/api/jobs.js', '/assets/js/api/transfer.js',
   '/assets/js/draft-editor.js', '/assets/js/dropzone.js', '/assets/js/views/import.js', '/assets/js/rich-text.js', '/assets/css/write.css',
@@ -27,6 +28,11 @@ const SHELL = [
   '/assets/js/views/stack-detail.js', '/assets/js/views/card-form.js', '/assets/js/views/learn.js',
   '/assets/js/views/magic.js', '/assets/js/views/not-found.js', '/assets/js/views/offline.js',
   '/assets/js/views/password-reset.js',
+  '/assets/js/views/import/state.js', '/assets/js/views/import/render.js', '/assets/js/views/import/screen.js',
+  '/assets/js/views/magic/render.js', '/assets/js/views/magic/progress.js', '/assets/js/views/magic/screen.js',
+  '/assets/js/views/card-form/render.js', '/assets/js/views/card-form/preview.js', '/assets/js/views/card-form/images.js',
+  '/assets/js/views/card-form/screen.js', '/assets/js/views/stack-detail/render.js', '/assets/js/views/stack-detail/screen.js',
+  '/assets/js/views/stack-form/render.js',
   '/assets/js/account.js', '/assets/js/upgrade-dialog.js', '/assets/js/backup-panel.js', '/assets/js/import-text.js', '/assets/js/progress-ui.js', '/assets/js/views/home.js', '/assets/js/views/welcome.js',
   '/assets/js/views/settings.js', '/assets/js/views/leaderboard.js',
   '/assets/js/offline/store.js', '/assets/js/offline/scheduler.js', '/assets/js/offline/answers.js',

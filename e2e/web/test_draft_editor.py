@@ -631,6 +631,55 @@ def test_a_failed_poll_is_tried_again_and_the_run_completes(page: Page):
     assert len(drafts_of(page, account, stack)) == count
 
 
+def test_leaving_during_a_generation_stops_its_polling_and_cancels_the_job(page: Page):
+    """The router's clean-up contract, with the job API stubbed to run for ever: once the learner
+    leaves "Automatisch erstellen" (here by the breadcrumb, after a retry of the page), the page polls
+    no more, shows nothing more, and cancels the job on the server (nobody waits for its drafts)."""
+    account, stack = new_stack(page)
+    job_id = "33333333-3333-4333-8333-333333333333"
+    polls: list[str] = []
+    cancels: list[str] = []
+    job = {"id": job_id, "kind": "generation", "status": "running",
+           "progress": {"stage": "reading", "current": 1, "total": 9, "cardsCreated": 0, "message": "…"},
+           "error": None, "result": None, "createdAt": "2026-01-01T00:00:00Z", "updatedAt": "2026-01-01T00:00:00Z"}
+
+    def on_job(route):
+        if route.request.method == "POST":
+            cancels.append(route.request.url)
+            route.fulfill(status=200, content_type="application/json", body=json.dumps({**job, "status": "cancelled"}))
+            return
+        polls.append(route.request.url)
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(job))
+
+    page.route(re.compile(r".*/api/v1/stacks/[^/]+/generations$"), lambda route: route.fulfill(
+        status=202, content_type="application/json", body=json.dumps(job)))
+    page.route(re.compile(rf".*/api/v1/jobs/{job_id}(/cancel)?$"), on_job)
+    page.route(re.compile(r".*/api/v1/stacks/[^/]+/drafts\?jobId=.*"), lambda route: route.fulfill(
+        status=200, content_type="application/json", body="[]"))
+    # The page's first load fails: "Erneut versuchen" mounts it again.
+    fail_once(page, re.compile(rf".*/api/v1/stacks/{stack['id']}$"), method="GET")
+    page.goto(f"/app/stacks/{stack['id']}/create")
+    page.get_by_role("button", name="Erneut versuchen").click()
+    page.get_by_role("radio", name="Text").check()
+    page.get_by_label("Text *").fill("Irgendein Text.")
+    page.get_by_role("button", name="Karten erstellen").click()
+    expect(page.locator("#progress-text")).to_have_text("Seite 1 von 9 gelesen")
+    for _ in range(40):
+        if len(polls) >= 2:
+            break
+        page.wait_for_timeout(100)
+    assert len(polls) >= 2, polls
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/cancel")):
+        page.locator(".breadcrumb a", has_text="Zellbiologie").click()
+    expect(page).to_have_url(re.compile(rf"/app/stacks/{stack['id']}$"))
+    page.wait_for_timeout(300)  # a poll already sent may still arrive
+    seen = len(polls)
+    page.wait_for_timeout(2500)  # more than three poll intervals
+    assert len(polls) == seen, f"still polling after the page was left: {polls[seen:]}"
+    assert len(cancels) == 1
+    expect(page.locator("#progress-area")).to_have_count(0)
+
+
 def test_a_job_that_cannot_be_followed_is_cancelled(page: Page):
     account, stack = new_stack(page)
     polls = {"count": 0}

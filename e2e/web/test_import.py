@@ -795,3 +795,42 @@ def test_anki_package_on_a_phone_light_and_dark(make_page):
         assert page.evaluate(NO_OVERFLOW)
         assert_touch_targets(page)
         shot(page, f"i24-phone-anki-done-{scheme}")
+
+
+def test_leaving_the_import_mid_poll_stops_the_polling(page: Page):
+    """The router's clean-up contract: an import whose job still runs polls GET /jobs/{id} until the
+    learner leaves the page; then the polling ends (the job itself is not cancelled: it lands)."""
+    signed_in(page)
+    polls: list[str] = []
+    cancels: list[str] = []
+
+    def running_forever(route):
+        if route.request.method == "POST":
+            cancels.append(route.request.url)
+            route.continue_()
+            return
+        polls.append(route.request.url)
+        job = route.fetch().json()
+        job.update(status="running", result=None,
+                   progress={"stage": "saving", "current": 0, "total": 3, "cardsCreated": 0, "message": ""})
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(job))
+
+    page.route("**/api/v1/jobs/**", running_forever)
+    page.goto("/app/import")
+    choose(page, tsv("vokabeln.tsv"))
+    expect(page.locator(".import-count")).to_contain_text("3")
+    page.locator("#submit").click()
+    expect(page.locator("#progress-text")).to_have_text("3 Karten werden gespeichert…")
+    for _ in range(40):
+        if len(polls) >= 2:
+            break
+        page.wait_for_timeout(100)
+    assert len(polls) >= 2, polls
+    page.locator(".breadcrumb a").first.click()
+    expect(page).to_have_url(re.compile(r"/app/stacks$"))
+    expect(page.get_by_role("heading", name="Deine Stapel")).to_be_visible()
+    page.wait_for_timeout(300)  # a poll already sent may still arrive
+    seen = len(polls)
+    page.wait_for_timeout(2500)  # more than three poll intervals
+    assert len(polls) == seen, f"still polling after the page was left: {polls[seen:]}"
+    assert cancels == [], "leaving must not cancel the import"

@@ -152,3 +152,36 @@ def test_editor_preview_in_english_and_when_it_fails(make_page):
     page.get_by_label("Front").fill("**x**")
     expect(page.locator("#preview-status")).to_have_text(
         "The preview is not available right now. Saving still works.")
+
+
+def test_leaving_the_editor_while_typing_stops_its_preview(page: Page):
+    """The router's clean-up contract, also after a retry of the page: the preview waits for a pause
+    in typing; a learner who leaves within that pause leaves no timer behind that would still ask the
+    server to render the card."""
+    from conftest import fail_once
+    import re
+
+    account = signup_via_api(page)
+    stack = _stack_with(page, account["token"], [])
+    sign_in_storage(page, account)
+    # From the stack's page (so that going back to it needs nothing new from the network), into the
+    # form, whose first load fails: "Erneut versuchen" mounts it again.
+    page.goto(f"/app/stacks/{stack['id']}")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Physik")
+    fail_once(page, re.compile(rf".*/api/v1/stacks/{stack['id']}$"), method="GET")
+    page.locator(f"a[href='/app/stacks/{stack['id']}/cards/new']").first.click()
+    page.get_by_role("button", name="Erneut versuchen").click()
+    page.get_by_label("Formatierung und Formeln").check()
+    expect(page.locator("#preview-status")).to_have_text("Hier erscheint deine Karte, sobald du schreibst.")
+    renders: list[str] = []
+    page.on("request", lambda request: renders.append(request.url) if request.url.endswith("/api/v1/render") else None)
+    # Type and leave in the same task: the preview's pause (250 ms) has not passed yet.
+    page.evaluate("""(url) => {
+        const field = document.getElementById('question');
+        field.value = 'Was ist **Mitose**?';
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+        document.querySelector(`.breadcrumb a[href="${url}"]`).click();
+    }""", f"/app/stacks/{stack['id']}")
+    expect(page).to_have_url(re.compile(rf"/app/stacks/{stack['id']}$"))
+    page.wait_for_timeout(1000)
+    assert renders == [], renders

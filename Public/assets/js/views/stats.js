@@ -11,6 +11,7 @@ import { api, request } from '../api/client.js';
 import { errorText, errorView, icon, loadingView, stackBreadcrumb, stacksBreadcrumb } from '../ui.js';
 import { gameElements } from '../account.js';
 import { barChart, heatLegend, heatmap, labelIndices, lineChart, stackedBar } from '../charts.js';
+import '../../components/stats-chart/stats-chart.js';
 
 const RANGES = [30, 90, 365];
 const STATES = ['new', 'learning', 'review', 'relearning'];
@@ -76,67 +77,81 @@ export function figures(stats) {
 // --- the page ---------------------------------------------------------------------------------
 
 export async function mount(root, { params }) {
-  const stackId = params.stackId || null;
-  const controller = new AbortController();
-  let resize = null;
-  let frame = 0;
+  const screen = new StatsScreen(root, params.stackId || null);
+  await screen.load();
+  return () => screen.destroy();
+}
 
-  /** The page frame: breadcrumb and heading, then `body`. */
-  const page = (stack, body, actions = '') => html`
-    <section class="page stats-page">
-      ${stack ? stackBreadcrumb(stack, `/app/stacks/${stack.id}`, t('stats.title')) : stacksBreadcrumb(t('stats.title'))}
-      <header class="page-header">
-        <div>
-          <h1>${t('stats.title')}</h1>
-          <p class="muted">${stack ? t('stats.scopeStack', { name: stack.name }) : t('stats.scopeAll')}</p>
-        </div>
-        ${actions}
-      </header>
-      ${body}
-    </section>`;
+/** The page frame: breadcrumb and heading, then `body`. */
+const pageFrame = (stack, body, actions = '') => html`
+  <section class="page stats-page">
+    ${stack ? stackBreadcrumb(stack, `/app/stacks/${stack.id}`, t('stats.title')) : stacksBreadcrumb(t('stats.title'))}
+    <header class="page-header">
+      <div>
+        <h1>${t('stats.title')}</h1>
+        <p class="muted">${stack ? t('stats.scopeStack', { name: stack.name }) : t('stats.scopeAll')}</p>
+      </div>
+      ${actions}
+    </header>
+    ${body}
+  </section>`;
+
+/** The page's links on: all stacks' statistics, the leaderboard, "Jetzt lernen". */
+const pageActions = (stack, f) => html`<div class="actions">
+  ${stack ? html`<a class="btn btn-secondary" href="/app/stats">${icon('chart')}<span>${t('stats.allStacks')}</span></a>` : ''}
+  ${!stack && gameElements() ? html`<a class="btn btn-secondary" href="/app/leaderboard" id="to-leaderboard">${icon('trophy')}<span>${t('nav.leaderboard')}</span></a>` : ''}
+  ${stack && !f.empty ? html`<a class="btn btn-primary" href="/app/stacks/${stack.id}/study">${icon('play')}<span>${t('detail.learn')}</span></a>` : ''}
+</div>`;
+
+/** One visit of the statistics: owns the request under way; the charts (<stats-chart>) follow
+ * their own width and stop when they leave the page. */
+class StatsScreen {
+  constructor(root, stackId) {
+    this.root = root;
+    this.stackId = stackId;
+    this.controller = new AbortController();
+  }
+
+  destroy() {
+    this.controller.abort();
+  }
 
   /** Loads and shows the statistics; `focus`: the heading takes focus afterwards (a retry). */
-  async function load(focus = false) {
-    resize?.disconnect();
-    render(root, page(null, loadingView(t('stats.loading'))));
+  async load(focus = false) {
+    const { root, stackId } = this;
+    const { signal } = this.controller;
+    render(root, pageFrame(null, loadingView(t('stats.loading'))));
     if (stackId) root.querySelector('.breadcrumb').hidden = true; // its stack name is not known yet
     try {
       const [stats, stack, stacks] = await Promise.all([
-        fetchStats(stackId, controller.signal),
-        stackId ? api.stack(stackId, { signal: controller.signal }) : null,
+        fetchStats(stackId, signal),
+        stackId ? api.stack(stackId, { signal }) : null,
         // The links to each stack's statistics; the page works without them.
-        stackId ? null : api.stacks({ signal: controller.signal }).catch((error) => {
+        stackId ? null : api.stacks({ signal }).catch((error) => {
           if (error.name === 'AbortError') throw error;
           return [];
         }),
       ]);
-      show(stats, stack, stacks);
-      if (focus) focusHeading();
+      this.show(stats, stack, stacks);
     } catch (error) {
       if (error.name === 'AbortError' || error.status === 401) return;
-      render(root, page(null, errorView(stackId ? errorText(error) : t('stats.error'))));
+      render(root, pageFrame(null, errorView(stackId ? errorText(error) : t('stats.error'))));
       root.querySelector('.breadcrumb').hidden = Boolean(stackId);
-      root.querySelector('[data-retry]').addEventListener('click', () => load(true));
-      if (focus) focusHeading();
+      root.querySelector('[data-retry]').addEventListener('click', () => this.load(true));
     }
+    if (focus) this.focusHeading();
   }
 
-  function focusHeading() {
-    const heading = root.querySelector('h1');
+  focusHeading() {
+    const heading = this.root.querySelector('h1');
     heading.setAttribute('tabindex', '-1');
     heading.focus({ preventScroll: true });
   }
 
   /** Renders the answer: figures, the chart panels, then the charts at their containers' width. */
-  function show(stats, stack, stacks) {
+  show(stats, stack, stacks) {
     const f = figures(stats);
-    const base = stack ? `/app/stacks/${stack.id}` : null;
-    const actions = html`<div class="actions">
-      ${stack ? html`<a class="btn btn-secondary" href="/app/stats">${icon('chart')}<span>${t('stats.allStacks')}</span></a>` : ''}
-      ${!stack && gameElements() ? html`<a class="btn btn-secondary" href="/app/leaderboard" id="to-leaderboard">${icon('trophy')}<span>${t('nav.leaderboard')}</span></a>` : ''}
-      ${stack && !f.empty ? html`<a class="btn btn-primary" href="${base}/study">${icon('play')}<span>${t('detail.learn')}</span></a>` : ''}
-    </div>`;
-    const body = f.empty ? emptyState(base) : html`
+    const body = f.empty ? emptyState(stack ? `/app/stacks/${stack.id}` : null) : html`
       ${summary(f)}
       ${activityPanel(stats, f)}
       ${reviewsPanel()}
@@ -145,50 +160,28 @@ export async function mount(root, { params }) {
         ${forecastPanel(stats, f)}
         ${statesPanel(stats, f)}
       </div>`;
-    render(root, page(stack, html`${stacks?.length ? stackLinks(stacks) : ''}${body}`, actions));
-    if (f.empty) return;
+    render(this.root, pageFrame(stack, html`${stacks?.length ? stackLinks(stacks) : ''}${body}`, pageActions(stack, f)));
+    if (!f.empty) this.plotCharts(stats, stack);
+  }
 
-    const charts = {
+  plotCharts(stats, stack) {
+    const { root } = this;
+    const draw = {
       heatmap: (host, width) => drawHeatmap(host, width, stats),
       reviews: (host, width) => drawReviews(host, width, stats),
       retention: (host, width) => drawRetention(host, width, stats, stack),
       forecast: (host, width) => drawForecast(host, width, stats),
     };
     // All widths first, then all drawing: one layout instead of one per chart.
-    const widths = new Map(Object.keys(charts).map((name) => {
-      const host = root.querySelector(`[data-chart="${name}"]`);
-      return [host, host.clientWidth];
-    }));
-    for (const [host, width] of widths) charts[host.dataset.chart](host, width);
+    const charts = [...root.querySelectorAll('stats-chart')].map((chart) => [chart, chart.clientWidth]);
+    for (const [chart, width] of charts) chart.plot(draw[chart.dataset.chart], width);
     const scroller = root.querySelector('.heatmap-scroll');
     scroller.scrollLeft = scroller.scrollWidth; // today is at the right end
-
     root.querySelector('.range-switch').addEventListener('change', (event) => {
       range = Number(event.target.value);
-      const host = root.querySelector('[data-chart="reviews"]');
-      charts.reviews(host, widths.get(host));
+      root.querySelector('[data-chart="reviews"]').redraw();
     });
-    // Draw a chart again when its container's width changes (rotation, window resize), once per
-    // frame and outside the observer's callback.
-    const pending = new Set();
-    resize = new ResizeObserver((entries) => {
-      for (const entry of entries) {
-        if (Math.round(entry.contentRect.width) === Math.round(widths.get(entry.target))) continue;
-        widths.set(entry.target, entry.contentRect.width);
-        pending.add(entry.target);
-      }
-      if (!pending.size || frame) return;
-      frame = requestAnimationFrame(() => {
-        frame = 0;
-        for (const host of pending) charts[host.dataset.chart](host, widths.get(host));
-        pending.clear();
-      });
-    });
-    for (const host of widths.keys()) resize.observe(host);
   }
-
-  await load();
-  return () => { controller.abort(); resize?.disconnect(); cancelAnimationFrame(frame); };
 }
 
 // --- panels (markup) --------------------------------------------------------------------------
@@ -246,7 +239,7 @@ function activityPanel(stats, f) {
           <p class="muted">${t('stats.activityLead', { time: dayStart(stats), zone: stats.timeZone })}</p>
         </div>
       </div>
-      <div class="heatmap-scroll" data-chart="heatmap" tabindex="0" role="region" aria-label="${t('stats.activityCalendar')}"></div>
+      <stats-chart class="heatmap-scroll" data-chart="heatmap" tabindex="0" role="region" aria-label="${t('stats.activityCalendar')}"></stats-chart>
       ${heatLegend(t('stats.less'), t('stats.more'))}
       <div class="visually-hidden"><table>
         <caption>${t('stats.monthTable')}</caption>
@@ -269,7 +262,7 @@ const reviewsPanel = () => html`
       </fieldset>
     </div>
     <p class="muted" id="stats-reviews-summary" aria-live="polite"></p>
-    <div class="chart" data-chart="reviews"></div>
+    <stats-chart class="chart" data-chart="reviews"></stats-chart>
   </section>`;
 
 function retentionPanel(stats, f) {
@@ -284,7 +277,7 @@ function retentionPanel(stats, f) {
       </div>
       <p class="chart-figure">${f.retention === null ? t('stats.retentionNone')
         : t('stats.retentionSummary', { percent: percent(f.retention), count: f.weeksWithReviews })}</p>
-      <div class="chart" data-chart="retention"></div>
+      <stats-chart class="chart" data-chart="retention"></stats-chart>
       ${weeks.length ? html`<div class="visually-hidden"><table>
         <caption>${t('stats.retention')}</caption>
         <thead><tr><th scope="col">${t('stats.colWeek')}</th><th scope="col">${t('stats.colRetention')}</th><th scope="col">${t('stats.colRecalled')}</th></tr></thead>
@@ -302,7 +295,7 @@ function forecastPanel(stats, f) {
         <h2 id="stats-forecast">${t('stats.forecast')}</h2>
       </div>
       <p class="muted">${t('stats.forecastSummary', { count: f.forecastTotal, today: stats.forecast[0]?.count ?? 0 })}</p>
-      <div class="chart" data-chart="forecast"></div>
+      <stats-chart class="chart" data-chart="forecast"></stats-chart>
       <div class="visually-hidden"><table>
         <caption>${t('stats.forecast')}</caption>
         <thead><tr><th scope="col">${t('stats.colDate')}</th><th scope="col">${t('stats.colDue')}</th></tr></thead>
