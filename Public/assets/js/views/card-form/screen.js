@@ -12,7 +12,7 @@ import { CardImages } from './images.js';
 import { CardPreview } from './preview.js';
 
 /** What the server checks for each kind, said before sending: {question, answer, choices} problems. */
-export function cardProblems({ kind: k, question: q, answer: a, wrong }) {
+function cardProblems({ kind: k, question: q, answer: a, wrong }) {
   const question = !q ? t('card.emptyQuestion')
     : k === 'cloze' && !clozeGaps(q).some((gap) => gap.answer.trim()) ? t('card.needGap')
       : k === 'fillBlank' && !q.includes('___') ? t('card.needBlank') : '';

@@ -8,7 +8,7 @@ import { currentLanguage, t } from '../../i18n.js';
 const ANNOUNCE_EVERY_MS = 8000;
 
 /** The words and the share done (null: unknown) of a job's `progress`; `modelName` words generating. */
-export function jobProgress(p, modelName) {
+function jobProgress(p, modelName) {
   const stage = p.stage || 'queued';
   const counted = Number(p.total) > 0 && p.current !== null && p.current !== undefined;
   const counts = { current: p.current, total: p.total };

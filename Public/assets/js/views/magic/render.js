@@ -10,7 +10,7 @@ const SOURCES = [['pdf', 'file'], ['photo', 'camera'], ['text', 'text'], ['topic
 /** The image types the server reads (its text recognition takes PNG and JPEG only). */
 export const IMAGE_TYPES = ['image/png', 'image/jpeg'];
 
-export const isMac = () => /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent || '');
+const isMac = () => /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent || '');
 
 /**
  * The page: the sources form, the progress, the error, the empty state and the review list.
