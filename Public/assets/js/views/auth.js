@@ -27,52 +27,72 @@ export async function mount(root, { props, query, navigate }) {
   const flashKey = sessionStorage.getItem('fc.flash');
   sessionStorage.removeItem('fc.flash');
   const keep = query.has('next') ? `?next=${encodeURIComponent(query.get('next'))}` : '';
+  render(root, pageTemplate({ register, flashKey, keep }));
+  const form = new AuthForm(root, { register, query, navigate });
+  (register ? form.fields.name : form.fields.mail).focus();
+}
 
-  render(root, html`
-    <section class="auth">
-      <div class="auth-card">
-        <img class="auth-logo" src="/assets/icons/logo.svg" alt="" width="48" height="48">
-        <h1>${t(register ? 'auth.registerTitle' : 'auth.loginTitle')}</h1>
-        <p class="muted">${t(register ? 'auth.registerLead' : 'auth.loginLead')}</p>
-        ${flashKey ? html`<div class="alert alert-info" role="status">${t(flashKey)}</div>` : ''}
-        <div class="alert alert-error" role="alert" id="form-error" hidden></div>
-        <form novalidate class="stack-form" id="auth-form">
-          ${register ? html`
-            <div class="field">
-              <label for="name">${t('auth.name')}</label>
-              <input id="name" name="name" type="text" autocomplete="name" maxlength="100" required>
-            </div>` : ''}
-          <div class="field">
-            <label for="mail">${t('auth.mail')}</label>
-            <input id="mail" name="mail" type="email" autocomplete="${register ? 'email' : 'username'}" inputmode="email" maxlength="254" required>
-          </div>
-          <div class="field">
-            <label for="password">${t('auth.password')}</label>
-            <input id="password" name="password" type="password" maxlength="72" required
-              autocomplete="${register ? 'new-password' : 'current-password'}"
-              ${register ? html`aria-describedby="password-help" data-describedby="password-help"` : ''}>
-            ${register ? html`<p class="help" id="password-help">${t('auth.passwordHint')}</p>` : ''}
-          </div>
-          <button class="btn btn-primary btn-block" type="submit">${t(register ? 'auth.register' : 'auth.login')}</button>
-        </form>
-        <div class="auth-or" aria-hidden="true"><span>${t('guest.or')}</span></div>
-        <button class="btn btn-secondary btn-block" type="button" id="guest-start" aria-describedby="guest-help">
-          ${icon('sparkles')}<span>${t('guest.start')}</span>
-        </button>
-        <p class="help auth-guest-help" id="guest-help">${t('guest.startHelp')}</p>
-        ${register ? '' : html`<p class="auth-switch"><a href="/app/forgot">${t('reset.forgotLink')}</a></p>`}
-        <p class="auth-switch">
-          ${t(register ? 'auth.toLogin' : 'auth.toRegister')}
-          <a href="${register ? '/app/login' : '/app/register'}${keep}">${t(register ? 'auth.toLoginLink' : 'auth.toRegisterLink')}</a>
-        </p>
-      </div>
-    </section>`);
+const pageTemplate = ({ register, flashKey, keep }) => html`
+  <section class="auth">
+    <div class="auth-card">
+      <img class="auth-logo" src="/assets/icons/logo.svg" alt="" width="48" height="48">
+      <h1>${t(register ? 'auth.registerTitle' : 'auth.loginTitle')}</h1>
+      <p class="muted">${t(register ? 'auth.registerLead' : 'auth.loginLead')}</p>
+      ${flashKey ? html`<div class="alert alert-info" role="status">${t(flashKey)}</div>` : ''}
+      <div class="alert alert-error" role="alert" id="form-error" hidden></div>
+      ${formTemplate(register)}
+      <div class="auth-or" aria-hidden="true"><span>${t('guest.or')}</span></div>
+      <button class="btn btn-secondary btn-block" type="button" id="guest-start" aria-describedby="guest-help">
+        ${icon('sparkles')}<span>${t('guest.start')}</span>
+      </button>
+      <p class="help auth-guest-help" id="guest-help">${t('guest.startHelp')}</p>
+      ${register ? '' : html`<p class="auth-switch"><a href="/app/forgot">${t('reset.forgotLink')}</a></p>`}
+      <p class="auth-switch">
+        ${t(register ? 'auth.toLogin' : 'auth.toRegister')}
+        <a href="${register ? '/app/login' : '/app/register'}${keep}">${t(register ? 'auth.toLoginLink' : 'auth.toRegisterLink')}</a>
+      </p>
+    </div>
+  </section>`;
 
-  const form = root.querySelector('#auth-form');
-  const formError = root.querySelector('#form-error');
-  const fields = { name: form.elements.name, mail: form.elements.mail, password: form.elements.password };
+const formTemplate = (register) => html`
+  <form novalidate class="stack-form" id="auth-form">
+    ${register ? html`
+      <div class="field">
+        <label for="name">${t('auth.name')}</label>
+        <input id="name" name="name" type="text" autocomplete="name" maxlength="100" required>
+      </div>` : ''}
+    <div class="field">
+      <label for="mail">${t('auth.mail')}</label>
+      <input id="mail" name="mail" type="email" autocomplete="${register ? 'email' : 'username'}" inputmode="email" maxlength="254" required>
+    </div>
+    <div class="field">
+      <label for="password">${t('auth.password')}</label>
+      <input id="password" name="password" type="password" maxlength="72" required
+        autocomplete="${register ? 'new-password' : 'current-password'}"
+        ${register ? html`aria-describedby="password-help" data-describedby="password-help"` : ''}>
+      ${register ? html`<p class="help" id="password-help">${t('auth.passwordHint')}</p>` : ''}
+    </div>
+    <button class="btn btn-primary btn-block" type="submit">${t(register ? 'auth.register' : 'auth.login')}</button>
+  </form>`;
 
-  function validate() {
+const rateLimited = (error) => t('error.rateLimited', { count: error.retryAfter || 30 });
+
+/** The sign-in or sign-up form and "Ohne Konto ausprobieren". */
+class AuthForm {
+  constructor(root, { register, query, navigate }) {
+    Object.assign(this, { register, query, navigate });
+    this.form = root.querySelector('#auth-form');
+    this.formError = root.querySelector('#form-error');
+    const { elements } = this.form;
+    this.fields = { name: elements.name, mail: elements.mail, password: elements.password };
+    this.form.addEventListener('submit', (event) => { event.preventDefault(); this.submit(); });
+    const guest = root.querySelector('#guest-start');
+    guest.addEventListener('click', () => this.startGuest(guest));
+  }
+
+  /** Marks the fields in error; returns them (the first takes focus). */
+  validate() {
+    const { fields, register } = this;
     const errors = [];
     const check = (input, message) => { fieldError(input, message); if (message) errors.push(input); };
     if (register) {
@@ -87,12 +107,17 @@ export async function mount(root, { props, query, navigate }) {
     return errors;
   }
 
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    formError.hidden = true;
-    const errors = validate();
+  showError(text) {
+    this.formError.textContent = text;
+    this.formError.hidden = false;
+  }
+
+  async submit() {
+    const { fields, register, query } = this;
+    this.formError.hidden = true;
+    const errors = this.validate();
     if (errors.length) { errors[0].focus(); return; }
-    const button = form.querySelector('button[type=submit]');
+    const button = this.form.querySelector('button[type=submit]');
     setBusy(button, true);
     try {
       const mail = fields.mail.value.trim();
@@ -100,36 +125,28 @@ export async function mount(root, { props, query, navigate }) {
         ? await api.signup(fields.name.value.trim(), mail, fields.password.value, timeZone())
         : await api.login(mail, fields.password.value);
       replaceSession(auth);
-      navigate(register ? welcomeUrl(query) : safeNext(query), { replace: true });
+      this.navigate(register ? welcomeUrl(query) : safeNext(query), { replace: true });
     } catch (error) {
       setBusy(button, false);
       let key = register ? 'auth.registerInvalid' : 'auth.loginFailed';
       if (register && error.code === 'user_already_exists') key = 'auth.registerFailed';
       if (error.status === 0) key = 'error.network';
-      formError.textContent = error.status === 429
-        ? t('error.rateLimited', { count: error.retryAfter || 30 })
-        : t(key);
-      formError.hidden = false;
-      formError.focus?.();
+      this.showError(error.status === 429 ? rateLimited(error) : t(key));
+      this.formError.focus?.();
     }
-  });
+  }
 
-  const guestButton = root.querySelector('#guest-start');
-  guestButton.addEventListener('click', async () => {
-    formError.hidden = true;
-    setBusy(guestButton, true);
+  async startGuest(button) {
+    this.formError.hidden = true;
+    setBusy(button, true);
     try {
       // The guest's generated name and the account's language follow the interface language.
       replaceSession(await api.guest(timeZone(), currentLanguage()));
-      navigate(welcomeUrl(query), { replace: true });
+      this.navigate(welcomeUrl(this.query), { replace: true });
     } catch (error) {
-      setBusy(guestButton, false);
-      formError.textContent = error.status === 429
-        ? t('error.rateLimited', { count: error.retryAfter || 30 })
-        : error.status === 0 ? t('error.network') : t('guest.startFailed');
-      formError.hidden = false;
+      setBusy(button, false);
+      this.showError(error.status === 429 ? rateLimited(error)
+        : error.status === 0 ? t('error.network') : t('guest.startFailed'));
     }
-  });
-
-  (register ? fields.name : fields.mail).focus();
+  }
 }

@@ -54,112 +54,145 @@ export function visibleStacks(stacks, filter, q) {
 const FILTERS = ['all', 'recent', 'favorites'];
 
 export async function mount(root, { query }) {
-  let q = query.get('q') || '';
-  let filter = FILTERS.includes(query.get('filter')) ? query.get('filter') : 'all';
-  let stacks = [];
+  const screen = new LibraryScreen(root, {
+    q: query.get('q') || '',
+    filter: FILTERS.includes(query.get('filter')) ? query.get('filter') : 'all',
+  });
+  await screen.load();
+  return () => screen.destroy();
+}
 
-  render(root, html`
-    <section class="page">
-      <header class="page-header">
-        <div>
-          <h1>${t('dash.title')}</h1>
-          <p class="muted" id="dash-summary">&nbsp;</p>
-        </div>
-        <div class="actions">
-          <a class="btn btn-secondary" href="/app/study" id="study-all" hidden>${icon('play')}<span>${t('dash.studyAll')}</span></a>
-          <a class="btn btn-secondary" href="/app/stats">${icon('chart')}<span>${t('stats.title')}</span></a>
-          <a class="btn btn-secondary" href="/app/import">${icon('upload')}<span>${t('dash.import')}</span></a>
-          <a class="btn btn-primary" href="/app/stacks/new">${icon('plus')}<span>${t('dash.create')}</span></a>
-        </div>
-      </header>
-      <div class="toolbar library-toolbar" role="search" id="library-toolbar" hidden>
-        <label class="search">
-          <span class="visually-hidden">${t('lib.search')}</span>
-          ${icon('search')}
-          <input type="search" id="library-search" placeholder="${t('lib.searchPlaceholder')}" value="${q}" autocomplete="off">
-        </label>
-        <fieldset class="filter-toggle" id="library-filter">
-          <legend class="visually-hidden">${t('lib.filter')}</legend>
-          ${FILTERS.map((f) => html`
-            <label class="filter-option">
-              <input type="radio" name="library-filter" value="${f}" ${f === filter ? 'checked' : ''}>
-              <span>${f === 'favorites' ? icon('star') : ''}${t(`lib.filter.${f}`)}</span>
-            </label>`)}
-        </fieldset>
+const pageTemplate = ({ q, filter }) => html`
+  <section class="page">
+    <header class="page-header">
+      <div>
+        <h1>${t('dash.title')}</h1>
+        <p class="muted" id="dash-summary">&nbsp;</p>
       </div>
-      <div id="stacks"></div>
-      <p class="visually-hidden" role="status" id="library-status"></p>
-    </section>`);
-  const host = root.querySelector('#stacks');
-  const summary = root.querySelector('#dash-summary');
-  const toolbar = root.querySelector('#library-toolbar');
-  const search = root.querySelector('#library-search');
-  const status = root.querySelector('#library-status');
-  const controller = new AbortController();
-  let timer = null;
+      <div class="actions">
+        <a class="btn btn-secondary" href="/app/study" id="study-all" hidden>${icon('play')}<span>${t('dash.studyAll')}</span></a>
+        <a class="btn btn-secondary" href="/app/stats">${icon('chart')}<span>${t('stats.title')}</span></a>
+        <a class="btn btn-secondary" href="/app/import">${icon('upload')}<span>${t('dash.import')}</span></a>
+        <a class="btn btn-primary" href="/app/stacks/new">${icon('plus')}<span>${t('dash.create')}</span></a>
+      </div>
+    </header>
+    <div class="toolbar library-toolbar" role="search" id="library-toolbar" hidden>
+      <label class="search">
+        <span class="visually-hidden">${t('lib.search')}</span>
+        ${icon('search')}
+        <input type="search" id="library-search" placeholder="${t('lib.searchPlaceholder')}" value="${q}" autocomplete="off">
+      </label>
+      <fieldset class="filter-toggle" id="library-filter">
+        <legend class="visually-hidden">${t('lib.filter')}</legend>
+        ${FILTERS.map((f) => html`
+          <label class="filter-option">
+            <input type="radio" name="library-filter" value="${f}" ${f === filter ? 'checked' : ''}>
+            <span>${f === 'favorites' ? icon('star') : ''}${t(`lib.filter.${f}`)}</span>
+          </label>`)}
+      </fieldset>
+    </div>
+    <div id="stacks"></div>
+    <p class="visually-hidden" role="status" id="library-status"></p>
+  </section>`;
 
-  function keepInUrl() {
+/** One visit of the library: owns the search, the filter and the stacks loaded, the request under
+ * way and the search's pause timer (destroy ends both). */
+class LibraryScreen {
+  constructor(root, { q, filter }) {
+    this.root = root;
+    this.q = q;
+    this.filter = filter;
+    this.stacks = [];
+    this.controller = new AbortController();
+    this.timer = null;
+    render(root, pageTemplate(this));
+    const $ = (sel) => root.querySelector(sel);
+    this.el = { host: $('#stacks'), summary: $('#dash-summary'), toolbar: $('#library-toolbar'), search: $('#library-search'), status: $('#library-status') };
+    this.listen();
+  }
+
+  destroy() {
+    this.controller.abort();
+    clearTimeout(this.timer);
+  }
+
+  listen() {
+    const { search, host } = this.el;
+    search.addEventListener('input', () => {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => { this.q = search.value.trim(); this.keepInUrl(); this.show(true); }, 150);
+    });
+    this.root.querySelector('#library-filter').addEventListener('change', (event) => {
+      this.filter = event.target.value;
+      this.keepInUrl();
+      this.show(true);
+    });
+    host.addEventListener('click', (event) => {
+      const star = event.target.closest('button[data-favorite]');
+      if (star) this.toggleFavorite(star);
+    });
+  }
+
+  keepInUrl() {
     const url = new URL(location.href);
-    q ? url.searchParams.set('q', q) : url.searchParams.delete('q');
-    filter !== 'all' ? url.searchParams.set('filter', filter) : url.searchParams.delete('filter');
+    this.q ? url.searchParams.set('q', this.q) : url.searchParams.delete('q');
+    this.filter !== 'all' ? url.searchParams.set('filter', this.filter) : url.searchParams.delete('filter');
     history.replaceState(history.state, '', url.pathname + url.search);
   }
 
   /** Shows the stacks of the filter and search; `say`: the number found is announced. */
-  function show(say = false) {
-    if (!stacks.length) { render(host, empty()); return; }
-    const list = visibleStacks(stacks, filter, q);
-    render(host, list.length ? grid(list) : noneShown(filter, q));
+  show(say = false) {
+    const { host, status } = this.el;
+    if (!this.stacks.length) { render(host, empty()); return; }
+    const list = visibleStacks(this.stacks, this.filter, this.q);
+    render(host, list.length ? grid(list) : noneShown(this.filter, this.q));
     if (say) announce(status, t('lib.found', { count: list.length }));
   }
 
-  async function load() {
+  async load() {
+    const { host } = this.el;
     render(host, html`${loadingView(t('dash.loading'))}${skeleton()}`);
     host.setAttribute('aria-busy', 'true');
     try {
-      stacks = await api.stacks({ signal: controller.signal });
+      this.stacks = await api.stacks({ signal: this.controller.signal });
       host.removeAttribute('aria-busy');
-      const due = stacks.reduce((sum, s) => sum + s.dueCount, 0);
-      const cards = stacks.reduce((sum, s) => sum + s.cardCount, 0);
-      // A stack at the counting limit has at least that many, so the sum is a lower bound too.
-      const shown = dueCountValue(due, stacks.some((s) => s.dueCount >= DUE_COUNT_LIMIT));
-      summary.textContent = cards ? (due ? t('dash.summary', { count: shown }) : t('dash.summaryNone')) : '';
-      // One session over every stack, once there is more than one stack with cards.
-      root.querySelector('#study-all').hidden = stacks.filter((s) => s.cardCount > 0).length < 2;
-      // Searching and filtering pay off from two stacks on (a filter already chosen stays).
-      toolbar.hidden = stacks.length < 2 && !q && filter === 'all';
-      show();
+      this.showLoaded();
     } catch (error) {
       if (error.name === 'AbortError' || error.status === 401) return;
       host.removeAttribute('aria-busy');
-      if (!error.status && await import('../offline/views.js').then((m) => m.overview(host, load), () => 0)) return;
+      const reload = () => this.load();
+      if (!error.status && await import('../offline/views.js').then((m) => m.overview(host, reload), () => 0)) return;
       render(host, errorView(t('dash.error')));
-      host.querySelector('[data-retry]').addEventListener('click', load);
+      host.querySelector('[data-retry]').addEventListener('click', reload);
     }
   }
 
-  search.addEventListener('input', () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => { q = search.value.trim(); keepInUrl(); show(true); }, 150);
-  });
-  root.querySelector('#library-filter').addEventListener('change', (event) => {
-    filter = event.target.value;
-    keepInUrl();
-    show(true);
-  });
+  /** The summary line, "Alle lernen" and the toolbar as the stacks loaded call for, then the stacks. */
+  showLoaded() {
+    const { stacks } = this;
+    const due = stacks.reduce((sum, s) => sum + s.dueCount, 0);
+    const cards = stacks.reduce((sum, s) => sum + s.cardCount, 0);
+    // A stack at the counting limit has at least that many, so the sum is a lower bound too.
+    const shown = dueCountValue(due, stacks.some((s) => s.dueCount >= DUE_COUNT_LIMIT));
+    this.el.summary.textContent = cards ? (due ? t('dash.summary', { count: shown }) : t('dash.summaryNone')) : '';
+    // One session over every stack, once there is more than one stack with cards.
+    this.root.querySelector('#study-all').hidden = stacks.filter((s) => s.cardCount > 0).length < 2;
+    // Searching and filtering pay off from two stacks on (a filter already chosen stays).
+    this.el.toolbar.hidden = stacks.length < 2 && !this.q && this.filter === 'all';
+    this.show();
+  }
 
-  // The favourite star: saved at once, focus stays on the star of the same stack.
-  host.addEventListener('click', async (event) => {
-    const star = event.target.closest('button[data-favorite]');
-    if (!star) return;
-    const stack = stacks.find((s) => s.id === star.dataset.favorite);
+  /** The favourite star: saved at once, focus stays on the star of the same stack. */
+  async toggleFavorite(star) {
+    const { host, search, status } = this.el;
+    const stack = this.stacks.find((s) => s.id === star.dataset.favorite);
     if (!stack) return;
     const on = !stack.favorite;
     star.disabled = true;
     try {
       const saved = await api.updateStack(stack.id, { favorite: on });
       Object.assign(stack, { favorite: saved?.favorite ?? on });
-      show();
+      this.show();
       const again = host.querySelector(`button[data-favorite="${CSS.escape(stack.id)}"]`);
       (again || search).focus();
       announce(status, t(stack.favorite ? 'lib.favoriteAdded' : 'lib.favoriteRemoved', { name: stack.name }));
@@ -168,10 +201,7 @@ export async function mount(root, { query }) {
       if (error.status === 401) return;
       toast(t('lib.favoriteError'), 'error');
     }
-  });
-
-  await load();
-  return () => { controller.abort(); clearTimeout(timer); };
+  }
 }
 
 const skeleton = () => html`<ul class="stack-grid skeleton" aria-hidden="true">${[1, 2, 3, 4].map(() => html`<li class="stack-card"><span class="badge"></span><span class="line"></span></li>`)}</ul>`;

@@ -29,130 +29,156 @@ async function mountBoard(root, ctx, reload) {
     return undefined;
   }
   if (stale(ctx)) return undefined;
-  const controller = new AbortController();
-  const frame = (body) => html`
-    <section class="page page-narrow leaderboard">
-      <nav class="breadcrumb" aria-label="Breadcrumb">${backLink('/app/stats', t('stats.title'))}</nav>
-      <header class="page-header"><div><h1>${t('board.title')}</h1><p class="muted">${t('board.lead')}</p></div></header>
-      ${body}
-    </section>`;
-
   const focus = settings?.focusMode ?? focusMode();
   if (focus || !(settings ? settings.gameElements !== false : gameElements())) {
-    render(root, frame(html`
-      <div class="state state-empty board-note">
-        <span class="empty-icon" aria-hidden="true">${icon('leaf')}</span>
-        <p class="empty-title">${t(focus ? 'board.focusTitle' : 'board.offTitle')}</p>
-        <p class="muted">${t(focus ? 'board.focusText' : 'board.offText')}</p>
-        <a class="btn btn-secondary" href="/app/settings">${icon('sliders')}<span>${t('nav.settings')}</span></a>
-      </div>`));
+    render(root, frame(offNote(focus)));
     return undefined;
   }
-
   if (!settings?.leaderboardOptIn) {
-    render(root, frame(html`
-      <section class="panel board-intro" aria-labelledby="join-title">
-        <span class="empty-icon" aria-hidden="true">${icon('trophy')}</span>
-        <h2 id="join-title">${t('board.joinTitle')}</h2>
-        <ul class="board-points">
-          <li>${icon('check')}<span>${t('board.point.voluntary')}</span></li>
-          <li>${icon('check')}<span>${t('board.point.name', { name: session.user()?.name ?? '' })}</span></li>
-          <li>${icon('check')}<span>${t('board.point.daily')}</span></li>
-          <li>${icon('check')}<span>${t('board.point.leave')}</span></li>
-        </ul>
-        <div><button type="button" class="btn btn-primary" id="join">${t('board.join')}</button></div>
-      </section>`));
-    const join = root.querySelector('#join');
-    join.addEventListener('click', async () => {
-      setBusy(join, true);
-      try {
-        await saveSettings({ leaderboardOptIn: true });
-        toast(t('board.joined'));
-        await reload();
-        root.querySelector('[role=tab][aria-selected=true]')?.focus();
-      } catch (error) {
-        setBusy(join, false);
-        if (error.status !== 401) toast(errorText(error, 'settings.saveError'), 'error');
-      }
-    });
+    showJoin(root, reload);
     return undefined;
   }
+  const screen = new BoardScreen(root, METRICS.includes(ctx.query.get('metric')) ? ctx.query.get('metric') : 'cards', reload);
+  await screen.load();
+  return () => screen.destroy();
+}
 
-  let metric = METRICS.includes(ctx.query.get('metric')) ? ctx.query.get('metric') : 'cards';
-  render(root, frame(html`
-    <div class="tabs" role="tablist" aria-label="${t('board.metric')}">
-      ${METRICS.map((m) => html`
-        <button type="button" role="tab" id="tab-${m}" class="tab" aria-controls="board-panel"
-          aria-selected="${m === metric ? 'true' : 'false'}" tabindex="${m === metric ? '0' : '-1'}" data-metric="${m}">
-          ${icon(m === 'cards' ? 'cards' : 'globe')}<span>${t(`board.tab.${m}`)}</span>
-        </button>`)}
-    </div>
-    <section class="panel panel-flush" id="board-panel" role="tabpanel" aria-labelledby="tab-${metric}" tabindex="0">
-      <div id="board"></div>
-    </section>
-    <div class="board-leave">
-      <button type="button" class="btn btn-ghost btn-sm" id="leave">${t('board.leave')}</button>
-    </div>`));
-  const host = root.querySelector('#board');
-  const panel = root.querySelector('#board-panel');
+const frame = (body) => html`
+  <section class="page page-narrow leaderboard">
+    <nav class="breadcrumb" aria-label="Breadcrumb">${backLink('/app/stats', t('stats.title'))}</nav>
+    <header class="page-header"><div><h1>${t('board.title')}</h1><p class="muted">${t('board.lead')}</p></div></header>
+    ${body}
+  </section>`;
 
-  async function load() {
+/** No leaderboard in focus mode or with game elements off. */
+const offNote = (focus) => html`
+  <div class="state state-empty board-note">
+    <span class="empty-icon" aria-hidden="true">${icon('leaf')}</span>
+    <p class="empty-title">${t(focus ? 'board.focusTitle' : 'board.offTitle')}</p>
+    <p class="muted">${t(focus ? 'board.focusText' : 'board.offText')}</p>
+    <a class="btn btn-secondary" href="/app/settings">${icon('sliders')}<span>${t('nav.settings')}</span></a>
+  </div>`;
+
+const joinPanel = () => html`
+  <section class="panel board-intro" aria-labelledby="join-title">
+    <span class="empty-icon" aria-hidden="true">${icon('trophy')}</span>
+    <h2 id="join-title">${t('board.joinTitle')}</h2>
+    <ul class="board-points">
+      <li>${icon('check')}<span>${t('board.point.voluntary')}</span></li>
+      <li>${icon('check')}<span>${t('board.point.name', { name: session.user()?.name ?? '' })}</span></li>
+      <li>${icon('check')}<span>${t('board.point.daily')}</span></li>
+      <li>${icon('check')}<span>${t('board.point.leave')}</span></li>
+    </ul>
+    <div><button type="button" class="btn btn-primary" id="join">${t('board.join')}</button></div>
+  </section>`;
+
+/** Until the learner joins, the page explains the leaderboard and offers the switch. */
+function showJoin(root, reload) {
+  render(root, frame(joinPanel()));
+  const join = root.querySelector('#join');
+  join.addEventListener('click', async () => {
+    setBusy(join, true);
+    try {
+      await saveSettings({ leaderboardOptIn: true });
+      toast(t('board.joined'));
+      await reload();
+      root.querySelector('[role=tab][aria-selected=true]')?.focus();
+    } catch (error) {
+      setBusy(join, false);
+      if (error.status !== 401) toast(errorText(error, 'settings.saveError'), 'error');
+    }
+  });
+}
+
+const boardTemplate = (metric) => html`
+  <div class="tabs" role="tablist" aria-label="${t('board.metric')}">
+    ${METRICS.map((m) => html`
+      <button type="button" role="tab" id="tab-${m}" class="tab" aria-controls="board-panel"
+        aria-selected="${m === metric ? 'true' : 'false'}" tabindex="${m === metric ? '0' : '-1'}" data-metric="${m}">
+        ${icon(m === 'cards' ? 'cards' : 'globe')}<span>${t(`board.tab.${m}`)}</span>
+      </button>`)}
+  </div>
+  <section class="panel panel-flush" id="board-panel" role="tabpanel" aria-labelledby="tab-${metric}" tabindex="0">
+    <div id="board"></div>
+  </section>
+  <div class="board-leave">
+    <button type="button" class="btn btn-ghost btn-sm" id="leave">${t('board.leave')}</button>
+  </div>`;
+
+/** The leaderboard of a learner who joined: owns the metric shown (kept in the URL) and the
+ * request under way (destroy ends it). */
+class BoardScreen {
+  constructor(root, metric, reload) {
+    Object.assign(this, { root, metric, reload });
+    this.controller = new AbortController();
+    render(root, frame(boardTemplate(metric)));
+    this.host = root.querySelector('#board');
+    this.panel = root.querySelector('#board-panel');
+    this.listen();
+  }
+
+  destroy() {
+    this.controller.abort();
+  }
+
+  listen() {
+    const tablist = this.root.querySelector('[role=tablist]');
+    tablist.addEventListener('click', (event) => {
+      const tab = event.target.closest('[role=tab]');
+      if (tab && tab.dataset.metric !== this.metric) this.select(tab.dataset.metric, false);
+    });
+    tablist.addEventListener('keydown', (event) => {
+      const i = METRICS.indexOf(this.metric);
+      const moves = { ArrowRight: 1, ArrowLeft: -1, Home: -i, End: METRICS.length - 1 - i };
+      if (!(event.key in moves)) return;
+      event.preventDefault();
+      this.select(METRICS[(i + moves[event.key] + METRICS.length) % METRICS.length], true);
+    });
+    this.root.querySelector('#leave').addEventListener('click', (event) => this.leave(event.currentTarget));
+  }
+
+  async load() {
+    const { host } = this;
     render(host, loadingView(t('loading')));
     host.setAttribute('aria-busy', 'true');
     try {
-      const board = await api.leaderboard(metric, { signal: controller.signal });
+      const board = await api.leaderboard(this.metric, { signal: this.controller.signal });
       host.removeAttribute('aria-busy');
-      render(host, table(board, metric));
+      render(host, table(board, this.metric));
     } catch (error) {
       if (error.name === 'AbortError' || error.status === 401) return;
       host.removeAttribute('aria-busy');
       render(host, errorView(errorText(error, 'board.error')));
-      host.querySelector('[data-retry]').addEventListener('click', load);
+      host.querySelector('[data-retry]').addEventListener('click', () => this.load());
     }
   }
 
-  function select(next, focus) {
-    metric = next;
-    for (const tab of root.querySelectorAll('[role=tab]')) {
-      const on = tab.dataset.metric === metric;
+  select(next, focus) {
+    this.metric = next;
+    for (const tab of this.root.querySelectorAll('[role=tab]')) {
+      const on = tab.dataset.metric === next;
       tab.setAttribute('aria-selected', String(on));
       tab.tabIndex = on ? 0 : -1;
       if (on && focus) tab.focus();
     }
-    panel.setAttribute('aria-labelledby', `tab-${metric}`);
+    this.panel.setAttribute('aria-labelledby', `tab-${next}`);
     const url = new URL(location.href);
-    metric === 'cards' ? url.searchParams.delete('metric') : url.searchParams.set('metric', metric);
+    next === 'cards' ? url.searchParams.delete('metric') : url.searchParams.set('metric', next);
     history.replaceState(history.state, '', url.pathname + url.search);
-    load();
+    this.load();
   }
 
-  const tablist = root.querySelector('[role=tablist]');
-  tablist.addEventListener('click', (event) => {
-    const tab = event.target.closest('[role=tab]');
-    if (tab && tab.dataset.metric !== metric) select(tab.dataset.metric, false);
-  });
-  tablist.addEventListener('keydown', (event) => {
-    const i = METRICS.indexOf(metric);
-    const moves = { ArrowRight: 1, ArrowLeft: -1, Home: -i, End: METRICS.length - 1 - i };
-    if (!(event.key in moves)) return;
-    event.preventDefault();
-    select(METRICS[(i + moves[event.key] + METRICS.length) % METRICS.length], true);
-  });
-  root.querySelector('#leave').addEventListener('click', async (event) => {
-    const button = event.currentTarget;
+  async leave(button) {
     setBusy(button, true);
     try {
       await saveSettings({ leaderboardOptIn: false });
       toast(t('board.left'));
-      await reload();
+      await this.reload();
     } catch (error) {
       setBusy(button, false);
       if (error.status !== 401) toast(errorText(error, 'settings.saveError'), 'error');
     }
-  });
-
-  await load();
-  return () => controller.abort();
+  }
 }
 
 function table(board, metric) {

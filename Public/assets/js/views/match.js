@@ -74,133 +74,169 @@ async function mountGame(root, ctx, reload) {
     return undefined;
   }
 
-  let timer = null;
-  let startedAt = 0;
-  const stop = () => { if (timer) clearInterval(timer); timer = null; };
+  const screen = new MatchScreen(root, { stackId, stack, pool, backUrl });
+  screen.intro();
+  return () => screen.stop();
+}
 
-  render(root, html`
-    <section class="page match">
-      ${stackBreadcrumb(stack, backUrl, t('study.mode.match'))}
-      <header class="page-header">
-        <div>
-          <h1>${t('match.title')}</h1>
-          <p class="muted">${t('match.lead')}</p>
-        </div>
-        <p class="match-clock" aria-hidden="true"><span id="clock">0:00,0</span></p>
-      </header>
-      <p class="visually-hidden" id="announce" role="status" aria-live="polite"></p>
-      <div id="match-body"></div>
-    </section>`);
-  const body = root.querySelector('#match-body');
-  const live = root.querySelector('#announce');
-  const bestText = () => (stack.matchBestMs ? t('match.best', { time: formatClock(stack.matchBestMs) }) : t('match.noBest'));
+const pageTemplate = (stack, backUrl) => html`
+  <section class="page match">
+    ${stackBreadcrumb(stack, backUrl, t('study.mode.match'))}
+    <header class="page-header">
+      <div>
+        <h1>${t('match.title')}</h1>
+        <p class="muted">${t('match.lead')}</p>
+      </div>
+      <p class="match-clock" aria-hidden="true"><span id="clock">0:00,0</span></p>
+    </header>
+    <p class="visually-hidden" id="announce" role="status" aria-live="polite"></p>
+    <div id="match-body"></div>
+  </section>`;
 
-  function intro() {
-    const pairs = pickPairs(pool);
+const tooFew = (backUrl) => html`
+  <div class="state state-empty">
+    <span class="empty-icon" aria-hidden="true">${icon('grid')}</span>
+    <p class="empty-title">${t('match.tooFew')}</p>
+    <p class="muted">${t('match.tooFewText')}</p>
+    <a class="btn btn-primary" href="${backUrl}/cards/new">${icon('plus')}<span>${t('detail.createCard')}</span></a>
+  </div>`;
+
+const introTemplate = (count, best) => html`
+  <div class="panel match-intro">
+    <p>${t('match.rules', { count })}</p>
+    <p class="muted" id="best">${best}</p>
+    <p class="small muted">${t('match.practice')}</p>
+    <button type="button" class="btn btn-primary btn-lg" id="match-start">${icon('play')}<span>${t('match.start')}</span></button>
+  </div>`;
+
+const boardTemplate = (tiles) => html`
+  <div class="match-board" id="board" role="group" aria-label="${t('match.board')}">
+    ${tiles.map((tile, i) => html`
+      <button type="button" class="tile tile-${tile.side}" data-index="${i}" aria-pressed="false"
+        aria-label="${t(tile.side === 'q' ? 'match.question' : 'match.answer')}: ${tile.text}">
+        <span class="tile-text">${tile.text}</span>
+      </button>`)}
+  </div>
+  <p class="kbd-help small muted">${t('match.keys')}</p>`;
+
+const resultTemplate = (ms, count, backUrl) => html`
+  <div class="panel match-result state-done" role="status">
+    <span class="success-icon celebrate" aria-hidden="true">${icon('check')}</span>
+    <h2 id="match-time">${t('match.done', { time: formatClock(ms), count })}</h2>
+    <p class="muted" id="match-best">${t('match.saving')}</p>
+    <div class="form-actions">
+      <a class="btn btn-secondary" href="${backUrl}">${t('learn.toStack')}</a>
+      <button type="button" class="btn btn-primary" id="match-again">${t('match.again')}</button>
+    </div>
+  </div>`;
+
+/** One visit of the game: owns the stack, the cards it draws from, the game under way and its
+ * clock (stop ends it). */
+class MatchScreen {
+  constructor(root, { stackId, stack, pool, backUrl }) {
+    Object.assign(this, { root, stackId, stack, pool, backUrl });
+    this.timer = null;
+    this.startedAt = 0;
+    render(root, pageTemplate(stack, backUrl));
+    this.body = root.querySelector('#match-body');
+    this.live = root.querySelector('#announce');
+  }
+
+  stop() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  bestText() {
+    return this.stack.matchBestMs ? t('match.best', { time: formatClock(this.stack.matchBestMs) }) : t('match.noBest');
+  }
+
+  intro() {
+    const pairs = pickPairs(this.pool);
     if (pairs.length < 2) {
-      render(body, html`
-        <div class="state state-empty">
-          <span class="empty-icon" aria-hidden="true">${icon('grid')}</span>
-          <p class="empty-title">${t('match.tooFew')}</p>
-          <p class="muted">${t('match.tooFewText')}</p>
-          <a class="btn btn-primary" href="${backUrl}/cards/new">${icon('plus')}<span>${t('detail.createCard')}</span></a>
-        </div>`);
+      render(this.body, tooFew(this.backUrl));
       return;
     }
-    render(body, html`
-      <div class="panel match-intro">
-        <p>${t('match.rules', { count: pairs.length })}</p>
-        <p class="muted" id="best">${bestText()}</p>
-        <p class="small muted">${t('match.practice')}</p>
-        <button type="button" class="btn btn-primary btn-lg" id="match-start">${icon('play')}<span>${t('match.start')}</span></button>
-      </div>`);
-    const button = body.querySelector('#match-start');
-    button.addEventListener('click', () => play(pairs));
+    render(this.body, introTemplate(pairs.length, this.bestText()));
+    const button = this.body.querySelector('#match-start');
+    button.addEventListener('click', () => this.play(pairs));
     button.focus();
   }
 
-  function play(pairs) {
+  play(pairs) {
     const tiles = shuffle(pairs.flatMap((card, pair) => [
       { pair, side: 'q', card, field: 'question', text: tileText(card, 'question') },
       { pair, side: 'a', card, field: 'answer', text: tileText(card, 'answer') },
     ]));
-    render(body, html`
-      <div class="match-board" id="board" role="group" aria-label="${t('match.board')}">
-        ${tiles.map((tile, i) => html`
-          <button type="button" class="tile tile-${tile.side}" data-index="${i}" aria-pressed="false"
-            aria-label="${t(tile.side === 'q' ? 'match.question' : 'match.answer')}: ${tile.text}">
-            <span class="tile-text">${tile.text}</span>
-          </button>`)}
-      </div>
-      <p class="kbd-help small muted">${t('match.keys')}</p>`);
-    const board = body.querySelector('#board');
+    render(this.body, boardTemplate(tiles));
+    const board = this.body.querySelector('#board');
     const buttons = [...board.querySelectorAll('.tile')];
     // A rich card's tile shows it rendered (formulas inline); the label keeps its plain words.
     buttons.forEach((button, i) => {
       if (tiles[i].card.format === 'markdown') setCardLine(button.querySelector('.tile-text'), tiles[i].card, tiles[i].field);
     });
-    let selected = null;
-    let left = pairs.length;
-    startedAt = performance.now();
-    const clock = root.querySelector('#clock');
-    timer = setInterval(() => { clock.textContent = formatClock(performance.now() - startedAt); }, 100);
-    announce(live, t('match.started', { count: left }));
+    this.game = { pairs, tiles, buttons, selected: null, left: pairs.length };
+    this.startedAt = performance.now();
+    const clock = this.root.querySelector('#clock');
+    this.timer = setInterval(() => { clock.textContent = formatClock(performance.now() - this.startedAt); }, 100);
+    announce(this.live, t('match.started', { count: pairs.length }));
     buttons[0].focus();
-
     board.addEventListener('click', (event) => {
       const button = event.target.closest('.tile');
-      if (!button || button.disabled || button.classList.contains('is-wrong')) return;
-      const index = Number(button.dataset.index);
-      if (selected === null || selected === index) {
-        selected = selected === index ? null : index;
-        button.setAttribute('aria-pressed', String(selected === index));
-        return;
-      }
-      const first = tiles[selected];
-      const second = tiles[index];
-      const firstButton = buttons[selected];
-      if (first.side === second.side) {
-        // Another tile of the same side: that one is the choice now.
-        firstButton.setAttribute('aria-pressed', 'false');
-        selected = index;
-        button.setAttribute('aria-pressed', 'true');
-        return;
-      }
-      selected = null;
-      firstButton.setAttribute('aria-pressed', 'false');
-      if (first.pair === second.pair) {
-        for (const b of [firstButton, button]) { b.classList.add('is-matched'); b.disabled = true; }
-        left -= 1;
-        if (left === 0) { finish(pairs.length); return; }
-        announce(live, t('match.hit', { count: left }));
-        buttons.find((b) => !b.disabled)?.focus();
-      } else {
-        for (const b of [firstButton, button]) b.classList.add('is-wrong');
-        announce(live, t('match.miss'));
-        setTimeout(() => { for (const b of [firstButton, button]) b.classList.remove('is-wrong'); }, 450);
-      }
+      if (button && !button.disabled && !button.classList.contains('is-wrong')) this.pick(button);
     });
   }
 
-  async function finish(count) {
-    const ms = Math.max(MIN_MS, Math.round(performance.now() - startedAt));
-    stop();
-    root.querySelector('#clock').textContent = formatClock(ms);
-    render(body, html`
-      <div class="panel match-result state-done" role="status">
-        <span class="success-icon celebrate" aria-hidden="true">${icon('check')}</span>
-        <h2 id="match-time">${t('match.done', { time: formatClock(ms), count })}</h2>
-        <p class="muted" id="match-best">${t('match.saving')}</p>
-        <div class="form-actions">
-          <a class="btn btn-secondary" href="${backUrl}">${t('learn.toStack')}</a>
-          <button type="button" class="btn btn-primary" id="match-again">${t('match.again')}</button>
-        </div>
-      </div>`);
-    body.querySelector('#match-again').addEventListener('click', intro);
+  /** A tile chosen: the first of a pair, another of the same side, or the second (hit or miss). */
+  pick(button) {
+    const game = this.game;
+    const index = Number(button.dataset.index);
+    if (game.selected === null || game.selected === index) {
+      game.selected = game.selected === index ? null : index;
+      button.setAttribute('aria-pressed', String(game.selected === index));
+      return;
+    }
+    const first = game.tiles[game.selected];
+    const second = game.tiles[index];
+    const firstButton = game.buttons[game.selected];
+    firstButton.setAttribute('aria-pressed', 'false');
+    if (first.side === second.side) {
+      // Another tile of the same side: that one is the choice now.
+      game.selected = index;
+      button.setAttribute('aria-pressed', 'true');
+      return;
+    }
+    game.selected = null;
+    if (first.pair === second.pair) this.hit([firstButton, button]);
+    else this.miss([firstButton, button]);
+  }
+
+  hit(pair) {
+    const game = this.game;
+    for (const b of pair) { b.classList.add('is-matched'); b.disabled = true; }
+    game.left -= 1;
+    if (game.left === 0) { this.finish(game.pairs.length); return; }
+    announce(this.live, t('match.hit', { count: game.left }));
+    game.buttons.find((b) => !b.disabled)?.focus();
+  }
+
+  miss(pair) {
+    for (const b of pair) b.classList.add('is-wrong');
+    announce(this.live, t('match.miss'));
+    setTimeout(() => { for (const b of pair) b.classList.remove('is-wrong'); }, 450);
+  }
+
+  async finish(count) {
+    const { body, stack, backUrl } = this;
+    const ms = Math.max(MIN_MS, Math.round(performance.now() - this.startedAt));
+    this.stop();
+    this.root.querySelector('#clock').textContent = formatClock(ms);
+    render(body, resultTemplate(ms, count, backUrl));
+    body.querySelector('#match-again').addEventListener('click', () => this.intro());
     body.querySelector('#match-again').focus();
     const best = body.querySelector('#match-best');
     try {
-      const result = await api.recordMatch(stackId, ms);
+      const result = await api.recordMatch(this.stackId, ms);
       stack.matchBestMs = result.bestMs;
       best.textContent = result.newBest ? t('match.newBest') : t('match.best', { time: formatClock(result.bestMs) });
       best.classList.toggle('new-best', result.newBest);
@@ -209,7 +245,4 @@ async function mountGame(root, ctx, reload) {
       best.textContent = `${t('match.saveError')} ${errorText(error)}`;
     }
   }
-
-  intro();
-  return stop;
 }
