@@ -4,7 +4,7 @@
 // routes at the root, which offline study reads card numbers from) are not intercepted at all.
 // Strategy: network first (always fresh when online), the cache as fallback.
 
-const CACHE = 'fc-shell-v18';
+const CACHE = 'fc-shell-v19';
 const SHELL = [
   '/', '/app.html', '/manifest.webmanifest',
   '/assets/css/base.css', '/assets/css/app.css', '/assets/css/landing.css', '/assets/css/study.css',
@@ -27,6 +27,11 @@ const SHELL = [
   '/assets/js/views/stack-detail.js', '/assets/js/views/card-form.js', '/assets/js/views/learn.js',
   '/assets/js/views/magic.js', '/assets/js/views/not-found.js', '/assets/js/views/offline.js',
   '/assets/js/views/password-reset.js',
+  '/assets/components/rating-bar/rating-bar.js',
+  '/assets/js/views/learn/screen.js', '/assets/js/views/learn/markup.js', '/assets/js/views/learn/answer.js',
+  '/assets/js/views/learn/flashcards.js', '/assets/js/views/learn/quiz.js', '/assets/js/views/learn/write.js',
+  '/assets/js/views/learn/end.js',
+  '/assets/js/views/home/blocks.js', '/assets/js/views/home/screen.js',
   '/assets/js/account.js', '/assets/js/upgrade-dialog.js', '/assets/js/backup-panel.js', '/assets/js/import-text.js', '/assets/js/progress-ui.js', '/assets/js/views/home.js', '/assets/js/views/welcome.js',
   '/assets/js/views/settings.js', '/assets/js/views/leaderboard.js',
   '/assets/js/offline/store.js', '/assets/js/offline/scheduler.js', '/assets/js/offline/answers.js',

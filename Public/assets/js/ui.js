@@ -113,14 +113,19 @@ export const loadingView = (text) => html`
 
 /**
  * A page mount whose error view can retry: `mountPage(root, ctx, reload)` renders the page and
- * returns its clean-up; `reload` mounts it again. The returned mount hands the router a clean-up
- * that always reaches the latest mount (a retried match game's clock, a session's key listener).
+ * returns its clean-up; `reload` mounts it again, after ending the mount before (its listeners,
+ * timers, aborts). The returned mount hands the router a clean-up that always reaches the latest
+ * mount (a retried match game's clock, a session's key listener).
  */
 export const retryable = (mountPage) => async (root, ctx) => {
   let cleanup;
-  const load = async () => { cleanup = await mountPage(root, ctx, load); };
+  const end = () => { const before = cleanup; cleanup = undefined; before?.(); };
+  const load = async () => {
+    end();
+    cleanup = await mountPage(root, ctx, load);
+  };
   await load();
-  return () => cleanup?.();
+  return end;
 };
 
 /** Error placeholder with a retry button (`data-retry`). */
