@@ -22,13 +22,8 @@ const welcomeUrl = (query) => (query.has('next') ? `/app/welcome?next=${encodeUR
 
 const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-export async function mount(root, { props, query, navigate }) {
-  const register = props.mode === 'register';
-  const flashKey = sessionStorage.getItem('fc.flash');
-  sessionStorage.removeItem('fc.flash');
-  const keep = query.has('next') ? `?next=${encodeURIComponent(query.get('next'))}` : '';
-
-  render(root, html`
+/** The sign-in or sign-up page (`register`); `flashKey`: a note to show (e.g. the session ended). */
+const authMarkup = ({ register, flashKey, keep }) => html`
     <section class="auth">
       <div class="auth-card">
         <img class="auth-logo" src="/assets/icons/logo.svg" alt="" width="48" height="48">
@@ -66,31 +61,46 @@ export async function mount(root, { props, query, navigate }) {
           <a href="${register ? '/app/login' : '/app/register'}${keep}">${t(register ? 'auth.toLoginLink' : 'auth.toRegisterLink')}</a>
         </p>
       </div>
-    </section>`);
+    </section>`;
 
+/** Marks every invalid field; returns them (the first takes the focus). */
+function validate(fields, register) {
+  const errors = [];
+  const check = (input, message) => { fieldError(input, message); if (message) errors.push(input); };
+  if (register) {
+    const name = fields.name.value.trim();
+    check(fields.name, !name ? t('auth.emptyName') : name.length < 2 ? t('auth.shortName') : '');
+  }
+  const mail = fields.mail.value.trim();
+  check(fields.mail, !mail ? t('auth.emptyMail') : !MAIL.test(mail) ? t('auth.invalidMail') : '');
+  const password = fields.password.value;
+  check(fields.password, !password ? t('auth.emptyPassword')
+    : register && password.length < 8 ? t('auth.shortPassword') : '');
+  return errors;
+}
+
+/** Why signing in or up failed, in words. */
+function failureText(error, register) {
+  if (error.status === 429) return t('error.rateLimited', { count: error.retryAfter || 30 });
+  if (error.status === 0) return t('error.network');
+  if (register && error.code === 'user_already_exists') return t('auth.registerFailed');
+  return t(register ? 'auth.registerInvalid' : 'auth.loginFailed');
+}
+
+export async function mount(root, { props, query, navigate }) {
+  const register = props.mode === 'register';
+  const flashKey = sessionStorage.getItem('fc.flash');
+  sessionStorage.removeItem('fc.flash');
+  const keep = query.has('next') ? `?next=${encodeURIComponent(query.get('next'))}` : '';
+  render(root, authMarkup({ register, flashKey, keep }));
   const form = root.querySelector('#auth-form');
   const formError = root.querySelector('#form-error');
   const fields = { name: form.elements.name, mail: form.elements.mail, password: form.elements.password };
 
-  function validate() {
-    const errors = [];
-    const check = (input, message) => { fieldError(input, message); if (message) errors.push(input); };
-    if (register) {
-      const name = fields.name.value.trim();
-      check(fields.name, !name ? t('auth.emptyName') : name.length < 2 ? t('auth.shortName') : '');
-    }
-    const mail = fields.mail.value.trim();
-    check(fields.mail, !mail ? t('auth.emptyMail') : !MAIL.test(mail) ? t('auth.invalidMail') : '');
-    const password = fields.password.value;
-    check(fields.password, !password ? t('auth.emptyPassword')
-      : register && password.length < 8 ? t('auth.shortPassword') : '');
-    return errors;
-  }
-
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     formError.hidden = true;
-    const errors = validate();
+    const errors = validate(fields, register);
     if (errors.length) { errors[0].focus(); return; }
     const button = form.querySelector('button[type=submit]');
     setBusy(button, true);
@@ -103,17 +113,17 @@ export async function mount(root, { props, query, navigate }) {
       navigate(register ? welcomeUrl(query) : safeNext(query), { replace: true });
     } catch (error) {
       setBusy(button, false);
-      let key = register ? 'auth.registerInvalid' : 'auth.loginFailed';
-      if (register && error.code === 'user_already_exists') key = 'auth.registerFailed';
-      if (error.status === 0) key = 'error.network';
-      formError.textContent = error.status === 429
-        ? t('error.rateLimited', { count: error.retryAfter || 30 })
-        : t(key);
+      formError.textContent = failureText(error, register);
       formError.hidden = false;
       formError.focus?.();
     }
   });
+  wireGuest(root, formError, () => navigate(welcomeUrl(query), { replace: true }));
+  (register ? fields.name : fields.mail).focus();
+}
 
+/** "Ohne Konto ausprobieren": a guest account, then `onStarted`. */
+function wireGuest(root, formError, onStarted) {
   const guestButton = root.querySelector('#guest-start');
   guestButton.addEventListener('click', async () => {
     formError.hidden = true;
@@ -121,7 +131,7 @@ export async function mount(root, { props, query, navigate }) {
     try {
       // The guest's generated name and the account's language follow the interface language.
       replaceSession(await api.guest(timeZone(), currentLanguage()));
-      navigate(welcomeUrl(query), { replace: true });
+      onStarted();
     } catch (error) {
       setBusy(guestButton, false);
       formError.textContent = error.status === 429
@@ -130,6 +140,4 @@ export async function mount(root, { props, query, navigate }) {
       formError.hidden = false;
     }
   });
-
-  (register ? fields.name : fields.mail).focus();
 }

@@ -33,6 +33,67 @@ export function sessionUrl(stackId, mode, size) {
   return `${base}/learn?mode=${mode}&${sizeQuery}`;
 }
 
+const emptyMarkup = (stackId, backUrl) => html`
+          <div class="state state-empty">
+            <span class="empty-icon" aria-hidden="true">${icon('cards')}</span>
+            <p class="muted">${t('learn.emptyStackText')}</p>
+            ${stackId ? html`<a class="btn btn-primary" href="${backUrl}/cards/new">${icon('plus')}<span>${t('detail.createCard')}</span></a>` : html`<a class="btn btn-primary" href="/app/stacks/new">${icon('plus')}<span>${t('dash.create')}</span></a>`}
+          </div>`;
+
+const modeGrid = (facts, chosen) => html`
+          <fieldset class="mode-grid">
+            <legend>${t('study.modeLegend')}</legend>
+            ${MODES.map(({ mode, icon: name }) => {
+              const reason = unavailable(mode, facts);
+              return html`
+              <label class="mode-option ${reason ? 'is-disabled' : ''}">
+                <input type="radio" name="mode" value="${mode}" ${mode === chosen ? 'checked' : ''} ${reason ? 'disabled' : ''}
+                  aria-describedby="mode-${mode}-help">
+                <span class="mode-card">
+                  <span class="mode-icon" aria-hidden="true">${icon(name)}</span>
+                  <span class="mode-name">${t(`study.mode.${mode}`)}</span>
+                  <span class="mode-help small muted" id="mode-${mode}-help">${reason || t(`study.help.${mode}`)}</span>
+                </span>
+              </label>`;
+            })}
+          </fieldset>`;
+
+const formMarkup = ({ facts, chosen, prefs, backUrl }) => html`
+        <form id="study-form" class="study-form" novalidate>
+          ${modeGrid(facts, chosen)}
+          <fieldset class="size-group" id="size-group">
+            <legend>${t('study.sizeLegend')}</legend>
+            <div class="size-options">
+              ${SESSION_SIZES.map((size) => html`
+                <label class="size-option">
+                  <input type="radio" name="size" value="${size}" ${size === prefs.size ? 'checked' : ''}>
+                  <span>${size ? t('study.sizeN', { count: size }) : t('study.sizeAll')}</span>
+                </label>`)}
+            </div>
+            <p class="small muted" id="size-help"></p>
+          </fieldset>
+          <div class="form-actions">
+            <a class="btn btn-secondary" href="${backUrl}">${t('cancel')}</a>
+            <button type="submit" class="btn btn-primary btn-lg" id="start" autofocus>${icon('play')}<span>${t('study.start')}</span></button>
+          </div>
+        </form>`;
+
+/** The setup page; `page`: {stackId, stacks, facts, chosen, prefs, backUrl}. */
+const setupMarkup = (page) => {
+  const { stackId, stacks, facts, backUrl } = page;
+  return html`
+    <section class="page page-narrow study-setup">
+      ${stackId ? stackBreadcrumb(stacks[0], backUrl, t('study.crumb')) : stacksBreadcrumb(t('study.allStacks'))}
+      <div class="panel">
+        <h1>${t('study.title')}</h1>
+        <p class="muted" id="study-lead">${stackId ? stacks[0].name : t('study.allStacks')} · ${facts.cards === 0
+          ? t('study.noCards')
+          : facts.due ? t('study.due', { count: dueCountValue(facts.due) }) : t('study.noneDue')}</p>
+        ${facts.cards === 0 ? emptyMarkup(stackId, backUrl) : formMarkup(page)}
+      </div>
+    </section>`;
+};
+
 export async function mount(root, ctx) {
   const stackId = ctx.params.stackId;
   render(root, loadingView(t('loading')));
@@ -54,61 +115,14 @@ export async function mount(root, ctx) {
   const firstAvailable = MODES.find((m) => !unavailable(m.mode, facts))?.mode;
   const chosen = unavailable(prefs.mode, facts) ? firstAvailable : prefs.mode;
   const backUrl = stackId ? `/app/stacks/${stackId}` : '/app/stacks';
-
-  render(root, html`
-    <section class="page page-narrow study-setup">
-      ${stackId ? stackBreadcrumb(stacks[0], backUrl, t('study.crumb')) : stacksBreadcrumb(t('study.allStacks'))}
-      <div class="panel">
-        <h1>${t('study.title')}</h1>
-        <p class="muted" id="study-lead">${stackId ? stacks[0].name : t('study.allStacks')} · ${facts.cards === 0
-          ? t('study.noCards')
-          : facts.due ? t('study.due', { count: dueCountValue(facts.due) }) : t('study.noneDue')}</p>
-        ${facts.cards === 0 ? html`
-          <div class="state state-empty">
-            <span class="empty-icon" aria-hidden="true">${icon('cards')}</span>
-            <p class="muted">${t('learn.emptyStackText')}</p>
-            ${stackId ? html`<a class="btn btn-primary" href="${backUrl}/cards/new">${icon('plus')}<span>${t('detail.createCard')}</span></a>` : html`<a class="btn btn-primary" href="/app/stacks/new">${icon('plus')}<span>${t('dash.create')}</span></a>`}
-          </div>` : html`
-        <form id="study-form" class="study-form" novalidate>
-          <fieldset class="mode-grid">
-            <legend>${t('study.modeLegend')}</legend>
-            ${MODES.map(({ mode, icon: name }) => {
-              const reason = unavailable(mode, facts);
-              return html`
-              <label class="mode-option ${reason ? 'is-disabled' : ''}">
-                <input type="radio" name="mode" value="${mode}" ${mode === chosen ? 'checked' : ''} ${reason ? 'disabled' : ''}
-                  aria-describedby="mode-${mode}-help">
-                <span class="mode-card">
-                  <span class="mode-icon" aria-hidden="true">${icon(name)}</span>
-                  <span class="mode-name">${t(`study.mode.${mode}`)}</span>
-                  <span class="mode-help small muted" id="mode-${mode}-help">${reason || t(`study.help.${mode}`)}</span>
-                </span>
-              </label>`;
-            })}
-          </fieldset>
-          <fieldset class="size-group" id="size-group">
-            <legend>${t('study.sizeLegend')}</legend>
-            <div class="size-options">
-              ${SESSION_SIZES.map((size) => html`
-                <label class="size-option">
-                  <input type="radio" name="size" value="${size}" ${size === prefs.size ? 'checked' : ''}>
-                  <span>${size ? t('study.sizeN', { count: size }) : t('study.sizeAll')}</span>
-                </label>`)}
-            </div>
-            <p class="small muted" id="size-help"></p>
-          </fieldset>
-          <div class="form-actions">
-            <a class="btn btn-secondary" href="${backUrl}">${t('cancel')}</a>
-            <button type="submit" class="btn btn-primary btn-lg" id="start" autofocus>${icon('play')}<span>${t('study.start')}</span></button>
-          </div>
-        </form>`}
-      </div>
-    </section>`);
-
+  render(root, setupMarkup({ stackId, stacks, facts, chosen, prefs, backUrl }));
   const form = root.querySelector('#study-form');
-  if (!form) return;
-  if (!form.elements.size.value) form.querySelector('input[name=size]').checked = true;
+  if (form) wireForm(root, form, { facts, stackId, navigate: ctx.navigate });
+}
 
+/** The chosen mode's size help; "Los geht’s" remembers the choice and starts. */
+function wireForm(root, form, { facts, stackId, navigate }) {
+  if (!form.elements.size.value) form.querySelector('input[name=size]').checked = true;
   /** The size only matters for modes that go through cards; the match game always plays six. */
   const updateSize = () => {
     const mode = form.elements.mode.value;
@@ -119,13 +133,12 @@ export async function mount(root, ctx) {
   };
   form.addEventListener('change', updateSize);
   updateSize();
-
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const mode = form.elements.mode.value;
     const size = Number(form.elements.size.value) || 0;
     saveStudyPrefs({ mode, size });
-    ctx.navigate(sessionUrl(stackId, mode, size));
+    navigate(sessionUrl(stackId, mode, size));
   });
   root.querySelector('#start').focus();
 }

@@ -5,30 +5,18 @@
 // `PATCH /me/settings` (the server turns the minutes into the daily goal). Each step is a form, so
 // Enter goes on; radios move with the arrow keys; interests are toggle buttons. `?step=questions`
 // starts at the goal (changing the answers later), `?next=/app/…` is where it ends.
+//
+// This module loads the saved answers; welcome/screen.js owns the steps' state, welcome/markup.js
+// draws them.
 
-import { html, render } from '../html.js';
-import { currentLanguage, t } from '../i18n.js';
-import { loadSettings, saveSettings } from '../account.js';
+import { t } from '../i18n.js';
+import { loadSettings } from '../account.js';
 import { HOME } from '../router.js';
-import { errorText, fieldError, icon, setBusy, toast } from '../ui.js';
 import { loadProgressAssets, stale } from '../progress-ui.js';
+import { INTRO } from './welcome/markup.js';
+import { WelcomeScreen } from './welcome/screen.js';
 
-const INTRO = [
-  { key: 'repeat', icon: 'flip' },
-  { key: 'material', icon: 'sparkles' },
-  { key: 'calm', icon: 'leaf' },
-];
-const PURPOSES = [
-  { value: 'exam', icon: 'target' },
-  { value: 'language', icon: 'language' },
-  { value: 'curiosity', icon: 'bulb' },
-  { value: 'work', icon: 'business' },
-];
-const MINUTES = [5, 10, 15, 20];
 const TOPICS = 12;
-const MAX_INTERESTS = 12;
-const MAX_INTEREST_LENGTH = 40;
-const STEPS = INTRO.length + 3;
 
 /** Only same-app paths are accepted as where the onboarding ends. */
 function safeNext(query) {
@@ -41,166 +29,17 @@ export async function mount(root, ctx) {
   await loadProgressAssets();
   const saved = (await loadSettings().catch(() => null))?.onboarding || {};
   if (stale(ctx)) return;
-  const answers = {
-    purpose: saved.purpose ?? null,
-    minutesPerDay: saved.minutesPerDay ?? null,
-    interests: [...(saved.interests || [])],
-  };
-  const topics = Array.from({ length: TOPICS }, (_, i) => t(`welcome.topic.${i + 1}`));
-  let step = query.get('step') === 'questions' ? INTRO.length : 0;
-  let leaving = false;
-  const end = safeNext(query);
-
-  async function finish(skip) {
-    if (leaving) return;
-    leaving = true;
-    const button = root.querySelector(skip ? '[data-skip]' : 'button[type=submit]');
-    setBusy(button, true);
-    const onboarding = skip ? { done: true } : { done: true, ...answers };
-    try {
-      const settings = await saveSettings({ onboarding, ...(skip ? {} : { language: currentLanguage() }) });
-      await navigate(end, { replace: true });
-      if (!skip && answers.minutesPerDay) toast(t('welcome.goalSet', { count: settings.dailyGoal }));
-    } catch (error) {
-      leaving = false;
-      setBusy(button, false);
-      if (error.status === 401) return;
-      if (skip) { navigate(end, { replace: true }); return; } // skipping never holds anyone up
-      const alert = root.querySelector('#welcome-error');
-      alert.textContent = errorText(error, 'welcome.saveError');
-      alert.hidden = false;
-      alert.focus();
-    }
-  }
-
-  function show(focus) {
-    const intro = INTRO[step];
-    const last = step === STEPS - 1;
-    render(root, html`
-      <section class="page page-narrow welcome">
-        <div class="welcome-top">
-          <ol class="dots" aria-label="${t('welcome.progress', { step: step + 1, total: STEPS })}">
-            ${Array.from({ length: STEPS }, (_, i) => html`<li class="${i === step ? 'is-current' : i < step ? 'is-done' : ''}" ${i === step ? html`aria-current="step"` : ''}><span class="visually-hidden">${t('welcome.stepOf', { step: i + 1, total: STEPS })}</span></li>`)}
-          </ol>
-          <button type="button" class="btn btn-ghost btn-sm" data-skip>${t('welcome.skip')}</button>
-        </div>
-        <form class="panel welcome-card" id="welcome-form" novalidate>
-          ${intro ? html`
-            <span class="welcome-icon" aria-hidden="true">${icon(intro.icon)}</span>
-            <h1 tabindex="-1">${t(`welcome.intro.${intro.key}.title`)}</h1>
-            <p class="welcome-lead">${t(`welcome.intro.${intro.key}.text`)}</p>` : ''}
-          ${step === INTRO.length ? html`
-            <h1 tabindex="-1" id="purpose-title">${t('welcome.purposeTitle')}</h1>
-            <p class="muted">${t('welcome.purposeLead')}</p>
-            <fieldset class="choice-group welcome-choices" aria-labelledby="purpose-title">
-              ${PURPOSES.map((p) => html`
-                <label class="choice">
-                  <input type="radio" name="purpose" value="${p.value}" ${answers.purpose === p.value ? 'checked' : ''}>
-                  <span class="choice-icon" aria-hidden="true">${icon(p.icon)}</span>
-                  <span><strong>${t(`purpose.${p.value}`)}</strong><span class="small muted">${t(`purpose.${p.value}.help`)}</span></span>
-                </label>`)}
-            </fieldset>` : ''}
-          ${step === INTRO.length + 1 ? html`
-            <h1 tabindex="-1" id="minutes-title">${t('welcome.minutesTitle')}</h1>
-            <p class="muted" id="minutes-help">${t('welcome.minutesLead')}</p>
-            <fieldset class="minutes" aria-labelledby="minutes-title" aria-describedby="minutes-help">
-              ${MINUTES.map((m) => html`
-                <label class="minute-option">
-                  <input type="radio" name="minutes" value="${m}" ${answers.minutesPerDay === m ? 'checked' : ''}>
-                  <span><strong>${m === 20 ? t('welcome.minutesMax', { count: m }) : t('welcome.minutes', { count: m })}</strong>
-                  <span class="small muted">${t('welcome.cardsPerDay', { count: m * 2 })}</span></span>
-                </label>`)}
-            </fieldset>` : ''}
-          ${last ? html`
-            <h1 tabindex="-1" id="interests-title">${t('welcome.interestsTitle')}</h1>
-            <p class="muted" id="interests-help">${t('welcome.interestsLead', { count: MAX_INTERESTS })}</p>
-            <div class="chips" role="group" aria-labelledby="interests-title" aria-describedby="interests-help" id="chips">
-              ${[...topics, ...answers.interests.filter((i) => !topics.includes(i))].map((topic) => html`
-                <button type="button" class="chip" aria-pressed="${answers.interests.includes(topic) ? 'true' : 'false'}" data-topic="${topic}">
-                  ${icon('check')}<span>${topic}</span>
-                </button>`)}
-            </div>
-            <div class="field own-topic">
-              <label for="own-topic">${t('welcome.ownTopic')}</label>
-              <div class="input-row">
-                <input id="own-topic" type="text" maxlength="${MAX_INTEREST_LENGTH}" autocomplete="off" placeholder="${t('welcome.ownTopicPlaceholder')}">
-                <button type="button" class="btn btn-secondary" id="add-topic">${icon('plus')}<span>${t('welcome.addTopic')}</span></button>
-              </div>
-            </div>
-            <p class="small muted" id="interest-count" role="status">${t('welcome.chosen', { count: answers.interests.length, max: MAX_INTERESTS })}</p>` : ''}
-          <div class="alert alert-error" role="alert" id="welcome-error" tabindex="-1" hidden></div>
-          <div class="form-actions welcome-actions">
-            ${step > 0 ? html`<button type="button" class="btn btn-secondary" data-back>${icon('back')}<span>${t('back')}</span></button>` : ''}
-            <span class="spacer"></span>
-            <button type="submit" class="btn btn-primary">${last ? html`${icon('check')}<span>${t('welcome.finish')}</span>` : html`<span>${t('welcome.next')}</span>${icon('chevron')}`}</button>
-          </div>
-        </form>
-      </section>`);
-    const form = root.querySelector('#welcome-form');
-    form.addEventListener('change', (event) => {
-      if (event.target.name === 'purpose') answers.purpose = event.target.value;
-      if (event.target.name === 'minutes') answers.minutesPerDay = Number(event.target.value);
-    });
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      if (last) finish(false);
-      else { step += 1; show(true); }
-    });
-    root.querySelector('[data-skip]').addEventListener('click', () => finish(true));
-    root.querySelector('[data-back]')?.addEventListener('click', () => { step -= 1; show(true); });
-    if (last) wireInterests();
-    if (focus) root.querySelector('h1').focus();
-  }
-
-  function wireInterests() {
-    const chips = root.querySelector('#chips');
-    const input = root.querySelector('#own-topic');
-    const count = root.querySelector('#interest-count');
-    const update = () => {
-      const full = answers.interests.length >= MAX_INTERESTS;
-      for (const chip of chips.querySelectorAll('.chip')) {
-        chip.disabled = full && chip.getAttribute('aria-pressed') !== 'true';
-      }
-      count.textContent = t('welcome.chosen', { count: answers.interests.length, max: MAX_INTERESTS });
-    };
-    chips.addEventListener('click', (event) => {
-      const chip = event.target.closest('.chip');
-      if (!chip) return;
-      const topic = chip.dataset.topic;
-      const on = chip.getAttribute('aria-pressed') !== 'true';
-      chip.setAttribute('aria-pressed', String(on));
-      answers.interests = on ? [...answers.interests, topic] : answers.interests.filter((i) => i !== topic);
-      update();
-    });
-    const add = () => {
-      const topic = input.value.trim().replace(/\s+/g, ' ');
-      if (!topic) { fieldError(input, t('welcome.ownTopicEmpty')); input.focus(); return; }
-      if (answers.interests.length >= MAX_INTERESTS) { fieldError(input, t('welcome.tooMany', { count: MAX_INTERESTS })); return; }
-      fieldError(input, '');
-      const existing = [...chips.querySelectorAll('.chip')].find((c) => c.dataset.topic.toLowerCase() === topic.toLowerCase());
-      if (existing) {
-        if (existing.getAttribute('aria-pressed') !== 'true') existing.click();
-      } else {
-        answers.interests = [...answers.interests, topic];
-        const chip = document.createElement('button');
-        chip.type = 'button';
-        chip.className = 'chip';
-        chip.dataset.topic = topic;
-        chip.setAttribute('aria-pressed', 'true');
-        render(chip, html`${icon('check')}<span>${topic}</span>`);
-        chips.append(chip);
-        update();
-      }
-      input.value = '';
-      input.focus();
-    };
-    root.querySelector('#add-topic').addEventListener('click', add);
-    input.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter') { event.preventDefault(); add(); }
-    });
-    update();
-  }
-
+  const screen = new WelcomeScreen(root, {
+    answers: {
+      purpose: saved.purpose ?? null,
+      minutesPerDay: saved.minutesPerDay ?? null,
+      interests: [...(saved.interests || [])],
+    },
+    topics: Array.from({ length: TOPICS }, (_, i) => t(`welcome.topic.${i + 1}`)),
+    step: query.get('step') === 'questions' ? INTRO.length : 0,
+    end: safeNext(query),
+    navigate,
+  });
   // The router moves the focus to the first step's heading; "Weiter" is one Tab on.
-  show(false);
+  screen.show(false);
 }
