@@ -27,7 +27,7 @@ const SHELL = [
   '/assets/js/views/stack-detail.js', '/assets/js/views/card-form.js', '/assets/js/views/learn.js',
   '/assets/js/views/magic.js', '/assets/js/views/not-found.js', '/assets/js/views/offline.js',
   '/assets/js/views/password-reset.js',
-  '/assets/components/rating-bar/rating-bar.js',
+  '/assets/components/rating-bar/rating-bar.js', '/assets/components/modal-dialog/modal-dialog.js',
   '/assets/js/views/learn/screen.js', '/assets/js/views/learn/markup.js', '/assets/js/views/learn/answer.js',
   '/assets/js/views/learn/flashcards.js', '/assets/js/views/learn/quiz.js', '/assets/js/views/learn/write.js',
   '/assets/js/views/learn/end.js',

@@ -22,13 +22,9 @@ export function toast(message, kind = 'success') {
  * A modal confirmation; resolves true when the user confirms. Focus returns where it was.
  * `danger`: a red confirm button; `warning` (with `danger: false`): a warning sign over a normal one.
  */
-export function confirmDialog({ title, text, confirmLabel, danger = true, warning = false }) {
-  return new Promise((resolve) => {
-    const dialog = document.createElement('dialog');
-    dialog.className = 'dialog';
-    dialog.setAttribute('aria-labelledby', 'confirm-title');
-    dialog.setAttribute('aria-describedby', 'confirm-text');
-    render(dialog, html`
+export async function confirmDialog({ title, text, confirmLabel, danger = true, warning = false }) {
+  const { openModal } = await import('../components/modal-dialog/modal-dialog.js');
+  const modal = openModal(html`
       <form method="dialog" class="dialog-body">
         <div class="dialog-icon ${danger ? 'dialog-icon-danger' : warning ? 'dialog-icon-warning' : ''}" aria-hidden="true">${icon(danger || warning ? 'alert' : 'check')}</div>
         <h2 id="confirm-title" class="dialog-title">${title}</h2>
@@ -37,14 +33,8 @@ export function confirmDialog({ title, text, confirmLabel, danger = true, warnin
           <button class="btn btn-secondary" value="cancel" autofocus>${t('cancel')}</button>
           <button class="btn ${danger ? 'btn-danger' : 'btn-primary'}" value="ok" data-confirm>${confirmLabel}</button>
         </div>
-      </form>`);
-    document.body.append(dialog);
-    dialog.addEventListener('close', () => {
-      resolve(dialog.returnValue === 'ok');
-      dialog.remove();
-    });
-    dialog.showModal();
-  });
+      </form>`, { labelledBy: 'confirm-title', describedBy: 'confirm-text' });
+  return (await modal.done) === 'ok';
 }
 
 /** A user-facing sentence for an error from the API client. */

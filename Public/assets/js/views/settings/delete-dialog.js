@@ -1,7 +1,8 @@
 // The settings' "Konto löschen" dialog: asks before deleting the account (with the password,
 // except for a guest) and deletes it.
 
-import { html, render } from '../../html.js';
+import { html } from '../../html.js';
+import { openModal } from '../../../components/modal-dialog/modal-dialog.js';
 import { t } from '../../i18n.js';
 import { api, hasCode } from '../../api/client.js';
 import { errorText, fieldError, icon, setBusy, toast } from '../../ui.js';
@@ -23,32 +24,20 @@ const dialogMarkup = (guest) => html`
       </form>`;
 
 /** Asks before deleting the account (with the password, except for a guest); resolves true once deleted. */
-export function deleteDialog(guest) {
-  return new Promise((resolve) => {
-    const dialog = document.createElement('dialog');
-    dialog.className = 'dialog dialog-form';
-    dialog.setAttribute('aria-labelledby', 'delete-dialog-title');
-    render(dialog, dialogMarkup(guest));
-    document.body.append(dialog);
-    let deleted = false;
-    dialog.addEventListener('close', () => { dialog.remove(); resolve(deleted); });
-    dialog.querySelector('[data-cancel]').addEventListener('click', () => dialog.close());
-    const form = dialog.querySelector('form');
-    const password = form.elements.password;
-    form.addEventListener('submit', async (event) => {
-      event.preventDefault();
-      if (password) {
-        fieldError(password, password.value ? '' : t('auth.emptyPassword'));
-        if (!password.value) { password.focus(); return; }
-      }
-      if (await deleteAccount(form, guest, password)) {
-        deleted = true;
-        dialog.close();
-      }
-    });
-    dialog.showModal();
-    (password || dialog.querySelector('[data-cancel]')).focus();
+export async function deleteDialog(guest) {
+  const modal = openModal(dialogMarkup(guest), { labelledBy: 'delete-dialog-title', className: 'dialog-form' });
+  const form = modal.dialog.querySelector('form');
+  const password = form.elements.password;
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (password) {
+      fieldError(password, password.value ? '' : t('auth.emptyPassword'));
+      if (!password.value) { password.focus(); return; }
+    }
+    if (await deleteAccount(form, guest, password)) modal.close(true);
   });
+  (password || form.querySelector('[data-cancel]')).focus();
+  return (await modal.done) === true;
 }
 
 /** Sends the deletion; true when the account is gone (a 401 closes the dialog: signed out). */
@@ -60,7 +49,7 @@ async function deleteAccount(form, guest, password) {
     return true;
   } catch (error) {
     setBusy(button, false);
-    if (error.status === 401) { form.closest('dialog').close(); return false; }
+    if (error.status === 401) { form.closest('modal-dialog').close(false); return false; }
     if (password && hasCode(error, 'wrong_password')) { fieldError(password, t('settings.wrongPassword')); password.focus(); return false; }
     toast(errorText(error), 'error');
     return false;
