@@ -12,7 +12,7 @@ const round = (n) => Math.round(n * 10) / 10;
  * Round axis ticks from 0 to at least `max` (steps of 1, 2 or 5 × 10^n, about `count` of them).
  * `integer`: steps of at least 1 (counts).
  */
-export function niceTicks(max, { count = 4, integer = true } = {}) {
+function niceTicks(max, { count = 4, integer = true } = {}) {
   if (!(max > 0)) return [0, 1];
   const raw = max / count;
   const power = 10 ** Math.floor(Math.log10(raw));
@@ -36,7 +36,7 @@ function dayParts(date) {
  * Levels 0…4 for daily counts: 0 for none, else the quartile of the day among the days with
  * reviews (as GitHub does), so one busy day does not make every other day look empty.
  */
-export function heatLevels(counts) {
+function heatLevels(counts) {
   const sorted = counts.filter((c) => c > 0).sort((a, b) => a - b);
   if (!sorted.length) return () => 0;
   const q = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];

@@ -5,7 +5,7 @@
 const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
 
 /** Escapes a value for use in element content or a quoted attribute. */
-export function escape(value) {
+function escape(value) {
   return String(value).replace(/[&<>"'`]/g, (ch) => ESCAPES[ch]);
 }
 
@@ -58,5 +58,3 @@ export function readableOn(hex) {
   return (l + 0.05) / 0.05 > 1.05 / (l + 0.05) ? '#0b1220' : '#ffffff';
 }
 
-/** Shorthand for `root.querySelector`. */
-export const $ = (sel, root = document) => root.querySelector(sel);

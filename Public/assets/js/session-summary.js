@@ -5,7 +5,7 @@ import { html } from './html.js';
 import { formatNumber, locale, t } from './i18n.js';
 
 /** "4 min 05 s" / "35 s": the time spent answering. */
-export function formatSpent(ms) {
+function formatSpent(ms) {
   const seconds = Math.max(0, Math.round(ms / 1000));
   const minutes = Math.floor(seconds / 60);
   return minutes

@@ -12,7 +12,7 @@ import { api, STUDY_TIMEOUT_MS } from './api/client.js';
 let local = null;
 /** The offline counterpart of the study routes: loaded as a session opens, so it is there when the
  * connection drops (a failed load is tried again next time). */
-export const localStudy = () => (local ??= import('./offline/local-study.js').catch((error) => {
+const localStudy = () => (local ??= import('./offline/local-study.js').catch((error) => {
   local = null;
   throw error;
 }));
@@ -87,7 +87,7 @@ export function sizeFromQuery(value) {
 }
 
 /** A random UUID, also outside secure contexts (LAN access over plain HTTP). */
-export function uuid() {
+function uuid() {
   if (crypto.randomUUID) return crypto.randomUUID();
   const b = crypto.getRandomValues(new Uint8Array(16));
   b[6] = (b[6] & 0x0f) | 0x40;
@@ -100,7 +100,7 @@ export function uuid() {
 export const knewItRating = (stack) => (stack.scheduler === 'ladder' ? 'easy' : 'good');
 
 /** Whether a rating key counts as recalled (anything but FSRS Again and ladder Schwer). */
-export const recalled = (stack, rating) => rating !== (stack.scheduler === 'ladder' ? 'hard' : 'again');
+const recalled = (stack, rating) => rating !== (stack.scheduler === 'ladder' ? 'hard' : 'again');
 
 export class StudySession {
   /**

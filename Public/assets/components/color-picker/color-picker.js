@@ -6,7 +6,7 @@ import { t } from '../../js/i18n.js';
 import { loadStylesheet } from '../../js/ui.js';
 
 /** Preset colours: the design system's emerald first, then distinct, readable hues. */
-export const PRESETS = ['#059669', '#2563EB', '#7C3AED', '#DB2777', '#DC2626', '#EA580C', '#D97706', '#0891B2', '#4B5563'];
+const PRESETS = ['#059669', '#2563EB', '#7C3AED', '#DB2777', '#DC2626', '#EA580C', '#D97706', '#0891B2', '#4B5563'];
 
 class ColorPicker extends HTMLElement {
   connectedCallback() {
