@@ -52,7 +52,7 @@ class ModalDialog extends HTMLElement {
 }
 
 /** Defines <modal-dialog> (once). */
-export function registerModalDialog() {
+function registerModalDialog() {
   if (!customElements.get('modal-dialog')) customElements.define('modal-dialog', ModalDialog);
 }
 

@@ -27,7 +27,7 @@ function shuffle(list) {
 }
 
 /** Up to six cards whose questions and answers are all different, so every pair is unambiguous. */
-export function pickPairs(cards, count = PAIRS) {
+function pickPairs(cards, count = PAIRS) {
   const questions = new Set();
   const answers = new Set();
   const picked = [];

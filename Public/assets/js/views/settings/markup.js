@@ -7,7 +7,7 @@ import { LANGUAGES, currentLanguage, t } from '../../i18n.js';
 import { THEMES, gameElements } from '../../account.js';
 import { backupPanel } from '../../backup-panel.js';
 import { icon } from '../../ui.js';
-import { APPEARANCES, appearance } from './appearance.js';
+import { APPEARANCES, appearance } from './appearances.js';
 
 export const GOAL_MIN = 1;
 export const GOAL_MAX = 500;

@@ -11,7 +11,7 @@ import { openUpgradeDialog } from '../../upgrade-dialog.js';
 import { mountBackupPanel } from '../../backup-panel.js';
 import { errorText, fieldError, setBusy, toast } from '../../ui.js';
 import { GOAL_MAX, GOAL_MIN, settingsMarkup } from './markup.js';
-import { setAppearance } from './appearance.js';
+import { setAppearance } from './appearances.js';
 import { deleteDialog } from './delete-dialog.js';
 import { RemindersSection } from './reminders.js';
 

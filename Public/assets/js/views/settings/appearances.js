@@ -1,4 +1,5 @@
-// "Darstellung" (Hell, Dunkel, System, Glas): kept per device (not per account) in localStorage.
+// The settings' "Darstellung" (Hell, Dunkel, System, Glas): kept per device
+// (not per account) in localStorage.
 
 /** Appearances of "Darstellung". */
 export const APPEARANCES = ['light', 'dark', 'system', 'glass'];
