@@ -1,7 +1,7 @@
 // Small shared UI pieces: toasts, confirmation dialogs, error texts, busy buttons, icons, saving a
 // downloaded file.
 
-import { html, render } from './html.js';
+import { html } from './html.js';
 import { t } from './i18n.js';
 
 /** Shows a short message in the polite live region (screen readers hear it too). */

@@ -9,7 +9,7 @@ import { formatInterval, t } from '../../js/i18n.js';
 
 /** The button text, e.g. "Einfach (10 Minuten)": label from our dictionary (the API's German
  * label as fallback), interval formatted from `intervalSeconds` in the current language. */
-export function optionParts(option) {
+function optionParts(option) {
   const key = `learn.rating.${option.rating}`;
   const label = t(key) === key ? option.label : t(key);
   return { label, interval: formatInterval(option.intervalSeconds) };
