@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from conftest import fail_once, make_stack, sign_in_storage, signup_via_api
+from conftest import api, fail_once, make_stack, sign_in_storage, signup_via_api
 
 
 def count_ratings(page: Page) -> list:
@@ -103,3 +103,37 @@ def test_the_feed_left_and_opened_again_rates_once_per_key(page: Page):
     expect(page.locator("#feed-question")).to_have_text("Wischen Frage 2")
     page.wait_for_timeout(300)
     assert len(sent) == 1
+
+
+def test_a_dialog_goes_with_its_answer_and_leaves_nothing_behind(page: Page):
+    """<modal-dialog>: Escape and "Abbrechen" close the account's delete dialog without a request,
+    remove it from the page and give the focus back; a wrong password keeps it open."""
+    account = signup_via_api(page)
+    sign_in_storage(page, account)
+    deletes = []
+    page.on("request", lambda r: deletes.append(r.url) if r.method == "DELETE" else None)
+    page.goto("/app/settings")
+    opener = page.get_by_role("button", name="Konto löschen")
+    for close in ("Escape", "Abbrechen"):
+        opener.click()
+        dialog = page.get_by_role("dialog", name="Konto endgültig löschen?")
+        expect(dialog).to_be_visible()
+        expect(dialog.get_by_label("Passwort")).to_be_focused()
+        if close == "Escape":
+            page.keyboard.press("Escape")
+        else:
+            dialog.get_by_role("button", name="Abbrechen").click()
+        expect(page.locator("modal-dialog, dialog")).to_have_count(0)
+        expect(opener).to_be_focused()
+    assert deletes == []
+
+    opener.click()
+    dialog = page.get_by_role("dialog", name="Konto endgültig löschen?")
+    dialog.get_by_label("Passwort").fill("falsch-falsch")
+    dialog.get_by_role("button", name="Konto löschen").click()
+    expect(dialog.get_by_text("Das Passwort stimmt nicht")).to_be_visible()
+    expect(page.locator("modal-dialog")).to_have_count(1)
+    page.keyboard.press("Escape")
+    expect(page.locator("modal-dialog")).to_have_count(0)
+    status, _ = api(page, "GET", "/me", token=account["token"])
+    assert status == 200
