@@ -4,7 +4,7 @@
 // routes at the root, which offline study reads card numbers from) are not intercepted at all.
 // Strategy: network first (always fresh when online), the cache as fallback.
 
-const CACHE = 'fc-shell-v19';
+const CACHE = 'fc-shell-v20';
 const SHELL = [
   '/', '/app.html', '/manifest.webmanifest',
   '/assets/css/base.css', '/assets/css/app.css', '/assets/css/landing.css', '/assets/css/study.css',
@@ -33,6 +33,18 @@ const SHELL = [
   '/assets/js/views/card-form/render.js', '/assets/js/views/card-form/preview.js', '/assets/js/views/card-form/images.js',
   '/assets/js/views/card-form/screen.js', '/assets/js/views/stack-detail/render.js', '/assets/js/views/stack-detail/screen.js',
   '/assets/js/views/stack-form/render.js',
+  '/assets/components/rating-bar/rating-bar.js', '/assets/components/modal-dialog/modal-dialog.js',
+  '/assets/js/views/learn/screen.js', '/assets/js/views/learn/markup.js', '/assets/js/views/learn/answer.js',
+  '/assets/js/views/learn/flashcards.js', '/assets/js/views/learn/quiz.js', '/assets/js/views/learn/write.js',
+  '/assets/js/views/learn/end.js',
+  '/assets/js/views/home/blocks.js', '/assets/js/views/home/screen.js',
+  '/assets/js/views/feed/screen.js', '/assets/js/views/feed/markup.js', '/assets/js/views/feed/gestures.js',
+  '/assets/js/views/settings/screen.js', '/assets/js/views/settings/markup.js', '/assets/js/views/settings/reminders.js',
+  '/assets/js/views/settings/push.js', '/assets/js/views/settings/appearances.js', '/assets/js/views/settings/delete-dialog.js',
+  '/assets/js/views/match/game.js', '/assets/js/views/match/markup.js',
+  '/assets/js/views/explore/screen.js', '/assets/js/views/explore/markup.js',
+  '/assets/js/views/welcome/screen.js', '/assets/js/views/welcome/markup.js',
+  '/assets/js/views/leaderboard/board.js', '/assets/js/views/leaderboard/markup.js',
   '/assets/js/account.js', '/assets/js/upgrade-dialog.js', '/assets/js/backup-panel.js', '/assets/js/import-text.js', '/assets/js/progress-ui.js', '/assets/js/views/home.js', '/assets/js/views/welcome.js',
   '/assets/js/views/settings.js', '/assets/js/views/leaderboard.js',
   '/assets/js/offline/store.js', '/assets/js/offline/scheduler.js', '/assets/js/offline/answers.js',

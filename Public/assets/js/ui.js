@@ -1,7 +1,7 @@
 // Small shared UI pieces: toasts, confirmation dialogs, error texts, busy buttons, icons, saving a
 // downloaded file.
 
-import { html, render } from './html.js';
+import { html } from './html.js';
 import { t } from './i18n.js';
 
 /** Shows a short message in the polite live region (screen readers hear it too). */
@@ -22,13 +22,9 @@ export function toast(message, kind = 'success') {
  * A modal confirmation; resolves true when the user confirms. Focus returns where it was.
  * `danger`: a red confirm button; `warning` (with `danger: false`): a warning sign over a normal one.
  */
-export function confirmDialog({ title, text, confirmLabel, danger = true, warning = false }) {
-  return new Promise((resolve) => {
-    const dialog = document.createElement('dialog');
-    dialog.className = 'dialog';
-    dialog.setAttribute('aria-labelledby', 'confirm-title');
-    dialog.setAttribute('aria-describedby', 'confirm-text');
-    render(dialog, html`
+export async function confirmDialog({ title, text, confirmLabel, danger = true, warning = false }) {
+  const { openModal } = await import('../components/modal-dialog/modal-dialog.js');
+  const modal = openModal(html`
       <form method="dialog" class="dialog-body">
         <div class="dialog-icon ${danger ? 'dialog-icon-danger' : warning ? 'dialog-icon-warning' : ''}" aria-hidden="true">${icon(danger || warning ? 'alert' : 'check')}</div>
         <h2 id="confirm-title" class="dialog-title">${title}</h2>
@@ -37,14 +33,8 @@ export function confirmDialog({ title, text, confirmLabel, danger = true, warnin
           <button class="btn btn-secondary" value="cancel" autofocus>${t('cancel')}</button>
           <button class="btn ${danger ? 'btn-danger' : 'btn-primary'}" value="ok" data-confirm>${confirmLabel}</button>
         </div>
-      </form>`);
-    document.body.append(dialog);
-    dialog.addEventListener('close', () => {
-      resolve(dialog.returnValue === 'ok');
-      dialog.remove();
-    });
-    dialog.showModal();
-  });
+      </form>`, { labelledBy: 'confirm-title', describedBy: 'confirm-text' });
+  return (await modal.done) === 'ok';
 }
 
 /** A user-facing sentence for an error from the API client. */
@@ -113,14 +103,19 @@ export const loadingView = (text) => html`
 
 /**
  * A page mount whose error view can retry: `mountPage(root, ctx, reload)` renders the page and
- * returns its clean-up; `reload` mounts it again. The returned mount hands the router a clean-up
- * that always reaches the latest mount (a retried match game's clock, a session's key listener).
+ * returns its clean-up; `reload` mounts it again, after ending the mount before (its listeners,
+ * timers, aborts). The returned mount hands the router a clean-up that always reaches the latest
+ * mount (a retried match game's clock, a session's key listener).
  */
 export const retryable = (mountPage) => async (root, ctx) => {
   let cleanup;
-  const load = async () => { cleanup = await mountPage(root, ctx, load); };
+  const end = () => { const before = cleanup; cleanup = undefined; before?.(); };
+  const load = async () => {
+    end();
+    cleanup = await mountPage(root, ctx, load);
+  };
   await load();
-  return () => cleanup?.();
+  return end;
 };
 
 /** Error placeholder with a retry button (`data-retry`). */

@@ -22,102 +22,87 @@ const welcomeUrl = (query) => (query.has('next') ? `/app/welcome?next=${encodeUR
 
 const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
+/** The sign-in or sign-up page (`register`); `flashKey`: a note to show (e.g. the session ended). */
+const authMarkup = ({ register, flashKey, keep }) => html`
+    <section class="auth">
+      <div class="auth-card">
+        <img class="auth-logo" src="/assets/icons/logo.svg" alt="" width="48" height="48">
+        <h1>${t(register ? 'auth.registerTitle' : 'auth.loginTitle')}</h1>
+        <p class="muted">${t(register ? 'auth.registerLead' : 'auth.loginLead')}</p>
+        ${flashKey ? html`<div class="alert alert-info" role="status">${t(flashKey)}</div>` : ''}
+        <div class="alert alert-error" role="alert" id="form-error" hidden></div>
+        <form novalidate class="stack-form" id="auth-form">
+          ${register ? html`
+            <div class="field">
+              <label for="name">${t('auth.name')}</label>
+              <input id="name" name="name" type="text" autocomplete="name" maxlength="100" required>
+            </div>` : ''}
+          <div class="field">
+            <label for="mail">${t('auth.mail')}</label>
+            <input id="mail" name="mail" type="email" autocomplete="${register ? 'email' : 'username'}" inputmode="email" maxlength="254" required>
+          </div>
+          <div class="field">
+            <label for="password">${t('auth.password')}</label>
+            <input id="password" name="password" type="password" maxlength="72" required
+              autocomplete="${register ? 'new-password' : 'current-password'}"
+              ${register ? html`aria-describedby="password-help" data-describedby="password-help"` : ''}>
+            ${register ? html`<p class="help" id="password-help">${t('auth.passwordHint')}</p>` : ''}
+          </div>
+          <button class="btn btn-primary btn-block" type="submit">${t(register ? 'auth.register' : 'auth.login')}</button>
+        </form>
+        <div class="auth-or" aria-hidden="true"><span>${t('guest.or')}</span></div>
+        <button class="btn btn-secondary btn-block" type="button" id="guest-start" aria-describedby="guest-help">
+          ${icon('sparkles')}<span>${t('guest.start')}</span>
+        </button>
+        <p class="help auth-guest-help" id="guest-help">${t('guest.startHelp')}</p>
+        ${register ? '' : html`<p class="auth-switch"><a href="/app/forgot">${t('reset.forgotLink')}</a></p>`}
+        <p class="auth-switch">
+          ${t(register ? 'auth.toLogin' : 'auth.toRegister')}
+          <a href="${register ? '/app/login' : '/app/register'}${keep}">${t(register ? 'auth.toLoginLink' : 'auth.toRegisterLink')}</a>
+        </p>
+      </div>
+    </section>`;
+
+/** Marks every invalid field; returns them (the first takes the focus). */
+function validate(fields, register) {
+  const errors = [];
+  const check = (input, message) => { fieldError(input, message); if (message) errors.push(input); };
+  if (register) {
+    const name = fields.name.value.trim();
+    check(fields.name, !name ? t('auth.emptyName') : name.length < 2 ? t('auth.shortName') : '');
+  }
+  const mail = fields.mail.value.trim();
+  check(fields.mail, !mail ? t('auth.emptyMail') : !MAIL.test(mail) ? t('auth.invalidMail') : '');
+  const password = fields.password.value;
+  check(fields.password, !password ? t('auth.emptyPassword')
+    : register && password.length < 8 ? t('auth.shortPassword') : '');
+  return errors;
+}
+
+/** Why signing in or up failed, in words. */
+function failureText(error, register) {
+  if (error.status === 429) return t('error.rateLimited', { count: error.retryAfter || 30 });
+  if (error.status === 0) return t('error.network');
+  if (register && error.code === 'user_already_exists') return t('auth.registerFailed');
+  return t(register ? 'auth.registerInvalid' : 'auth.loginFailed');
+}
+
 export async function mount(root, { props, query, navigate }) {
   const register = props.mode === 'register';
   const flashKey = sessionStorage.getItem('fc.flash');
   sessionStorage.removeItem('fc.flash');
   const keep = query.has('next') ? `?next=${encodeURIComponent(query.get('next'))}` : '';
-  render(root, pageTemplate({ register, flashKey, keep }));
-  const form = new AuthForm(root, { register, query, navigate });
-  (register ? form.fields.name : form.fields.mail).focus();
-}
+  render(root, authMarkup({ register, flashKey, keep }));
+  const form = root.querySelector('#auth-form');
+  const formError = root.querySelector('#form-error');
+  const fields = { name: form.elements.name, mail: form.elements.mail, password: form.elements.password };
 
-const pageTemplate = ({ register, flashKey, keep }) => html`
-  <section class="auth">
-    <div class="auth-card">
-      <img class="auth-logo" src="/assets/icons/logo.svg" alt="" width="48" height="48">
-      <h1>${t(register ? 'auth.registerTitle' : 'auth.loginTitle')}</h1>
-      <p class="muted">${t(register ? 'auth.registerLead' : 'auth.loginLead')}</p>
-      ${flashKey ? html`<div class="alert alert-info" role="status">${t(flashKey)}</div>` : ''}
-      <div class="alert alert-error" role="alert" id="form-error" hidden></div>
-      ${formTemplate(register)}
-      <div class="auth-or" aria-hidden="true"><span>${t('guest.or')}</span></div>
-      <button class="btn btn-secondary btn-block" type="button" id="guest-start" aria-describedby="guest-help">
-        ${icon('sparkles')}<span>${t('guest.start')}</span>
-      </button>
-      <p class="help auth-guest-help" id="guest-help">${t('guest.startHelp')}</p>
-      ${register ? '' : html`<p class="auth-switch"><a href="/app/forgot">${t('reset.forgotLink')}</a></p>`}
-      <p class="auth-switch">
-        ${t(register ? 'auth.toLogin' : 'auth.toRegister')}
-        <a href="${register ? '/app/login' : '/app/register'}${keep}">${t(register ? 'auth.toLoginLink' : 'auth.toRegisterLink')}</a>
-      </p>
-    </div>
-  </section>`;
-
-const formTemplate = (register) => html`
-  <form novalidate class="stack-form" id="auth-form">
-    ${register ? html`
-      <div class="field">
-        <label for="name">${t('auth.name')}</label>
-        <input id="name" name="name" type="text" autocomplete="name" maxlength="100" required>
-      </div>` : ''}
-    <div class="field">
-      <label for="mail">${t('auth.mail')}</label>
-      <input id="mail" name="mail" type="email" autocomplete="${register ? 'email' : 'username'}" inputmode="email" maxlength="254" required>
-    </div>
-    <div class="field">
-      <label for="password">${t('auth.password')}</label>
-      <input id="password" name="password" type="password" maxlength="72" required
-        autocomplete="${register ? 'new-password' : 'current-password'}"
-        ${register ? html`aria-describedby="password-help" data-describedby="password-help"` : ''}>
-      ${register ? html`<p class="help" id="password-help">${t('auth.passwordHint')}</p>` : ''}
-    </div>
-    <button class="btn btn-primary btn-block" type="submit">${t(register ? 'auth.register' : 'auth.login')}</button>
-  </form>`;
-
-const rateLimited = (error) => t('error.rateLimited', { count: error.retryAfter || 30 });
-
-/** The sign-in or sign-up form and "Ohne Konto ausprobieren". */
-class AuthForm {
-  constructor(root, { register, query, navigate }) {
-    Object.assign(this, { register, query, navigate });
-    this.form = root.querySelector('#auth-form');
-    this.formError = root.querySelector('#form-error');
-    const { elements } = this.form;
-    this.fields = { name: elements.name, mail: elements.mail, password: elements.password };
-    this.form.addEventListener('submit', (event) => { event.preventDefault(); this.submit(); });
-    const guest = root.querySelector('#guest-start');
-    guest.addEventListener('click', () => this.startGuest(guest));
-  }
-
-  /** Marks the fields in error; returns them (the first takes focus). */
-  validate() {
-    const { fields, register } = this;
-    const errors = [];
-    const check = (input, message) => { fieldError(input, message); if (message) errors.push(input); };
-    if (register) {
-      const name = fields.name.value.trim();
-      check(fields.name, !name ? t('auth.emptyName') : name.length < 2 ? t('auth.shortName') : '');
-    }
-    const mail = fields.mail.value.trim();
-    check(fields.mail, !mail ? t('auth.emptyMail') : !MAIL.test(mail) ? t('auth.invalidMail') : '');
-    const password = fields.password.value;
-    check(fields.password, !password ? t('auth.emptyPassword')
-      : register && password.length < 8 ? t('auth.shortPassword') : '');
-    return errors;
-  }
-
-  showError(text) {
-    this.formError.textContent = text;
-    this.formError.hidden = false;
-  }
-
-  async submit() {
-    const { fields, register, query } = this;
-    this.formError.hidden = true;
-    const errors = this.validate();
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    formError.hidden = true;
+    const errors = validate(fields, register);
     if (errors.length) { errors[0].focus(); return; }
-    const button = this.form.querySelector('button[type=submit]');
+    const button = form.querySelector('button[type=submit]');
     setBusy(button, true);
     try {
       const mail = fields.mail.value.trim();
@@ -125,28 +110,34 @@ class AuthForm {
         ? await api.signup(fields.name.value.trim(), mail, fields.password.value, timeZone())
         : await api.login(mail, fields.password.value);
       replaceSession(auth);
-      this.navigate(register ? welcomeUrl(query) : safeNext(query), { replace: true });
+      navigate(register ? welcomeUrl(query) : safeNext(query), { replace: true });
     } catch (error) {
       setBusy(button, false);
-      let key = register ? 'auth.registerInvalid' : 'auth.loginFailed';
-      if (register && error.code === 'user_already_exists') key = 'auth.registerFailed';
-      if (error.status === 0) key = 'error.network';
-      this.showError(error.status === 429 ? rateLimited(error) : t(key));
-      this.formError.focus?.();
+      formError.textContent = failureText(error, register);
+      formError.hidden = false;
+      formError.focus?.();
     }
-  }
+  });
+  wireGuest(root, formError, () => navigate(welcomeUrl(query), { replace: true }));
+  (register ? fields.name : fields.mail).focus();
+}
 
-  async startGuest(button) {
-    this.formError.hidden = true;
-    setBusy(button, true);
+/** "Ohne Konto ausprobieren": a guest account, then `onStarted`. */
+function wireGuest(root, formError, onStarted) {
+  const guestButton = root.querySelector('#guest-start');
+  guestButton.addEventListener('click', async () => {
+    formError.hidden = true;
+    setBusy(guestButton, true);
     try {
       // The guest's generated name and the account's language follow the interface language.
       replaceSession(await api.guest(timeZone(), currentLanguage()));
-      this.navigate(welcomeUrl(this.query), { replace: true });
+      onStarted();
     } catch (error) {
-      setBusy(button, false);
-      this.showError(error.status === 429 ? rateLimited(error)
-        : error.status === 0 ? t('error.network') : t('guest.startFailed'));
+      setBusy(guestButton, false);
+      formError.textContent = error.status === 429
+        ? t('error.rateLimited', { count: error.retryAfter || 30 })
+        : error.status === 0 ? t('error.network') : t('guest.startFailed');
+      formError.hidden = false;
     }
-  }
+  });
 }

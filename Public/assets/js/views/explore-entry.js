@@ -9,6 +9,7 @@ import { backLink, errorText, errorView, icon, loadStylesheet, loadingView, setB
 import { showCardPages, wireCopyButton } from '../card-pages.js';
 import { authorLine, catalogue, entryPills } from './explore.js';
 import { stackBadge } from './dashboard.js';
+import { openModal } from '../../components/modal-dialog/modal-dialog.js';
 
 const PER_PAGE = 50;
 const REASONS = ['wrong', 'offensive', 'spam', 'copyright', 'other'];
@@ -86,12 +87,7 @@ export async function mount(root, ctx) {
   });
 }
 
-/** Asks for a reason and sends the report; resolves true when it was sent. */
-function reportDialog(entry) {
-  const dialog = document.createElement('dialog');
-  dialog.className = 'dialog report-dialog';
-  dialog.setAttribute('aria-labelledby', 'report-title');
-  render(dialog, html`
+const reportMarkup = (entry) => html`
     <form class="dialog-body" method="dialog" id="report-form">
       <h2 id="report-title" class="dialog-title">${t('explore.reportTitle', { name: entry.name })}</h2>
       <p class="muted">${t('explore.reportText')}</p>
@@ -106,12 +102,14 @@ function reportDialog(entry) {
       <p class="help" role="status" id="report-status"></p>
       <div class="dialog-actions">
         <button type="submit" class="btn btn-danger" data-send>${t('explore.reportSend')}</button>
-        <button type="button" class="btn btn-secondary" data-close>${t('cancel')}</button>
+        <button type="button" class="btn btn-secondary" data-cancel>${t('cancel')}</button>
       </div>
-    </form>`);
-  document.body.append(dialog);
-  let sent = false;
-  dialog.querySelector('[data-close]').addEventListener('click', () => dialog.close());
+    </form>`;
+
+/** Asks for a reason and sends the report; resolves true when it was sent. */
+async function reportDialog(entry) {
+  const modal = openModal(reportMarkup(entry), { labelledBy: 'report-title', className: 'report-dialog' });
+  const { dialog } = modal;
   dialog.querySelector('#report-form').addEventListener('submit', async (event) => {
     event.preventDefault();
     const button = dialog.querySelector('[data-send]');
@@ -119,15 +117,13 @@ function reportDialog(entry) {
     setBusy(button, true);
     try {
       await catalogue.report(entry.id, reason, dialog.querySelector('#report-note').value.trim());
-      sent = true;
-      dialog.close();
+      modal.close(true);
     } catch (error) {
       setBusy(button, false);
-      if (error.status === 401) { dialog.close(); return; }
+      if (error.status === 401) { modal.close(false); return; }
       dialog.querySelector('#report-status').textContent = errorText(error);
     }
   });
-  dialog.showModal();
   dialog.querySelector('input[name="reason"]').focus();
-  return new Promise((resolve) => dialog.addEventListener('close', () => { dialog.remove(); resolve(sent); }, { once: true }));
+  return (await modal.done) === true;
 }

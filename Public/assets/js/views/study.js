@@ -4,7 +4,7 @@
 
 import { html, render } from '../html.js';
 import { dueCountValue, t } from '../i18n.js';
-import { errorText, errorView, icon, loadingView, retryable, stackBreadcrumb, stacksBreadcrumb } from '../ui.js';
+import { errorText, errorView, icon, loadingView, stackBreadcrumb, stacksBreadcrumb } from '../ui.js';
 import { SESSION_SIZES, saveStudyPrefs, sessionStacks, studyPrefs } from '../study-session.js';
 
 /** Every mode with its icon; `rates` modes change the schedule, the match game does not. */
@@ -33,9 +33,68 @@ export function sessionUrl(stackId, mode, size) {
   return `${base}/learn?mode=${mode}&${sizeQuery}`;
 }
 
-export const mount = retryable(mountSetup);
+const emptyMarkup = (stackId, backUrl) => html`
+          <div class="state state-empty">
+            <span class="empty-icon" aria-hidden="true">${icon('cards')}</span>
+            <p class="muted">${t('learn.emptyStackText')}</p>
+            ${stackId ? html`<a class="btn btn-primary" href="${backUrl}/cards/new">${icon('plus')}<span>${t('detail.createCard')}</span></a>` : html`<a class="btn btn-primary" href="/app/stacks/new">${icon('plus')}<span>${t('dash.create')}</span></a>`}
+          </div>`;
 
-async function mountSetup(root, ctx, reload) {
+const modeGrid = (facts, chosen) => html`
+          <fieldset class="mode-grid">
+            <legend>${t('study.modeLegend')}</legend>
+            ${MODES.map(({ mode, icon: name }) => {
+              const reason = unavailable(mode, facts);
+              return html`
+              <label class="mode-option ${reason ? 'is-disabled' : ''}">
+                <input type="radio" name="mode" value="${mode}" ${mode === chosen ? 'checked' : ''} ${reason ? 'disabled' : ''}
+                  aria-describedby="mode-${mode}-help">
+                <span class="mode-card">
+                  <span class="mode-icon" aria-hidden="true">${icon(name)}</span>
+                  <span class="mode-name">${t(`study.mode.${mode}`)}</span>
+                  <span class="mode-help small muted" id="mode-${mode}-help">${reason || t(`study.help.${mode}`)}</span>
+                </span>
+              </label>`;
+            })}
+          </fieldset>`;
+
+const formMarkup = ({ facts, chosen, prefs, backUrl }) => html`
+        <form id="study-form" class="study-form" novalidate>
+          ${modeGrid(facts, chosen)}
+          <fieldset class="size-group" id="size-group">
+            <legend>${t('study.sizeLegend')}</legend>
+            <div class="size-options">
+              ${SESSION_SIZES.map((size) => html`
+                <label class="size-option">
+                  <input type="radio" name="size" value="${size}" ${size === prefs.size ? 'checked' : ''}>
+                  <span>${size ? t('study.sizeN', { count: size }) : t('study.sizeAll')}</span>
+                </label>`)}
+            </div>
+            <p class="small muted" id="size-help"></p>
+          </fieldset>
+          <div class="form-actions">
+            <a class="btn btn-secondary" href="${backUrl}">${t('cancel')}</a>
+            <button type="submit" class="btn btn-primary btn-lg" id="start" autofocus>${icon('play')}<span>${t('study.start')}</span></button>
+          </div>
+        </form>`;
+
+/** The setup page; `page`: {stackId, stacks, facts, chosen, prefs, backUrl}. */
+const setupMarkup = (page) => {
+  const { stackId, stacks, facts, backUrl } = page;
+  return html`
+    <section class="page page-narrow study-setup">
+      ${stackId ? stackBreadcrumb(stacks[0], backUrl, t('study.crumb')) : stacksBreadcrumb(t('study.allStacks'))}
+      <div class="panel">
+        <h1>${t('study.title')}</h1>
+        <p class="muted" id="study-lead">${stackId ? stacks[0].name : t('study.allStacks')} · ${facts.cards === 0
+          ? t('study.noCards')
+          : facts.due ? t('study.due', { count: dueCountValue(facts.due) }) : t('study.noneDue')}</p>
+        ${facts.cards === 0 ? emptyMarkup(stackId, backUrl) : formMarkup(page)}
+      </div>
+    </section>`;
+};
+
+export async function mount(root, ctx) {
   const stackId = ctx.params.stackId;
   render(root, loadingView(t('loading')));
   let stacks;
@@ -44,7 +103,7 @@ async function mountSetup(root, ctx, reload) {
   } catch (error) {
     if (error.status === 401) return;
     render(root, errorView(errorText(error)));
-    root.querySelector('[data-retry]').addEventListener('click', reload);
+    root.querySelector('[data-retry]').addEventListener('click', () => mount(root, ctx));
     return;
   }
   const facts = {
@@ -54,76 +113,15 @@ async function mountSetup(root, ctx, reload) {
   };
   const prefs = studyPrefs();
   const firstAvailable = MODES.find((m) => !unavailable(m.mode, facts))?.mode;
-  const setup = {
-    stackId, stacks, facts, prefs,
-    chosen: unavailable(prefs.mode, facts) ? firstAvailable : prefs.mode,
-    backUrl: stackId ? `/app/stacks/${stackId}` : '/app/stacks',
-  };
-  render(root, setupTemplate(setup));
+  const chosen = unavailable(prefs.mode, facts) ? firstAvailable : prefs.mode;
+  const backUrl = stackId ? `/app/stacks/${stackId}` : '/app/stacks';
+  render(root, setupMarkup({ stackId, stacks, facts, chosen, prefs, backUrl }));
   const form = root.querySelector('#study-form');
-  if (form) listenSetup(root, form, { facts, stackId, navigate: ctx.navigate });
+  if (form) wireForm(root, form, { facts, stackId, navigate: ctx.navigate });
 }
 
-const setupTemplate = (setup) => {
-  const { stackId, stacks, facts, backUrl } = setup;
-  return html`
-    <section class="page page-narrow study-setup">
-      ${stackId ? stackBreadcrumb(stacks[0], backUrl, t('study.crumb')) : stacksBreadcrumb(t('study.allStacks'))}
-      <div class="panel">
-        <h1>${t('study.title')}</h1>
-        <p class="muted" id="study-lead">${stackId ? stacks[0].name : t('study.allStacks')} · ${facts.cards === 0
-          ? t('study.noCards')
-          : facts.due ? t('study.due', { count: dueCountValue(facts.due) }) : t('study.noneDue')}</p>
-        ${facts.cards === 0 ? noCards(stackId, backUrl) : studyForm(setup)}
-      </div>
-    </section>`;
-};
-
-const noCards = (stackId, backUrl) => html`
-  <div class="state state-empty">
-    <span class="empty-icon" aria-hidden="true">${icon('cards')}</span>
-    <p class="muted">${t('learn.emptyStackText')}</p>
-    ${stackId ? html`<a class="btn btn-primary" href="${backUrl}/cards/new">${icon('plus')}<span>${t('detail.createCard')}</span></a>` : html`<a class="btn btn-primary" href="/app/stacks/new">${icon('plus')}<span>${t('dash.create')}</span></a>`}
-  </div>`;
-
-const modeOption = ({ mode, icon: name }, chosen, facts) => {
-  const reason = unavailable(mode, facts);
-  return html`
-    <label class="mode-option ${reason ? 'is-disabled' : ''}">
-      <input type="radio" name="mode" value="${mode}" ${mode === chosen ? 'checked' : ''} ${reason ? 'disabled' : ''}
-        aria-describedby="mode-${mode}-help">
-      <span class="mode-card">
-        <span class="mode-icon" aria-hidden="true">${icon(name)}</span>
-        <span class="mode-name">${t(`study.mode.${mode}`)}</span>
-        <span class="mode-help small muted" id="mode-${mode}-help">${reason || t(`study.help.${mode}`)}</span>
-      </span>
-    </label>`;
-};
-
-const studyForm = ({ facts, prefs, chosen, backUrl }) => html`
-  <form id="study-form" class="study-form" novalidate>
-    <fieldset class="mode-grid">
-      <legend>${t('study.modeLegend')}</legend>
-      ${MODES.map((m) => modeOption(m, chosen, facts))}
-    </fieldset>
-    <fieldset class="size-group" id="size-group">
-      <legend>${t('study.sizeLegend')}</legend>
-      <div class="size-options">
-        ${SESSION_SIZES.map((size) => html`
-          <label class="size-option">
-            <input type="radio" name="size" value="${size}" ${size === prefs.size ? 'checked' : ''}>
-            <span>${size ? t('study.sizeN', { count: size }) : t('study.sizeAll')}</span>
-          </label>`)}
-      </div>
-      <p class="small muted" id="size-help"></p>
-    </fieldset>
-    <div class="form-actions">
-      <a class="btn btn-secondary" href="${backUrl}">${t('cancel')}</a>
-      <button type="submit" class="btn btn-primary btn-lg" id="start" autofocus>${icon('play')}<span>${t('study.start')}</span></button>
-    </div>
-  </form>`;
-
-function listenSetup(root, form, { facts, stackId, navigate }) {
+/** The chosen mode's size help; "Los geht’s" remembers the choice and starts. */
+function wireForm(root, form, { facts, stackId, navigate }) {
   if (!form.elements.size.value) form.querySelector('input[name=size]').checked = true;
   /** The size only matters for modes that go through cards; the match game always plays six. */
   const updateSize = () => {
