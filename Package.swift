@@ -41,7 +41,8 @@ let package = Package(
                     name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
             ]
         ),
-        // The iOS app's core: view models (Observation) over the SDK, no UIKit or SwiftUI, tested here.
+        // The iOS app's core: view models (Observation) over the SDK, no UIKit or SwiftUI, tested here
+        // (FlashcardsAppCoreTests).
         .target(name: "FlashcardsAppCore", dependencies: ["FlashcardsClient"]),
         // Text extraction and card generators; talks to processes and HTTP, not Vapor.
         .target(
@@ -117,7 +118,17 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // Starts `flashcards serve` as its own process for the SDK's and the app core's tests, which
+        // see the server only through HTTP (Foundation and the SDK only, no test framework).
+        .target(name: "FlashcardsTestServer", dependencies: ["FlashcardsClient"], path: "Tests/FlashcardsTestServer"),
         .testTarget(name: "FlashcardsCoreTests", dependencies: ["FlashcardsCore"], exclude: ["Fixtures"]),
+        // The SDK: its requests and errors, the wire types' coding, against the real server.
+        .testTarget(
+            name: "FlashcardsClientTests", dependencies: ["FlashcardsClient", "FlashcardsAPI", "FlashcardsTestServer"]),
+        // The iOS app's view models against the real server.
+        .testTarget(
+            name: "FlashcardsAppCoreTests",
+            dependencies: ["FlashcardsAppCore", "FlashcardsClient", "FlashcardsAPI", "FlashcardsTestServer"]),
         .testTarget(
             name: "FlashcardsGenerationTests",
             dependencies: [
@@ -135,7 +146,6 @@ let package = Package(
                 "FlashcardsClient",
                 "FlashcardsAPI",
                 "FlashcardsCLI",
-                "FlashcardsAppCore",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -13,11 +13,11 @@ public struct JobDTO: Codable, Sendable, Hashable {
     public var progress: JobProgressDTO
     /// The job's output when it succeeded (shape depends on `kind`), as JSON text; for a failed
     /// import, where it failed (`ImportProblemDTO`).
-    public var result: String?
+    @Nullable public var result: String?
     /// Why it failed, for the user (German).
-    public var error: String?
+    @Nullable public var error: String?
     /// Why it failed, for programs (`nothing_generated`, `no_text_found`, `job_cancelled`, …).
-    public var errorCode: String?
+    @Nullable public var errorCode: String?
     /// When it was queued.
     public var createdAt: Date
     /// Last change.
@@ -45,9 +45,9 @@ public struct JobProgressDTO: Codable, Sendable, Hashable {
     /// `queued`, `reading`, `recognizing`, `generating`, `saving`, `done` (or a handler's own).
     public var stage: String
     /// Items done in this stage (pages, sections), if counted.
-    public var current: Int?
+    @Nullable public var current: Int?
     /// Items in this stage, if known.
-    public var total: Int?
+    @Nullable public var total: Int?
     /// Cards (or drafts) made so far.
     public var cardsCreated: Int
     /// The German text to show, e.g. "Seite 12 von 80 gelesen".
@@ -98,20 +98,20 @@ public struct DraftDTO: Codable, Sendable, Hashable {
     /// Back side.
     public var answer: String
     /// The page of the source it came from, when known.
-    public var sourcePage: Int?
+    @Nullable public var sourcePage: Int?
     /// `definition`, `list`, `enumeration`, `fact`, `cloze` or `model`.
     public var kind: String
     /// `pending`, `accepted` or `discarded`.
     public var status: String
     /// The sentence (or heading with its list) of the source the draft was made from, when known.
-    public var source: String?
+    @Nullable public var source: String?
     /// The same fact as another kind of card, for the user to switch to.
-    public var alternative: DraftAlternativeDTO?
+    @Nullable public var alternative: DraftAlternativeDTO?
     /// The question of a card already in the stack that asks the same, when there is one.
-    public var duplicateOf: String?
+    @Nullable public var duplicateOf: String?
     /// The kind of card accepting it makes (`CardKind.ofDraft`): `fillBlank` for a sentence with a
     /// blank, otherwise `basic`.
-    public var cardKind: CardKind?
+    @WrittenWithDefault public var cardKind: CardKind?
 
     /// Creates the DTO.
     public init(
@@ -156,7 +156,7 @@ public struct GenerationInfoDTO: Codable, Sendable, Hashable {
     /// `offline` (the built-in rules) or `model` (a configured language model).
     public var generator: String
     /// The model's name when a model is used.
-    public var model: String?
+    @Nullable public var model: String?
     /// Whether cards can be made from a topic alone (needs a model).
     public var topics: Bool
     /// The largest upload in bytes.
@@ -171,18 +171,6 @@ public struct GenerationInfoDTO: Codable, Sendable, Hashable {
         self.topics = topics
         self.maxUploadBytes = maxUploadBytes
         self.topicBatchSize = topicBatchSize
-    }
-}
-
-extension GenerationInfoDTO {
-    /// Writes every field, `null` for absent ones.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(generator, forKey: .generator)
-        try container.encode(model, forKey: .model)
-        try container.encode(topics, forKey: .topics)
-        try container.encode(maxUploadBytes, forKey: .maxUploadBytes)
-        try container.encode(topicBatchSize, forKey: .topicBatchSize)
     }
 }
 
@@ -221,52 +209,4 @@ public struct AcceptDraftsResponse: Codable, Sendable, Hashable {
 
     /// Creates the response.
     public init(accepted: Int) { self.accepted = accepted }
-}
-
-// Absent values are sent as explicit `null`s, as everywhere in `/api/v1` (see `CardDTO`).
-
-extension JobDTO {
-    /// Writes every field, `null` for absent ones.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id.uuidString.lowercased(), forKey: .id)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(status, forKey: .status)
-        try container.encode(progress, forKey: .progress)
-        try container.encode(result, forKey: .result)
-        try container.encode(error, forKey: .error)
-        try container.encode(errorCode, forKey: .errorCode)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(updatedAt, forKey: .updatedAt)
-    }
-}
-
-extension JobProgressDTO {
-    /// Writes every field, `null` for absent ones.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(stage, forKey: .stage)
-        try container.encode(current, forKey: .current)
-        try container.encode(total, forKey: .total)
-        try container.encode(cardsCreated, forKey: .cardsCreated)
-        try container.encode(message, forKey: .message)
-    }
-}
-
-extension DraftDTO {
-    /// Writes every field, `null` for absent ones.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id.uuidString.lowercased(), forKey: .id)
-        try container.encode(jobId.uuidString.lowercased(), forKey: .jobId)
-        try container.encode(question, forKey: .question)
-        try container.encode(answer, forKey: .answer)
-        try container.encode(sourcePage, forKey: .sourcePage)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(status, forKey: .status)
-        try container.encode(source, forKey: .source)
-        try container.encode(alternative, forKey: .alternative)
-        try container.encode(duplicateOf, forKey: .duplicateOf)
-        try container.encode(cardKind ?? .basic, forKey: .cardKind)
-    }
 }

@@ -149,15 +149,15 @@ public struct StackDTO: Codable, Sendable, Hashable {
     /// off, stored hints are kept but the study routes send `hint: null`.
     public var hintsEnabled: Bool
     /// The best time of the match game on this stack, in milliseconds; null before a first game.
-    public var matchBestMs: Int?
+    @Nullable public var matchBestMs: Int?
     /// What the stack is about ("" for nothing), up to 500 characters.
     public var description: String
     /// An icon name (`StackIcon`), null for the letter badge.
-    public var icon: String?
+    @Nullable public var icon: String?
     /// Marked as a favourite.
     public var favorite: Bool
     /// The last review of one of its cards; null before the first.
-    public var lastStudiedAt: Date?
+    @Nullable public var lastStudiedAt: Date?
     /// The share of its cards in review state, 0 … 1 (the library's progress ring).
     public var reviewShare: Double
 
@@ -189,31 +189,6 @@ public struct StackDTO: Codable, Sendable, Hashable {
         self.reviewsPerDay = reviewsPerDay
         self.hintsEnabled = hintsEnabled
         self.matchBestMs = matchBestMs
-    }
-
-    /// Writes every field, `null` for absent ones.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id.uuidString.lowercased(), forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(color, forKey: .color)
-        try container.encode(cardCount, forKey: .cardCount)
-        try container.encode(dueCount, forKey: .dueCount)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(updatedAt, forKey: .updatedAt)
-        try container.encode(scheduler, forKey: .scheduler)
-        try container.encode(desiredRetention, forKey: .desiredRetention)
-        try container.encode(learningSteps, forKey: .learningSteps)
-        try container.encode(relearningSteps, forKey: .relearningSteps)
-        try container.encode(newCardsPerDay, forKey: .newCardsPerDay)
-        try container.encode(reviewsPerDay, forKey: .reviewsPerDay)
-        try container.encode(hintsEnabled, forKey: .hintsEnabled)
-        try container.encode(matchBestMs, forKey: .matchBestMs)
-        try container.encode(description, forKey: .description)
-        try container.encode(icon, forKey: .icon)
-        try container.encode(favorite, forKey: .favorite)
-        try container.encode(lastStudiedAt, forKey: .lastStudiedAt)
-        try container.encode(reviewShare, forKey: .reviewShare)
     }
 }
 
@@ -328,7 +303,7 @@ public struct CardDTO: Codable, Sendable, Hashable {
     /// Back side.
     public var answer: String
     /// A clue shown on request; `nil` when there is none.
-    public var hint: String?
+    @Nullable public var hint: String?
     /// When the card is due next.
     public var dueAt: Date
     /// Ladder level (0 for new cards).
@@ -338,42 +313,42 @@ public struct CardDTO: Codable, Sendable, Hashable {
     /// Last edit.
     public var updatedAt: Date
     /// `new`, `learning`, `review` or `relearning` (ladder cards: `new`, `learning` below level 4, else `review`).
-    public var state: CardState?
+    @Nullable public var state: CardState?
     /// FSRS memory stability in days; nil for new and ladder cards.
-    public var stability: Double?
+    @Nullable public var stability: Double?
     /// FSRS difficulty, 1 … 10; nil for new and ladder cards.
-    public var difficulty: Double?
+    @Nullable public var difficulty: Double?
     /// The last review that counts (undone ones do not); nil for new cards.
-    public var lastReviewedAt: Date?
+    @Nullable public var lastReviewedAt: Date?
     /// Reviews that count.
-    public var reviewCount: Int?
+    @Nullable public var reviewCount: Int?
     /// FSRS (re)learning step (0-based); nil in review, for new and for ladder cards. With the
     /// other fields it is the whole schedule, so a client can schedule the card offline.
-    public var step: Int?
+    @Nullable public var step: Int?
     /// The first review that counts (the daily new-card limit counts cards first reviewed today).
-    public var firstReviewedAt: Date?
+    @Nullable public var firstReviewedAt: Date?
     /// The card's number on this server: it seeds the FSRS fuzz and orders cards due at the same
     /// moment, so a client scheduling offline needs it. Never reused, not meaningful elsewhere.
-    public var number: Int?
+    @Nullable public var number: Int?
     /// Bookmarked by the learner (the feed's swipe left).
     public var bookmarked: Bool
     /// How question, answer and hint are written: `plain`, or `markdown` (the rich-text subset).
     public var format: CardFormat
     /// For a `markdown` card: its texts as sanitised HTML (formulas left for the client to typeset);
     /// `nil` for a plain card.
-    public var rendered: RenderedCardDTO?
+    @Nullable public var rendered: RenderedCardDTO?
     /// The card's kind (`CardKind`); the server always sends it, nil reads as `basic`.
-    public var kind: CardKind?
+    @WrittenWithDefault public var kind: CardKind?
     /// Which card of its note this is: 1 for the reversed side of a pair, the gap number of a cloze,
     /// otherwise 0.
-    public var variant: Int?
+    @WrittenWithDefault public var variant: Int?
     /// The note a reversed pair or a cloze's cards share; nil for a single card.
-    public var noteId: String?
+    @Nullable public var noteId: String?
     /// A multiple-choice card's wrong options; nil for other kinds.
-    public var choices: [String]?
+    @Nullable public var choices: [String]?
     /// For every kind but `basic`: the sides as the learner sees them, written like the card (the
     /// `rendered` texts of a rich card are these sides), and the answer a reply is checked against.
-    public var shown: CardSidesDTO?
+    @Nullable public var shown: CardSidesDTO?
 
     /// Creates the DTO.
     public init(
@@ -522,13 +497,13 @@ public struct StudyOptionDTO: Codable, Sendable, Hashable {
 /// `GET /api/v1/stacks/{id}/study/next`: the next due card, or `card: null` when the session is done.
 public struct StudyNextResponse: Codable, Sendable, Hashable {
     /// The card to learn now; `nil` when nothing is due before the cut-off.
-    public var card: CardDTO?
+    @Nullable public var card: CardDTO?
     /// The ratings offered for `card`, in button order.
     public var options: [StudyOptionDTO]
     /// Cards due before the cut-off, including `card`.
     public var dueCount: Int
     /// When the session is done: when the next card falls due (nil for an empty stack).
-    public var nextDueAt: Date?
+    @Nullable public var nextDueAt: Date?
 
     /// Creates the response.
     public init(card: CardDTO?, options: [StudyOptionDTO], dueCount: Int, nextDueAt: Date?) {
@@ -582,41 +557,6 @@ public struct RateResponse: Codable, Sendable, Hashable {
     }
 }
 
-// Absent values are sent as explicit `null`s (JavaScript clients test `=== null`), not left out
-// as the synthesized encoders do.
-
-extension CardDTO {
-    /// Writes every field, `null` for absent ones.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id.uuidString.lowercased(), forKey: .id)
-        try container.encode(stackId.uuidString.lowercased(), forKey: .stackId)
-        try container.encode(question, forKey: .question)
-        try container.encode(answer, forKey: .answer)
-        try container.encode(hint, forKey: .hint)
-        try container.encode(dueAt, forKey: .dueAt)
-        try container.encode(level, forKey: .level)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(updatedAt, forKey: .updatedAt)
-        try container.encode(state, forKey: .state)
-        try container.encode(stability, forKey: .stability)
-        try container.encode(difficulty, forKey: .difficulty)
-        try container.encode(lastReviewedAt, forKey: .lastReviewedAt)
-        try container.encode(reviewCount, forKey: .reviewCount)
-        try container.encode(step, forKey: .step)
-        try container.encode(firstReviewedAt, forKey: .firstReviewedAt)
-        try container.encode(number, forKey: .number)
-        try container.encode(bookmarked, forKey: .bookmarked)
-        try container.encode(format, forKey: .format)
-        try container.encode(rendered, forKey: .rendered)
-        try container.encode(kind ?? .basic, forKey: .kind)
-        try container.encode(variant ?? 0, forKey: .variant)
-        try container.encode(noteId, forKey: .noteId)
-        try container.encode(choices, forKey: .choices)
-        try container.encode(shown, forKey: .shown)
-    }
-}
-
 extension CardDTO {
     /// The front as the learner sees it: the sides of a card of another kind (a cloze's gap hidden),
     /// the question of a basic card.
@@ -650,21 +590,13 @@ public struct RenderedCardDTO: Codable, Sendable, Hashable {
     /// The back side.
     public var answer: String
     /// The hint; `nil` when there is none or it is hidden.
-    public var hint: String?
+    @Nullable public var hint: String?
 
     /// Renders the three texts.
     public init(question: String, answer: String, hint: String?) {
         self.question = RichText.html(question)
         self.answer = RichText.html(answer)
         self.hint = hint.map { RichText.html($0) }
-    }
-
-    /// Writes every field, `null` for an absent hint.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(question, forKey: .question)
-        try container.encode(answer, forKey: .answer)
-        try container.encode(hint, forKey: .hint)
     }
 }
 
@@ -691,17 +623,6 @@ public struct RenderResponse: Codable, Sendable, Hashable {
     }
 }
 
-extension StudyNextResponse {
-    /// Writes every field, `null` for absent ones.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(card, forKey: .card)
-        try container.encode(options, forKey: .options)
-        try container.encode(dueCount, forKey: .dueCount)
-        try container.encode(nextDueAt, forKey: .nextDueAt)
-    }
-}
-
 /// A rating key of `/api/v1`: `again`, `hard`, `good`, `easy` on FSRS stacks, `easy`, `medium`,
 /// `hard` on ladder stacks (the same word names the scheduler's own rating in each).
 public enum RatingKey: String, Codable, Sendable, Hashable, CaseIterable {
@@ -713,11 +634,11 @@ public enum RatingKey: String, Codable, Sendable, Hashable, CaseIterable {
 /// key of `ratingIfRight` (right on the first try) or `ratingIfWrong`.
 public struct QuizResponse: Codable, Sendable, Hashable {
     /// The card asked; nil when the session is done.
-    public var card: CardDTO?
+    @Nullable public var card: CardDTO?
     /// The answers to choose from: the card's answer and up to three other cards' answers.
     public var choices: [String]
     /// Where the card's answer is in `choices` (nil without a card).
-    public var correctIndex: Int?
+    @Nullable public var correctIndex: Int?
     /// Fewer than four choices: the stack has too few other answers.
     public var fewerChoices: Bool
     /// The rating key for an answer right on the first try (FSRS `good`, ladder `easy`).
@@ -727,7 +648,7 @@ public struct QuizResponse: Codable, Sendable, Hashable {
     /// Due cards, as `study/next` counts them.
     public var dueCount: Int
     /// Without a card: when the next one falls due.
-    public var nextDueAt: Date?
+    @Nullable public var nextDueAt: Date?
     /// For each of `choices`, the sanitised HTML of a rich card's answer it stands for (formulas as
     /// `<span class="math">`, as `POST /render` gives), or nil where the plain words are all there
     /// is, and for the asked card's own answer (the client has the card).
@@ -747,20 +668,6 @@ public struct QuizResponse: Codable, Sendable, Hashable {
         self.ratingIfWrong = ratingIfWrong
         self.dueCount = dueCount
         self.nextDueAt = nextDueAt
-    }
-
-    /// Writes every field, `null` for absent ones.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(card, forKey: .card)
-        try container.encode(choices, forKey: .choices)
-        try container.encode(correctIndex, forKey: .correctIndex)
-        try container.encode(fewerChoices, forKey: .fewerChoices)
-        try container.encode(ratingIfRight, forKey: .ratingIfRight)
-        try container.encode(ratingIfWrong, forKey: .ratingIfWrong)
-        try container.encode(dueCount, forKey: .dueCount)
-        try container.encode(nextDueAt, forKey: .nextDueAt)
-        try container.encode(renderedChoices, forKey: .renderedChoices)
     }
 }
 

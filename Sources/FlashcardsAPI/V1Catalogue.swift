@@ -61,7 +61,7 @@ public struct CatalogueEntryDTO: Codable, Sendable, Hashable {
     public var name: String
     public var description: String
     public var color: String
-    public var icon: StackIcon?
+    @Nullable public var icon: StackIcon?
     public var category: CatalogueCategory
     public var language: CatalogueLanguage
     /// Cards in the stack now.
@@ -94,24 +94,6 @@ public struct CatalogueEntryDTO: Codable, Sendable, Hashable {
         self.publishedAt = publishedAt
         self.preview = preview
         self.mine = mine
-    }
-
-    /// Writes every field, `null` for absent ones.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id.uuidString.lowercased(), forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(description, forKey: .description)
-        try container.encode(color, forKey: .color)
-        try container.encode(icon, forKey: .icon)
-        try container.encode(category, forKey: .category)
-        try container.encode(language, forKey: .language)
-        try container.encode(cardCount, forKey: .cardCount)
-        try container.encode(author, forKey: .author)
-        try container.encode(official, forKey: .official)
-        try container.encode(publishedAt, forKey: .publishedAt)
-        try container.encode(preview, forKey: .preview)
-        try container.encode(mine, forKey: .mine)
     }
 }
 

@@ -39,11 +39,11 @@ public struct ImportProblemDTO: Codable, Sendable, Hashable {
     /// Stable: `front_empty`, `back_too_long`, `missing_column`, `unterminated_quote`, `no_cards`, …
     public var code: String
     /// The line of a CSV/TSV file (1-based).
-    public var line: Int?
+    @Nullable public var line: Int?
     /// The Anki note id.
-    public var note: Int64?
+    @Nullable public var note: Int64?
     /// The card field concerned: `front`, `back`, `hint` or `tags`.
-    public var field: String?
+    @Nullable public var field: String?
     /// German, e.g. "Zeile 12: Die Rückseite ist leer."
     public var message: String
 
@@ -78,15 +78,15 @@ public struct ImportPreviewDTO: Codable, Sendable, Hashable {
     /// `csv` (CSV and TSV) or `apkg` (an Anki package).
     public var format: String
     /// `utf-8`, `utf-8-bom` or `windows-1252`.
-    public var encoding: String?
+    @Nullable public var encoding: String?
     /// The separator used (`"\t"` for tab).
-    public var separator: String?
+    @Nullable public var separator: String?
     /// Whether the first row was read as a header.
     public var hasHeader: Bool
     /// The header row, when there is one.
-    public var header: [String]?
+    @Nullable public var header: [String]?
     /// The columns used.
-    public var columns: ImportColumnsDTO?
+    @Nullable public var columns: ImportColumnsDTO?
     /// The most fields a row has.
     public var columnCount: Int
     /// The first rows as read (at most 20).
@@ -100,16 +100,16 @@ public struct ImportPreviewDTO: Codable, Sendable, Hashable {
     /// A name for a new stack (from the file's name).
     public var suggestedStackName: String
     /// Anki: the decks with cards (each becomes a stack unless `stackId` or `stackName` is given).
-    public var decks: [ImportDeckDTO]?
+    @Nullable public var decks: [ImportDeckDTO]?
     /// Anki: notes in the package.
-    public var notes: Int?
+    @Nullable public var notes: Int?
     /// Anki: answers in the review history that come along.
-    public var reviews: Int?
+    @Nullable public var reviews: Int?
     /// Anki: media files in the package.
-    public var media: Int?
+    @Nullable public var media: Int?
     /// Anki: image files the cards show (JPEG, PNG, GIF or WebP, at most 500); they come along as
     /// images of rich cards.
-    public var images: Int?
+    @Nullable public var images: Int?
 
     /// Creates the preview.
     public init(
@@ -194,20 +194,6 @@ public enum ExportFormat: String, Codable, Sendable, Hashable, CaseIterable {
     case json
 }
 
-// Absent values are sent as explicit `null`s, as everywhere in `/api/v1` (see `CardDTO`).
-
-extension ImportProblemDTO {
-    /// Writes every field, `null` for absent ones.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(code, forKey: .code)
-        try container.encode(line, forKey: .line)
-        try container.encode(note, forKey: .note)
-        try container.encode(field, forKey: .field)
-        try container.encode(message, forKey: .message)
-    }
-}
-
 extension ImportResultDTO {
     /// Reads a result; one from a server before images (no `imagesImported`) has none.
     public init(from decoder: any Decoder) throws {
@@ -218,29 +204,5 @@ extension ImportResultDTO {
             reviewsImported: try container.decode(Int.self, forKey: .reviewsImported),
             mediaSkipped: try container.decode(Int.self, forKey: .mediaSkipped),
             imagesImported: try container.decodeIfPresent(Int.self, forKey: .imagesImported) ?? 0)
-    }
-}
-
-extension ImportPreviewDTO {
-    /// Writes every field, `null` for absent ones.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(format, forKey: .format)
-        try container.encode(encoding, forKey: .encoding)
-        try container.encode(separator, forKey: .separator)
-        try container.encode(hasHeader, forKey: .hasHeader)
-        try container.encode(header, forKey: .header)
-        try container.encode(columns, forKey: .columns)
-        try container.encode(columnCount, forKey: .columnCount)
-        try container.encode(rows, forKey: .rows)
-        try container.encode(cards, forKey: .cards)
-        try container.encode(rejected, forKey: .rejected)
-        try container.encode(problems, forKey: .problems)
-        try container.encode(suggestedStackName, forKey: .suggestedStackName)
-        try container.encode(decks, forKey: .decks)
-        try container.encode(notes, forKey: .notes)
-        try container.encode(reviews, forKey: .reviews)
-        try container.encode(media, forKey: .media)
-        try container.encode(images, forKey: .images)
     }
 }

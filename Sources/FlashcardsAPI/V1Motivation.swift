@@ -37,9 +37,9 @@ public struct OnboardingDTO: Codable, Sendable, Hashable {
     /// Finished or skipped.
     public var done: Bool
     /// `exam`, `language`, `curiosity` or `work`; null before an answer.
-    public var purpose: String?
+    @Nullable public var purpose: String?
     /// 5, 10, 15 or 20 (20 means "20 or more"); null before an answer.
-    public var minutesPerDay: Int?
+    @Nullable public var minutesPerDay: Int?
     /// Topics the learner is interested in.
     public var interests: [String]
 
@@ -48,14 +48,6 @@ public struct OnboardingDTO: Codable, Sendable, Hashable {
         self.purpose = purpose
         self.minutesPerDay = minutesPerDay
         self.interests = interests
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(done, forKey: .done)
-        try container.encode(purpose, forKey: .purpose)
-        try container.encode(minutesPerDay, forKey: .minutesPerDay)
-        try container.encode(interests, forKey: .interests)
     }
 }
 
@@ -75,7 +67,7 @@ public struct SettingsDTO: Codable, Sendable, Hashable {
     public var reminderTime: String
     public var leaderboardOptIn: Bool
     /// A colour theme won in a mystery box; null for the standard one.
-    public var theme: String?
+    @Nullable public var theme: String?
     /// Themes won so far.
     public var unlockedThemes: [String]
     public var onboarding: OnboardingDTO
@@ -95,20 +87,6 @@ public struct SettingsDTO: Codable, Sendable, Hashable {
         self.theme = theme
         self.unlockedThemes = unlockedThemes
         self.onboarding = onboarding
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(language, forKey: .language)
-        try container.encode(dailyGoal, forKey: .dailyGoal)
-        try container.encode(focusMode, forKey: .focusMode)
-        try container.encode(gameElements, forKey: .gameElements)
-        try container.encode(remindersEnabled, forKey: .remindersEnabled)
-        try container.encode(reminderTime, forKey: .reminderTime)
-        try container.encode(leaderboardOptIn, forKey: .leaderboardOptIn)
-        try container.encode(theme, forKey: .theme)
-        try container.encode(unlockedThemes, forKey: .unlockedThemes)
-        try container.encode(onboarding, forKey: .onboarding)
     }
 }
 
@@ -226,20 +204,13 @@ public struct ChallengeDTO: Codable, Sendable, Hashable {
 public struct BoxDTO: Codable, Sendable, Hashable {
     /// `common`, `rare`, `epic` or `legendary`.
     public var rarity: String
-    public var xp: Int?
-    public var theme: String?
+    @Nullable public var xp: Int?
+    @Nullable public var theme: String?
 
     public init(rarity: String, xp: Int?, theme: String?) {
         self.rarity = rarity
         self.xp = xp
         self.theme = theme
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(rarity, forKey: .rarity)
-        try container.encode(xp, forKey: .xp)
-        try container.encode(theme, forKey: .theme)
     }
 }
 
@@ -247,17 +218,11 @@ public struct BoxDTO: Codable, Sendable, Hashable {
 public struct MysteryBoxStateDTO: Codable, Sendable, Hashable {
     /// All three challenges are done.
     public var available: Bool
-    public var opened: BoxDTO?
+    @Nullable public var opened: BoxDTO?
 
     public init(available: Bool, opened: BoxDTO?) {
         self.available = available
         self.opened = opened
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(available, forKey: .available)
-        try container.encode(opened, forKey: .opened)
     }
 }
 
@@ -371,7 +336,7 @@ public struct LeaderboardDTO: Codable, Sendable, Hashable {
     /// The top 50 opted-in learners with a value above 0.
     public var entries: [LeaderboardEntryDTO]
     /// The caller's place; null when not opted in or nothing studied today.
-    public var me: LeaderboardRankDTO?
+    @Nullable public var me: LeaderboardRankDTO?
 
     public init(date: String, metric: String, optedIn: Bool, entries: [LeaderboardEntryDTO], me: LeaderboardRankDTO?) {
         self.date = date
@@ -379,15 +344,6 @@ public struct LeaderboardDTO: Codable, Sendable, Hashable {
         self.optedIn = optedIn
         self.entries = entries
         self.me = me
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(date, forKey: .date)
-        try container.encode(metric, forKey: .metric)
-        try container.encode(optedIn, forKey: .optedIn)
-        try container.encode(entries, forKey: .entries)
-        try container.encode(me, forKey: .me)
     }
 }
 

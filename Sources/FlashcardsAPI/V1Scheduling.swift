@@ -111,7 +111,7 @@ public struct WeekRetentionDTO: Codable, Sendable, Hashable {
     /// Of these, recalled (anything but Again; ladder: anything but Schwer).
     public var recalled: Int
     /// `recalled / reviews`; nil for a week without long-term reviews.
-    public var retention: Double?
+    @Nullable public var retention: Double?
 
     /// Creates the entry.
     public init(weekStart: String, reviews: Int, recalled: Int, retention: Double?) {
@@ -181,9 +181,9 @@ public struct CardRetrievabilityDTO: Codable, Sendable, Hashable {
     /// Its state (see ``CardDTO/state``).
     public var state: CardState
     /// FSRS stability in days.
-    public var stability: Double?
+    @Nullable public var stability: Double?
     /// The probability of recall now, 0 … 1; nil for new cards and cards of ladder stacks.
-    public var retrievability: Double?
+    @Nullable public var retrievability: Double?
     /// When it is due.
     public var dueAt: Date
 
@@ -207,13 +207,13 @@ public struct SchedulerParametersDTO: Codable, Sendable, Hashable {
     /// Whether these are the FSRS defaults (no optimization yet).
     public var isDefault: Bool
     /// When they were fitted.
-    public var optimizedAt: Date?
+    @Nullable public var optimizedAt: Date?
     /// Log loss of the fitted parameters on the user's history.
-    public var logLoss: Double?
+    @Nullable public var logLoss: Double?
     /// Log loss of the default parameters on the same history.
-    public var defaultLogLoss: Double?
+    @Nullable public var defaultLogLoss: Double?
     /// Reviews the fit used.
-    public var reviews: Int?
+    @Nullable public var reviews: Int?
 
     /// Creates the DTO.
     public init(
@@ -226,44 +226,5 @@ public struct SchedulerParametersDTO: Codable, Sendable, Hashable {
         self.logLoss = logLoss
         self.defaultLogLoss = defaultLogLoss
         self.reviews = reviews
-    }
-}
-
-// Absent values are sent as explicit `null`s, as everywhere in `/api/v1` (see `CardDTO`).
-
-extension WeekRetentionDTO {
-    /// Writes every field, `null` for absent ones.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(weekStart, forKey: .weekStart)
-        try container.encode(reviews, forKey: .reviews)
-        try container.encode(recalled, forKey: .recalled)
-        try container.encode(retention, forKey: .retention)
-    }
-}
-
-extension CardRetrievabilityDTO {
-    /// Writes every field, `null` for absent ones.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(cardId.uuidString.lowercased(), forKey: .cardId)
-        try container.encode(stackId.uuidString.lowercased(), forKey: .stackId)
-        try container.encode(state, forKey: .state)
-        try container.encode(stability, forKey: .stability)
-        try container.encode(retrievability, forKey: .retrievability)
-        try container.encode(dueAt, forKey: .dueAt)
-    }
-}
-
-extension SchedulerParametersDTO {
-    /// Writes every field, `null` for absent ones.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(parameters, forKey: .parameters)
-        try container.encode(isDefault, forKey: .isDefault)
-        try container.encode(optimizedAt, forKey: .optimizedAt)
-        try container.encode(logLoss, forKey: .logLoss)
-        try container.encode(defaultLogLoss, forKey: .defaultLogLoss)
-        try container.encode(reviews, forKey: .reviews)
     }
 }

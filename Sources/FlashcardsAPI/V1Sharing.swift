@@ -24,11 +24,11 @@ public struct SharedCardDTO: Codable, Sendable, Hashable {
     /// Back side.
     public var answer: String
     /// The hint; `nil` when there is none.
-    public var hint: String?
+    @Nullable public var hint: String?
     /// How the texts are written.
     public var format: CardFormat
     /// A rich card's texts as sanitised HTML; `nil` for a plain card.
-    public var rendered: RenderedCardDTO?
+    @Nullable public var rendered: RenderedCardDTO?
 
     /// Creates the DTO.
     public init(question: String, answer: String, hint: String?, format: CardFormat, rendered: RenderedCardDTO?) {
@@ -37,16 +37,6 @@ public struct SharedCardDTO: Codable, Sendable, Hashable {
         self.hint = hint
         self.format = format
         self.rendered = rendered
-    }
-
-    /// Writes every field, `null` for absent ones.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(question, forKey: .question)
-        try container.encode(answer, forKey: .answer)
-        try container.encode(hint, forKey: .hint)
-        try container.encode(format, forKey: .format)
-        try container.encode(rendered, forKey: .rendered)
     }
 }
 
@@ -59,7 +49,7 @@ public struct SharedStackDTO: Codable, Sendable, Hashable {
     /// Its description (may be empty).
     public var description: String
     /// Its icon; `nil` for none.
-    public var icon: StackIcon?
+    @Nullable public var icon: StackIcon?
     /// How many cards it has.
     public var cardCount: Int
     /// A page of its cards, in the order they were made.
@@ -76,16 +66,5 @@ public struct SharedStackDTO: Codable, Sendable, Hashable {
         self.icon = icon
         self.cardCount = cardCount
         self.cards = cards
-    }
-
-    /// Writes every field, `null` for absent ones.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(name, forKey: .name)
-        try container.encode(color, forKey: .color)
-        try container.encode(description, forKey: .description)
-        try container.encode(icon, forKey: .icon)
-        try container.encode(cardCount, forKey: .cardCount)
-        try container.encode(cards, forKey: .cards)
     }
 }

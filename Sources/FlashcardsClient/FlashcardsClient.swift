@@ -41,6 +41,11 @@ public struct FlashcardsClient: Sendable {
     /// Forgets the token.
     public func logout() { token = nil }
 
+    /// `GET /api/v1/health`: returns when the server answers, throws otherwise.
+    public func health() async throws {
+        _ = try await transport.send(Endpoint.V1.health)
+    }
+
     // MARK: Account
 
     /// Creates an account and signs in.

@@ -26,8 +26,8 @@ struct StudyRulesTests {
         {
             #expect(StudyRating(scheduler: rating.scheduler, storedValue: rating.storedValue) == rating)
         }
-        #expect(StudyRating(scheduler: .ladder, storedValue: 7) == .ladder(.medium))
-        #expect(StudyRating(scheduler: .fsrs, storedValue: 0) == .fsrs(.good))
+        #expect(StudyRating(scheduler: .ladder, storedValue: 7) == nil)
+        #expect(StudyRating(scheduler: .fsrs, storedValue: 0) == nil)
     }
 
     @Test("keys belong to their scheduler; compatibility ids too, with the old ids mapped on FSRS")

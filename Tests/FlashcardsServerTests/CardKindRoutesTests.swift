@@ -227,12 +227,12 @@ struct CardKindRoutesTests {
                 _ = try await client.waitForJob(job.id)
                 let drafts = try await client.drafts(in: stack.id)
                 let definition = try #require(drafts.first { $0.alternative?.question.contains("___") == true })
-                #expect(definition.cardKind == .basic)
+                #expect(try definition.cardKind == .basic)
                 // The learner switches to the cloze the generator offered, as the draft editor does.
                 let alternative = try #require(definition.alternative)
                 let switched = try await client.updateDraft(
                     definition.id, in: stack.id, question: alternative.question, answer: alternative.answer)
-                #expect(switched.cardKind == .fillBlank)
+                #expect(try switched.cardKind == .fillBlank)
                 _ = try await client.acceptDrafts(in: stack.id, ids: [definition.id])
                 let card = try #require(try await client.cards(in: stack.id).items.first)
                 #expect(card.kind == .fillBlank && card.answer == alternative.answer)

@@ -87,7 +87,7 @@ struct GenerationRoutesTests {
             ) { res in
                 #expect(res.status == .badRequest, "a malformed jobId must not list every draft")
             }
-            #expect(job.dto.progress.cardsCreated == drafts.count)
+            #expect(try job.dto.progress.cardsCreated == drafts.count)
             // Nothing is in the stack until the user accepts.
             #expect(try await CardModel.query(on: app.db).count() == 0)
 
@@ -216,7 +216,7 @@ struct GenerationRoutesTests {
                 try await app.testing().test(
                     .GET, "api/v1/stacks/\(stackId)/drafts?jobId=\(try #require(jobId))", headers: bearerHeaders(token)
                 ) { res in drafts = try res.decoded([DraftDTO].self) }
-                let result = try JSONSerialization.jsonObject(with: Data((job.dto.result ?? "{}").utf8))
+                let result = try JSONSerialization.jsonObject(with: Data((try job.dto.result ?? "{}").utf8))
                 return (drafts, try #require(result as? [String: Any]))
             }
             let first = try await generate()
@@ -250,7 +250,7 @@ struct GenerationRoutesTests {
             ) { res in failedId = try res.decoded(JobDTO.self).id }
             let failed = try await waitForJob(app, try #require(failedId))
             #expect(failed.status == "failed")
-            #expect(failed.dto.errorCode == "nothing_generated")
+            #expect(try failed.dto.errorCode == "nothing_generated")
         }
     }
 

@@ -119,7 +119,7 @@ struct ImportRoutesTests {
             for options in [ImportOptionsDTO(), ImportOptionsDTO(stackId: UUID(uuidString: stackId))] {
                 let job = try await importFile(app, token: token, file: file, options: options)
                 #expect(job.status == "failed" && job.error == "Zeile 3: Die Rückseite ist leer.")
-                #expect(job.dto.errorCode == "back_empty")
+                #expect(try job.dto.errorCode == "back_empty")
                 let problem = try JSONDecoder().decode(
                     ImportProblemDTO.self, from: Data(try #require(job.result).utf8))
                 #expect(problem.line == 3 && problem.field == "back")
@@ -128,7 +128,7 @@ struct ImportRoutesTests {
             #expect(try await cardRows(app).map(\.question) == ["Schon da"])
             // An unclosed quote names the line its row starts on.
             let broken = try await importFile(app, token: token, file: Data("a,b\n\"c,d\ne,f\n".utf8))
-            #expect(broken.status == "failed" && broken.dto.errorCode == "unterminated_quote")
+            #expect(try broken.status == "failed" && broken.dto.errorCode == "unterminated_quote")
             #expect(broken.error == "Zeile 2: Ein Feld in Anführungszeichen wird nicht geschlossen.")
         }
     }

@@ -1,5 +1,8 @@
+import FlashcardsClient
 import FlashcardsCore
+import Fluent
 import Foundation
+import SQLKit
 import Testing
 import Vapor
 
@@ -136,6 +139,63 @@ struct StudyRenderingTests {
         for card in cards {
             let rated = RateResponse(card: card, next: answers[1])
             try expectSame(rated, written: StudyRendering.response(rated))
+        }
+    }
+}
+
+@Suite("Compatibility stacks written directly")
+struct CompatRenderingTests {
+    @Test(
+        "GET /stack/{id} writes what JSONEncoder writes for the stack's CompatStack",
+        arguments: TestDatabase.available)
+    func sameAsEncoder(db: TestDatabase) async throws {
+        try await withApp(db) { app in
+            try await withRunningServer(app) { client, _ in
+                try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
+                let stack = try await client.createStack(name: "Zeichen \"ÄÖÜ\" \\ / 🧠", color: "#123456")
+                let sql = try #require(app.db as? any SQLDatabase)
+                let model = try #require(try await StackModel.query(on: app.db).first())
+                /// The written document and `JSONEncoder`'s for the same cards, parsed.
+                func compare() async throws {
+                    let written = try #require(
+                        try await CompatRendering.response(stack: model, on: sql).body.data)
+                    let cards = try await CardModel.query(on: app.db).filter(\.$stackId == model.id!).sort(\.$id).all()
+                    let value = CompatStack(
+                        id: model.id!, uniqueId: model.uniqueId.uuidString.lowercased(), name: model.name,
+                        color: model.color, cards: try cards.map { try $0.compat() })
+                    let encoded = try FlashcardsJSON.makeEncoder().encode(value)
+                    let writtenObject = try JSONSerialization.jsonObject(with: written) as? NSDictionary
+                    let encodedObject = try JSONSerialization.jsonObject(with: encoded) as? NSDictionary
+                    #expect(
+                        writtenObject != nil && writtenObject == encodedObject,
+                        "\(String(decoding: written, as: UTF8.self))")
+                    #expect(try FlashcardsJSON.makeDecoder().decode(CompatStack.self, from: written) == value)
+                }
+                // No cards yet.
+                try await compare()
+                let texts = [
+                    "Anführungszeichen \" und \\ Backslash / Schrägstrich", "Zeile\nZeile\r\n\tTab \u{1} \u{1F} \u{7F}",
+                    "Ümlaute äöüß, Emoji 🧠, Formel ∑ x² ≤ 10", "<b>kein HTML</b> & &amp;",
+                ]
+                var ids: [UUID] = []
+                for (index, text) in texts.enumerated() {
+                    // Every other card without a hint (written as "" in this API).
+                    let card = try await client.createCard(
+                        in: stack.id, question: text, answer: texts[(index + 1) % texts.count],
+                        hint: index.isMultiple(of: 2) ? nil : text)
+                    ids.append(card.id)
+                }
+                // A rated card: another due date (with milliseconds) and level.
+                _ = try await client.rate(ids[1], in: stack.id, rating: .good)
+                // A rich card (its texts without their formatting, as this API's clients show plain
+                // text) and a cloze (its sides, the gap hidden).
+                _ = try await client.createCard(
+                    in: stack.id, question: "**Fett** und $x^2$", answer: "- eins\n- zwei", hint: "_kursiv_",
+                    format: .markdown)
+                _ = try await client.createCard(
+                    in: stack.id, question: "Die {{c1::Zellmembran}} umgibt die Zelle.", answer: "", kind: .cloze)
+                try await compare()
+            }
         }
     }
 }

@@ -80,7 +80,7 @@ struct JobTests {
             let done = try await waitForJob(app, ok.id!)
             #expect(done.status == "succeeded")
             #expect(done.result == #"{"echo":"hallo"}"#)
-            #expect(done.dto.progress.message == "Schritt 3 von 3")
+            #expect(try done.dto.progress.message == "Schritt 3 von 3")
             let failed = try await waitForJob(app, bad.id!)
             #expect(failed.status == "failed")
             #expect(failed.error == "Absichtlich fehlgeschlagen.")

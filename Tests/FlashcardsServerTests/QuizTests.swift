@@ -47,7 +47,7 @@ struct QuizTests {
                 let rated = try await client.rate(card.id, in: stack.id, rating: quiz.ratingIfRight, mode: .quiz)
                 #expect(rated.card.reviewCount == 1)
                 let log = try #require(try await ReviewLogModel.query(on: app.db).first())
-                #expect(log.mode == "quiz" && log.storedRating == .fsrs(.good))
+                #expect(try log.mode == "quiz" && log.storedRating == .fsrs(.good))
             }
         }
     }

@@ -67,9 +67,9 @@ struct RatingPathTests {
                     let replayed = try #require(
                         try await CardModel.query(on: app.db).filter(\.$uniqueId == card.id).first())
                     let replay = cardScheduler.replay(
-                        logs.map(\.logged), cardID: Int64(replayed.id!), createdAt: replayed.createdAt,
+                        try logs.map { try $0.logged }, cardID: Int64(replayed.id!), createdAt: replayed.createdAt,
                         describing: Set(logs.map { $0.id! }))
-                    replayed.schedule = replay.schedule
+                    replayed.setSchedule(replay.schedule)
                     let steps = replay.steps
                     #expect(stored.dueAt == replayed.dueAt)
                     #expect(stored.level == replayed.level)

@@ -49,7 +49,7 @@ struct StudyModeLogTests {
                 let undo = UUID()
                 _ = try await client.undoLastReview(of: cards[0], in: stack.id, undoId: undo)
                 let entry = try #require(try await ReviewLogModel.find(undo, on: app.db))
-                #expect(entry.logKind == .undo && entry.mode == "quiz")
+                #expect(try entry.logKind == .undo && entry.mode == "quiz")
 
                 // An unknown mode is refused by name, and nothing is written.
                 let token = try #require(client.token)

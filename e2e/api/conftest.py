@@ -146,6 +146,24 @@ def start_server(backend: str, name: str, extra_env: dict[str, str] | None = Non
         time.sleep(0.1)
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    """`test_every_operation_was_exercised` (test_openapi_coverage.py) reads what the stories of
+    every module called on the servers of its backend: it runs after the last other test of that
+    backend (pytest has already grouped the tests by backend, whose servers are session-scoped)."""
+    last = [item for item in items if item.originalname == "test_every_operation_was_exercised"]
+    for item in last:
+        items.remove(item)
+    for item in last:
+        backend = item.callspec.params.get("backend")
+        position = max(
+            (index for index, other in enumerate(items) if getattr(other, "callspec", None)
+             and other.callspec.params.get("backend") == backend),
+            default=len(items) - 1,
+        )
+        items.insert(position + 1, item)
+
+
 @pytest.fixture(scope="session", params=BACKENDS)
 def backend(request) -> str:
     """The database of this run: every server fixture below follows it, so tests that use several

@@ -8,12 +8,16 @@ public enum StudyRating: Sendable, Hashable {
     /// An FSRS rating (stored as 1 … 4).
     case fsrs(FSRSRating)
 
-    /// A rating as a log row stores it: the scheduler and its number there. An unknown number reads
-    /// as the middle rating (ladder Mittel, FSRS Good), so an odd row never stops a replay.
-    public init(scheduler: SchedulerKind, storedValue value: Int) {
+    /// A rating as a log row stores it: the scheduler and its number there; nil for a number the
+    /// scheduler does not have (the server reports such a row as an error, it never guesses).
+    public init?(scheduler: SchedulerKind, storedValue value: Int) {
         switch scheduler {
-        case .ladder: self = .ladder(LadderRating(rawValue: value) ?? .medium)
-        case .fsrs: self = .fsrs(FSRSRating(rawValue: value) ?? .good)
+        case .ladder:
+            guard let rating = LadderRating(rawValue: value) else { return nil }
+            self = .ladder(rating)
+        case .fsrs:
+            guard let rating = FSRSRating(rawValue: value) else { return nil }
+            self = .fsrs(rating)
         }
     }
 

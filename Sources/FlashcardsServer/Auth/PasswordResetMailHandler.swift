@@ -61,7 +61,8 @@ struct PasswordResetMailHandler: JobHandler {
                 userError: false)
         }
         let message = PasswordResetMail(
-            language: MailLanguage(rawValue: payload.language) ?? .de, name: user.name,
+            language: try storedValue(MailLanguage.self, payload.language, column: "jobs.payload.language"),
+            name: user.name,
             link: Self.link(base: publicURL, token: token), minutes: settings.lifetimeSeconds / 60
         ).message(from: mail.sender, to: recipient, date: job.now(), id: payload.resetId)
         let client = SMTPClient(configuration: mail)

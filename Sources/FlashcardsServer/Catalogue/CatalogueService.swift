@@ -116,7 +116,8 @@ struct CatalogueService {
         ).all(decoding: EntryRow.self)
         let previews = try await previews(of: rows.map(\.stack_id))
         return PageDTO(
-            items: rows.map { row in row.dto(preview: previews[row.stack_id] ?? [], caller: user.id!) }, page: page,
+            items: try rows.map { row in try row.dto(preview: previews[row.stack_id] ?? [], caller: user.id!) },
+            page: page,
             perPage: perPage, total: total)
     }
 
@@ -125,7 +126,7 @@ struct CatalogueService {
         let (row, stack) = try await find(id)
         let cards = try await ShareService.cards(of: stack, page: page, perPage: perPage, on: context.db)
         return CatalogueStackDTO(
-            entry: row.dto(preview: Array(cards.items.prefix(3)), caller: user.id!), cards: cards)
+            entry: try row.dto(preview: Array(cards.items.prefix(3)), caller: user.id!), cards: cards)
     }
 
     /// The caller's own copy of a published stack (new progress).
@@ -184,7 +185,7 @@ struct CatalogueService {
         var previews: [Int: [SharedCardDTO]] = [:]
         for row in rows {
             let card = try CardModel.read(row)
-            previews[card.stackId, default: []].append(card.shared)
+            previews[card.stackId, default: []].append(try card.shared)
         }
         return previews
     }
@@ -210,9 +211,13 @@ private struct PublicationRow: Decodable {
     let published_at: Date
 
     var dto: PublicationDTO {
-        PublicationDTO(
-            entryId: id, category: CatalogueCategory(rawValue: category) ?? .other,
-            language: CatalogueLanguage(rawValue: language) ?? .other, publishedAt: published_at)
+        get throws {
+            PublicationDTO(
+                entryId: id,
+                category: try storedValue(CatalogueCategory.self, category, column: "catalogue_entries.category"),
+                language: try storedValue(CatalogueLanguage.self, language, column: "catalogue_entries.language"),
+                publishedAt: published_at)
+        }
     }
 }
 
@@ -231,11 +236,13 @@ private struct EntryRow: Decodable {
     let author: String
     let card_count: Int
 
-    func dto(preview: [SharedCardDTO], caller: UUID) -> CatalogueEntryDTO {
+    func dto(preview: [SharedCardDTO], caller: UUID) throws -> CatalogueEntryDTO {
         CatalogueEntryDTO(
-            id: id, name: name, description: description, color: color, icon: icon.flatMap { StackIcon(rawValue: $0) },
-            category: CatalogueCategory(rawValue: category) ?? .other,
-            language: CatalogueLanguage(rawValue: language) ?? .other, cardCount: card_count, author: author,
+            id: id, name: name, description: description, color: color,
+            icon: try icon.map { try storedValue(StackIcon.self, $0, column: "stacks.icon") },
+            category: try storedValue(CatalogueCategory.self, category, column: "catalogue_entries.category"),
+            language: try storedValue(CatalogueLanguage.self, language, column: "catalogue_entries.language"),
+            cardCount: card_count, author: author,
             official: official, publishedAt: published_at, preview: preview, mine: user_id == caller)
     }
 }

@@ -33,40 +33,42 @@ extension StackService.Summary {
 extension CardModel {
     /// The card as `/api/v1` shows it, with its scheduling state; without its hint where the study
     /// routes hide it (the card routes always return it, for editing).
-    func dto(stack: StackModel, hintVisible: Bool = true) -> CardDTO {
+    func dto(stack: StackModel, hintVisible: Bool = true) throws -> CardDTO {
         let hint = hintVisible ? hint : nil
-        let kind = cardKind
-        let sides = kind == .basic ? nil : self.sides
+        let kind = try cardKind
+        let sides = kind == .basic ? nil : try self.sides
         return CardDTO(
             id: uniqueId, stackId: stack.uniqueId, question: question, answer: answer, hint: hint,
-            dueAt: dueAt, level: level, createdAt: createdAt, updatedAt: updatedAt, state: cardState,
+            dueAt: dueAt, level: level, createdAt: createdAt, updatedAt: updatedAt, state: try cardState,
             stability: stability, difficulty: difficulty, lastReviewedAt: lastReviewedAt, reviewCount: reviewCount,
-            step: step, firstReviewedAt: firstReviewedAt, number: id, bookmarked: bookmarked, format: cardFormat,
-            rendered: rendered(sides, hint: hint), kind: kind, variant: variant, noteId: noteId, choices: choices,
+            step: step, firstReviewedAt: firstReviewedAt, number: id, bookmarked: bookmarked, format: try cardFormat,
+            rendered: try rendered(sides, hint: hint), kind: kind, variant: variant, noteId: noteId, choices: choices,
             shown: sides.map(CardSidesDTO.init))
     }
 
     /// The card as a shared stack shows it: its sides as a learner sees them, no learning state.
     var shared: SharedCardDTO {
-        let sides = self.sides
-        return SharedCardDTO(
-            question: sides.question, answer: sides.answer, hint: hint, format: cardFormat,
-            rendered: rendered(sides, hint: hint))
+        get throws {
+            let sides = try self.sides
+            return SharedCardDTO(
+                question: sides.question, answer: sides.answer, hint: hint, format: try cardFormat,
+                rendered: try rendered(sides, hint: hint))
+        }
     }
 
     /// A rich card's sides as sanitised HTML (`hint` as shown); nil for a plain card. `sides` nil:
     /// the stored texts (a basic card's sides).
-    private func rendered(_ sides: CardSides?, hint: String?) -> RenderedCardDTO? {
-        guard cardFormat == .markdown else { return nil }
+    private func rendered(_ sides: CardSides?, hint: String?) throws -> RenderedCardDTO? {
+        guard try cardFormat == .markdown else { return nil }
         return RenderedCardDTO(question: sides?.question ?? question, answer: sides?.answer ?? answer, hint: hint)
     }
 
     /// The card as the original API shows it, with the rating options of `GET …/card/next`: a rich
     /// card's texts without their formatting, as its clients show plain text; a card of another kind
     /// shows its sides (a cloze its gap hidden), as its clients know only question and answer.
-    func compat(options: [RatingOption] = [], hintVisible: Bool = true) -> CompatCard {
-        let format = cardFormat
-        let sides = self.sides
+    func compat(options: [RatingOption] = [], hintVisible: Bool = true) throws -> CompatCard {
+        let format = try cardFormat
+        let sides = try self.sides
         return CompatCard(
             id: id!, uniqueId: uniqueId.uuidString.lowercased(), question: format.plainText(sides.question),
             answer: format.plainText(sides.answer), hint: hintVisible ? hint.map(format.plainText) ?? "" : "",
@@ -77,9 +79,9 @@ extension CardModel {
 
 extension StudyNextResponse {
     /// What to learn next in `stack`, as `/api/v1` sends it.
-    init(_ state: StudyState, stack: StackModel) {
+    init(_ state: StudyState, stack: StackModel) throws {
         self.init(
-            card: state.card.map { $0.dto(stack: stack, hintVisible: state.hintsVisible) },
+            card: try state.card.map { try $0.dto(stack: stack, hintVisible: state.hintsVisible) },
             options: state.options.map(\.dto), dueCount: state.dueCount, nextDueAt: state.nextDueAt)
     }
 }

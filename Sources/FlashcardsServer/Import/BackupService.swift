@@ -126,8 +126,8 @@ enum BackupService {
                     createdAt: card.createdAt, updatedAt: card.updatedAt, dueAt: card.dueAt, level: card.level,
                     reviewCount: card.reviewCount, queue: card.queue, state: card.state, step: card.step,
                     stability: card.stability, difficulty: card.difficulty, firstReviewedAt: card.firstReviewedAt,
-                    lastReviewedAt: card.lastReviewedAt, format: card.cardFormat,
-                    kind: card.cardKind == .basic ? nil : card.cardKind,
+                    lastReviewedAt: card.lastReviewedAt, format: try card.cardFormat,
+                    kind: try card.cardKind == .basic ? nil : card.cardKind,
                     variant: card.variant == 0 ? nil : card.variant,
                     noteId: card.noteId, choices: card.choices)
             },

@@ -23,9 +23,12 @@ enum ExportService {
 
         /// The card's sides: a file has no card kinds, so each card goes out as the learner sees it.
         var sides: CardSides {
-            CardSides(
-                kind: CardKind(rawValue: kind) ?? .basic, variant: variant, question: question, answer: answer,
-                format: CardFormat(rawValue: format) ?? .plain)
+            get throws {
+                CardSides(
+                    kind: try storedValue(CardKind.self, kind, column: "cards.kind"), variant: variant,
+                    question: question, answer: answer,
+                    format: try storedValue(CardFormat.self, format, column: "cards.format"))
+            }
         }
     }
 
@@ -35,8 +38,8 @@ enum ExportService {
         let rows = try await sql.select()
             .columns("question", "answer", "hint", "tags", "kind", "variant", "format").from("cards")
             .where("stack_id", .equal, stack.id!).orderBy("id").all(decoding: Row.self)
-            .map { row in
-                let sides = row.sides
+            .map { row throws in
+                let sides = try row.sides
                 return [sides.question, sides.answer, row.hint ?? "", row.tags ?? ""]
             }
         let csv = format == .csv
@@ -64,7 +67,7 @@ enum ExportService {
             var schedule = CardSchedule.new(createdAt: card.createdAt)
             var reviews: [AnkiPackageWriter.Review] = []
             let durations = Dictionary(uniqueKeysWithValues: (logs[card.id!] ?? []).map { ($0.id!, $0.durationMs) })
-            for review in ReviewOrder.counted((logs[card.id!] ?? []).map(\.logged)) {
+            for review in ReviewOrder.counted(try (logs[card.id!] ?? []).map { try $0.logged }) {
                 let before = schedule
                 scheduler.apply(review.rating, at: review.reviewedAt, to: &schedule, cardID: Int64(card.id!))
                 func interval(_ state: CardSchedule, from time: Date) -> Int {
@@ -87,11 +90,11 @@ enum ExportService {
             }
             // Each card goes out as a note of its sides (Anki's cloze and reversed note types are not
             // written).
-            let sides = card.sides
+            let sides = try card.sides
             return AnkiPackageWriter.Card(
                 question: sides.question, answer: sides.answer, hint: card.hint,
                 tags: (card.tags ?? "").split(separator: " ").map(String.init), createdAt: card.createdAt,
-                schedule: card.schedule, reviews: reviews, format: card.cardFormat)
+                schedule: try card.schedule, reviews: reviews, format: try card.cardFormat)
         }
         // The images the rich cards show go along as media files named `<id>.<ext>`.
         let ids = exported.filter { $0.format == .markdown }.flatMap { card in

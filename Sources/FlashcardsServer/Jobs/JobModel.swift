@@ -53,3 +53,10 @@ enum JobStatus: String, Codable, Sendable {
 
     var isFinished: Bool { self == .succeeded || self == .failed || self == .cancelled }
 }
+
+extension JobModel {
+    /// The job's status; an unknown stored value is `UnknownStoredValue`.
+    var jobStatus: JobStatus {
+        get throws { try storedValue(JobStatus.self, status, column: "jobs.status") }
+    }
+}

@@ -117,7 +117,8 @@ struct JobQueue {
 
     /// Asks a job to stop: a queued job is cancelled at once, a running one at its next report.
     func cancel(_ job: JobModel) async throws -> JobModel {
-        guard let status = JobStatus(rawValue: job.status), !status.isFinished else { return job }
+        let status = try job.jobStatus
+        guard !status.isFinished else { return job }
         job.cancelRequested = true
         if status == .queued {
             job.status = JobStatus.cancelled.rawValue
@@ -137,11 +138,17 @@ struct JobQueue {
 extension JobModel {
     /// The wire form.
     var dto: JobDTO {
-        let progress =
-            (try? FlashcardsJSON.makeDecoder().decode(JobProgressDTO.self, from: Data(self.progress.utf8))) ?? .queued
-        return JobDTO(
-            id: id!, kind: kind, status: status, progress: progress, result: result, error: error,
-            errorCode: errorCode.map { $0.hasPrefix("user:") ? String($0.dropFirst(5)) : $0 }, createdAt: createdAt,
-            updatedAt: updatedAt)
+        get throws {
+            let progress: JobProgressDTO
+            do {
+                progress = try FlashcardsJSON.makeDecoder().decode(JobProgressDTO.self, from: Data(self.progress.utf8))
+            } catch {
+                throw UnknownStoredValue(column: "jobs.progress", value: self.progress)
+            }
+            return JobDTO(
+                id: id!, kind: kind, status: status, progress: progress, result: result, error: error,
+                errorCode: errorCode.map { $0.hasPrefix("user:") ? String($0.dropFirst(5)) : $0 },
+                createdAt: createdAt, updatedAt: updatedAt)
+        }
     }
 }

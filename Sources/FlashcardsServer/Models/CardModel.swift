@@ -72,7 +72,7 @@ final class CardModel: Model, @unchecked Sendable {
         self.hint = hint
         self.searchText = CardModel.searchText(question: question, answer: answer, hint: hint)
         self.createdAt = now
-        self.schedule = .new(createdAt: now)
+        setSchedule(.new(createdAt: now))
         self.bookmarked = false
         self.updatedAt = now
     }
@@ -86,11 +86,15 @@ final class CardModel: Model, @unchecked Sendable {
         [question, answer, hint ?? ""].joined(separator: "\n").lowercased()
     }
 
-    /// How the texts are written (an unknown stored value reads as plain).
-    var cardFormat: CardFormat { CardFormat(rawValue: format) ?? .plain }
+    /// How the texts are written; an unknown stored value is `UnknownStoredValue`.
+    var cardFormat: CardFormat {
+        get throws { try storedValue(CardFormat.self, format, column: "cards.format") }
+    }
 
-    /// The card's kind (an unknown stored value reads as basic).
-    var cardKind: CardKind { CardKind(rawValue: kind) ?? .basic }
+    /// The card's kind; an unknown stored value is `UnknownStoredValue`.
+    var cardKind: CardKind {
+        get throws { try storedValue(CardKind.self, kind, column: "cards.kind") }
+    }
 
     /// A multiple-choice card's wrong options; nil for every other card.
     var choices: [String]? {
@@ -104,30 +108,38 @@ final class CardModel: Model, @unchecked Sendable {
 
     /// What the learner sees of the card and what an answer is checked against.
     var sides: CardSides {
-        CardSides(kind: cardKind, variant: variant, question: question, answer: answer, format: cardFormat)
+        get throws {
+            CardSides(kind: try cardKind, variant: variant, question: question, answer: answer, format: try cardFormat)
+        }
     }
 
-    /// The card's state as the scheduler rules see it (an unknown stored state reads as review).
-    var cardState: CardState { CardState(rawValue: state) ?? .review }
+    /// The card's state as the scheduler rules see it; an unknown stored state is
+    /// `UnknownStoredValue`.
+    var cardState: CardState {
+        get throws { try storedValue(CardState.self, state, column: "cards.state") }
+    }
 
-    /// The schedule fields as one value: what a replay reads and sets.
+    /// The schedule fields as one value: what a replay reads (`setSchedule` writes it).
     var schedule: CardSchedule {
-        get {
+        get throws {
             CardSchedule(
-                state: cardState, step: step, stability: stability, difficulty: difficulty, due: dueAt, level: level,
-                reviewCount: reviewCount, firstReviewedAt: firstReviewedAt, lastReviewedAt: lastReviewedAt)
+                state: try cardState, step: step, stability: stability, difficulty: difficulty, due: dueAt,
+                level: level, reviewCount: reviewCount, firstReviewedAt: firstReviewedAt,
+                lastReviewedAt: lastReviewedAt)
         }
-        set {
-            state = newValue.state.rawValue
-            queue = newValue.queue.rawValue
-            step = newValue.step
-            stability = newValue.stability
-            difficulty = newValue.difficulty
-            dueAt = newValue.due
-            level = newValue.level
-            reviewCount = newValue.reviewCount
-            firstReviewedAt = newValue.firstReviewedAt
-            lastReviewedAt = newValue.lastReviewedAt
-        }
+    }
+
+    /// Writes the schedule fields.
+    func setSchedule(_ schedule: CardSchedule) {
+        state = schedule.state.rawValue
+        queue = schedule.queue.rawValue
+        step = schedule.step
+        stability = schedule.stability
+        difficulty = schedule.difficulty
+        dueAt = schedule.due
+        level = schedule.level
+        reviewCount = schedule.reviewCount
+        firstReviewedAt = schedule.firstReviewedAt
+        lastReviewedAt = schedule.lastReviewedAt
     }
 }

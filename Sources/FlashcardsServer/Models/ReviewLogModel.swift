@@ -55,20 +55,22 @@ final class ReviewLogModel: Model, @unchecked Sendable {
 }
 
 extension ReviewLogModel {
-    /// The entry's kind (an unknown stored kind reads as a review).
+    /// The entry's kind; an unknown stored kind is `UnknownStoredValue`.
     var logKind: ReviewLogKind {
-        get { ReviewLogKind(rawValue: kind) ?? .review }
-        set { kind = newValue.rawValue }
+        get throws { try storedValue(ReviewLogKind.self, kind, column: "review_logs.kind") }
     }
 
-    /// The rating as given, under the scheduler it was given with (an unknown scheduler name reads
-    /// as the ladder).
+    /// The rating as given, under the scheduler it was given with; an unknown scheduler name or
+    /// rating is `UnknownStoredValue`.
     var storedRating: StudyRating {
-        StudyRating(scheduler: SchedulerKind(rawValue: scheduler) ?? .ladder, storedValue: rating)
+        get throws { try StudyRating.stored(scheduler: scheduler, rating: rating) }
     }
 
     /// The entry as the replay reads it.
     var logged: LoggedReview {
-        LoggedReview(id: id!, kind: logKind, undoes: undoes, rating: storedRating, reviewedAt: reviewedAt, seq: seq)
+        get throws {
+            LoggedReview(
+                id: id!, kind: try logKind, undoes: undoes, rating: try storedRating, reviewedAt: reviewedAt, seq: seq)
+        }
     }
 }

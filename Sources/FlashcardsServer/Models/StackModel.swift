@@ -96,8 +96,10 @@ final class StackModel: Model, @unchecked Sendable {
 }
 
 extension StackModel {
-    /// The stack's scheduler (an unknown stored name reads as the ladder).
-    var schedulerKind: SchedulerKind { SchedulerKind(rawValue: scheduler) ?? .ladder }
+    /// The stack's scheduler; an unknown stored name is `UnknownStoredValue`.
+    var schedulerKind: SchedulerKind {
+        get throws { try storedValue(SchedulerKind.self, scheduler, column: "stacks.scheduler") }
+    }
 
     /// The scheduler settings as one value; setting it writes the stored forms.
     var settings: StackSettings {

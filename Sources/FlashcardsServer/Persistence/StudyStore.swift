@@ -157,7 +157,7 @@ extension StudyStore {
         return (before + after).filter { $0.kind != CardKind.trueFalse.rawValue && $0.kind != CardKind.cloze.rawValue }
             // Shown as plain text, as the asked card's answer is (a rich one without its formatting).
             .map { row in
-                let format = CardFormat(rawValue: row.format) ?? .plain
+                let format = try storedValue(CardFormat.self, row.format, column: "cards.format")
                 return QuizOptions.Candidate(
                     cardID: Int64(row.id), answer: format.answerText(row.answer),
                     markup: format == .markdown ? row.answer : nil)

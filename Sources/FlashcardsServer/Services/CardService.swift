@@ -124,15 +124,16 @@ struct CardService {
         _ card: CardModel, question: String?, answer: String?, hint: String?, format: CardFormat? = nil,
         choices: [String]? = nil
     ) async throws -> CardModel {
-        let kind = card.cardKind
+        let kind = try card.cardKind
         let before = (card.question, card.answer)
         let texts = try Self.checkedTexts(
             question: question ?? card.question, answer: answer ?? card.answer, choices: choices ?? card.choices,
             kind: kind)
         let hint = try hint.map { try Validate.hint($0) }
         try await ImageService(context: context).checkOwned(
-            [texts.question, texts.answer, hint ?? card.hint], format: format ?? card.cardFormat, userId: stack.userId,
-            keeping: card.cardFormat == .markdown ? [card.question, card.answer, card.hint] : [])
+            [texts.question, texts.answer, hint ?? card.hint], format: try format ?? card.cardFormat,
+            userId: stack.userId,
+            keeping: try card.cardFormat == .markdown ? [card.question, card.answer, card.hint] : [])
         let now = context.now
         let apply: @Sendable (CardModel) -> Void = { card in
             if let format { card.format = format.rawValue }
@@ -182,7 +183,7 @@ struct CardService {
                 // edited card's own gap is the one that went).
                 let new = CardModel(
                     uniqueId: uuid(), stackId: stackId, userId: userId, question: before.0, answer: before.1,
-                    hint: card.hint, now: now, format: card.cardFormat)
+                    hint: card.hint, now: now, format: try card.cardFormat)
                 new.hintSource = card.hintSource
                 new.kind = card.kind
                 new.variant = variant

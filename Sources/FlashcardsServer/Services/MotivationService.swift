@@ -76,8 +76,7 @@ struct MotivationService {
         query = query + " ORDER BY reviewed_at, seq"
         return try await sql.raw(query).all(decoding: ReviewRow.self).compactMap { row in
             guard !undone.contains(row.id) else { return nil }
-            let rating = StudyRating(
-                scheduler: SchedulerKind(rawValue: row.scheduler) ?? .ladder, storedValue: row.rating)
+            let rating = try StudyRating.stored(scheduler: row.scheduler, rating: row.rating)
             return ActivityReview(card: row.card_id, stack: row.stack_id, at: row.reviewed_at, recall: rating.recall)
         }
     }
@@ -252,7 +251,7 @@ struct MotivationService {
         for row in try await sql.raw("SELECT kind, earned_at FROM achievements WHERE user_id = \(bind: userId)")
             .all(decoding: AchievementRow.self)
         {
-            if let kind = Achievements.Kind(rawValue: row.kind) { earned[kind] = row.earned_at }
+            earned[try storedValue(Achievements.Kind.self, row.kind, column: "achievements.kind")] = row.earned_at
         }
         let summary = ProgressSummary(
             days: figures, rest: rest, today: today, earnedBefore: Set(earned.keys), boxXP: boxXP,

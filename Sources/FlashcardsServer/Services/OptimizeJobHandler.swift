@@ -70,12 +70,11 @@ struct OptimizeJobHandler: JobHandler {
         ).all(decoding: Row.self)
         let counting = FSRSDayCounting.rollover(hourOfDay: SchedulerKind.fsrs.dayStartHour, timeZone: timeZone)
         let byCard = Dictionary(grouping: rows, by: \.card_id)
-        return byCard.keys.sorted().map { cardId in
-            let logged = byCard[cardId]!.map { row in
+        return try byCard.keys.sorted().map { cardId in
+            let logged = try byCard[cardId]!.map { row in
                 LoggedReview(
-                    id: row.id, kind: ReviewLogKind(rawValue: row.kind) ?? .review, undoes: row.undoes,
-                    rating: StudyRating(
-                        scheduler: SchedulerKind(rawValue: row.scheduler) ?? .ladder, storedValue: row.rating),
+                    id: row.id, kind: try storedValue(ReviewLogKind.self, row.kind, column: "review_logs.kind"),
+                    undoes: row.undoes, rating: try StudyRating.stored(scheduler: row.scheduler, rating: row.rating),
                     reviewedAt: row.reviewed_at, seq: row.seq)
             }
             var previous: Date?

@@ -21,8 +21,8 @@ struct ReviewRecorder {
         async throws -> ReviewTimesChange
     {
         let before = ReviewTimes(card)
-        let appending = newLogs.allSatisfy { log in
-            log.logKind == .review && card.lastReviewedAt.map { log.reviewedAt >= $0 } ?? true
+        let appending = try newLogs.allSatisfy { log in
+            try log.logKind == .review && card.lastReviewedAt.map { log.reviewedAt >= $0 } ?? true
         }
         let existing = appending ? [] : try await tx.reviewLogs(cardId: card.id!)
         let lastSeq: Int
@@ -35,24 +35,26 @@ struct ReviewRecorder {
         }
         // Arrival numbers continue the card's; within one request in replay order, so a batch's
         // order does not matter.
-        let ordered = newLogs.sorted { ReviewOrder.precedes($0.logged, $1.logged) }
+        let ordered = try newLogs.sorted { try ReviewOrder.precedes($0.logged, $1.logged) }
         for (offset, log) in ordered.enumerated() { log.seq = lastSeq + 1 + offset }
         let described = Set(newLogs.map { $0.id! })
-        let snapshotBefore = appending ? "" : StateJSON.snapshot(card.schedule)
+        let snapshotBefore = appending ? "" : StateJSON.snapshot(try card.schedule)
         let cardID = Int64(card.id!)
         let steps: [UUID: ReplayStep]
         if appending {
-            var schedule = card.schedule
-            steps = scheduler.advance(&schedule, cardID: cardID, by: ordered.map(\.logged), describing: described)
-            card.schedule = schedule
+            var schedule = try card.schedule
+            steps = scheduler.advance(
+                &schedule, cardID: cardID, by: try ordered.map { try $0.logged }, describing: described)
+            card.setSchedule(schedule)
         } else {
             let replay = scheduler.replay(
-                (existing + newLogs).map(\.logged), cardID: cardID, createdAt: card.createdAt, describing: described)
-            card.schedule = replay.schedule
+                try (existing + newLogs).map { try $0.logged }, cardID: cardID, createdAt: card.createdAt,
+                describing: described)
+            card.setSchedule(replay.schedule)
             steps = replay.steps
         }
         // Undo entries record the card as it was and as it is; appended reviews never need it.
-        let snapshotAfter = appending ? "" : StateJSON.snapshot(card.schedule)
+        let snapshotAfter = appending ? "" : StateJSON.snapshot(try card.schedule)
         for log in newLogs {
             if let step = steps[log.id!] {
                 log.stateBefore = StateJSON.text(step.before)
@@ -73,8 +75,9 @@ struct ReviewRecorder {
     /// Recomputes `card` from all of its log entries. The caller forgets the stack's day counts
     /// (`StackDayCounts.forget`).
     func recompute(_ card: CardModel, logs: [ReviewLogModel], in tx: any StudyTransaction) async throws {
-        card.schedule =
-            scheduler.replay(logs.map(\.logged), cardID: Int64(card.id!), createdAt: card.createdAt).schedule
+        card.setSchedule(
+            scheduler.replay(try logs.map { try $0.logged }, cardID: Int64(card.id!), createdAt: card.createdAt)
+                .schedule)
         try await tx.saveSchedule(card)
     }
 }

@@ -63,7 +63,7 @@ struct ReviewService {
             for stack in stacks {
                 stacksById[stack.id!] = stack
                 schedulers[stack.id!] = SchedulerCache.scheduler(
-                    for: stack, timeZone: timeZone, parameters: stack.schedulerKind == .fsrs ? parameters : nil)
+                    for: stack, timeZone: timeZone, parameters: try stack.schedulerKind == .fsrs ? parameters : nil)
             }
             let stored = try await tx.reviewLogs(ids: unique.map(\.id))
             let storedById = Dictionary(uniqueKeysWithValues: stored.map { ($0.id!, $0) })
@@ -117,7 +117,7 @@ struct ReviewService {
             let ordered = cardIds.compactMap { cardsById[$0] }.sorted { $0.id! < $1.id! }
             return SyncReviewsResponse(
                 inserted: inserted, duplicates: duplicates,
-                cards: ordered.map { $0.dto(stack: stacksById[$0.stackId]!) })
+                cards: try ordered.map { try $0.dto(stack: stacksById[$0.stackId]!) })
         }
     }
 
@@ -139,12 +139,12 @@ struct ReviewService {
             guard let card = try await tx.card(uniqueId: cardId, stackId: stackId) else { throw AppError.cardNotFound }
             let logs = try await tx.reviewLogs(cardId: card.id!)
             if undoId != nil, let existing = try await tx.reviewLogs(ids: [entryId]).first {
-                guard existing.userId == userId, existing.cardId == card.id, existing.logKind == .undo,
+                guard existing.userId == userId, existing.cardId == card.id, try existing.logKind == .undo,
                     let undone = existing.undoes
                 else { throw AppError.conflict("Diese Id gehört zu einem anderen Eintrag.") }
-                return UndoResponse(card: card.dto(stack: stack), undoneReviewId: undone)
+                return UndoResponse(card: try card.dto(stack: stack), undoneReviewId: undone)
             }
-            guard let last = ReviewOrder.counted(logs.map(\.logged)).last else {
+            guard let last = ReviewOrder.counted(try logs.map { try $0.logged }).last else {
                 throw AppError.conflict("Diese Karte hat keine Bewertung, die rückgängig gemacht werden kann.")
             }
             if let reviewId, last.id != reviewId {
@@ -155,7 +155,7 @@ struct ReviewService {
             let entry = ReviewLogModel(
                 id: entryId, userId: userId, cardId: card.id!, stackId: stackId, reviewedAt: now, rating: last.rating,
                 durationMs: nil)
-            entry.logKind = .undo
+            entry.kind = ReviewLogKind.undo.rawValue
             entry.undoes = last.id
             // The undo belongs to the review it cancels, mode included.
             entry.mode = logs.first { $0.id == last.id }?.mode ?? StudyMode.flashcards.rawValue
@@ -163,7 +163,7 @@ struct ReviewService {
             _ = try await StackDayCounts.apply(change, in: tx)
             // The undone review no longer counts on its day.
             try await MotivationService.logChanged(userId: userId, from: last.reviewedAt, on: tx.sql)
-            return UndoResponse(card: card.dto(stack: stack), undoneReviewId: last.id)
+            return UndoResponse(card: try card.dto(stack: stack), undoneReviewId: last.id)
         }
     }
 

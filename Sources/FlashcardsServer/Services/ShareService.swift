@@ -64,7 +64,8 @@ struct ShareService {
         let cards = try await Self.cards(of: stack, page: page, perPage: perPage, on: context.db)
         return SharedStackDTO(
             name: stack.name, color: stack.color, description: stack.description,
-            icon: stack.icon.flatMap { StackIcon(rawValue: $0) }, cardCount: cards.total, cards: cards)
+            icon: try stack.icon.map { try storedValue(StackIcon.self, $0, column: "stacks.icon") },
+            cardCount: cards.total, cards: cards)
     }
 
     /// A page of a stack's cards as others see them (texts only), in the order they were made.
@@ -74,7 +75,7 @@ struct ShareService {
         let query = CardModel.query(on: db).filter(\.$stackId == stack.id!)
         let total = try await query.count()
         let cards = try await query.sort(\.$id).range((page - 1) * perPage..<(page * perPage)).all()
-        return PageDTO(items: cards.map(\.shared), page: page, perPage: perPage, total: total)
+        return PageDTO(items: try cards.map { try $0.shared }, page: page, perPage: perPage, total: total)
     }
 
     /// The caller's own copy of a shared stack: the same texts, colour, description and icon, and
@@ -91,8 +92,8 @@ struct ShareService {
             of: stored.map { card in
                 CardImport.Card(
                     question: card.question, answer: card.answer, hint: card.hint,
-                    tags: (card.tags ?? "").split(separator: " ").map(String.init), format: card.cardFormat,
-                    kind: card.cardKind, variant: card.variant, noteId: card.noteId, choices: card.choices)
+                    tags: (card.tags ?? "").split(separator: " ").map(String.init), format: try card.cardFormat,
+                    kind: try card.cardKind, variant: card.variant, noteId: card.noteId, choices: card.choices)
             }, ownerId: source.userId, for: user.id!, uuid: context.uuid, on: context.store.sql)
         let deck = ImportWriter.Deck(
             name: source.name, cards: cards.map { ImportWriter.Card(card: $0, reviews: []) })

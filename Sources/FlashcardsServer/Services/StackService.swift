@@ -213,7 +213,7 @@ struct StackService {
             var stack = figures[row.stack_id, default: CardFigures()]
             stack.cards += row.cards
             stack.ladderDue += row.ladder_due
-            let queue = CardQueue(rawValue: row.queue) ?? .learning
+            let queue = try storedValue(CardQueue.self, row.queue, column: "cards.queue")
             if queue == .review { stack.inReview += row.cards }
             stack.fsrsDue[queue, default: 0] += row.fsrs_due
             figures[row.stack_id] = stack
@@ -239,7 +239,7 @@ struct StackService {
         let dayStart = clock.startOfDay(clock.dayNumber(of: context.now))
         var counts: [Int: StackDayCounts.Counts] = [:]
         var missing: [Int] = []
-        for stack in stacks where stack.schedulerKind == .fsrs {
+        for stack in stacks where try stack.schedulerKind == .fsrs {
             if let kept = StackDayCounts.kept(by: stack, from: dayStart) {
                 counts[stack.id!] = kept
             } else {
@@ -282,7 +282,7 @@ struct StackService {
         return stacks.map { stack in
             let figure = figures[stack.id!] ?? CardFigures()
             let due: Int
-            if stack.schedulerKind == .fsrs {
+            if try stack.schedulerKind == .fsrs {
                 let counts = dayCounts[stack.id!]
                 let allowance = DailyAllowance(
                     settings: stack.settings, reviewed: counts?.reviewed ?? 0, fresh: counts?.fresh ?? 0)

@@ -163,8 +163,8 @@ struct StatsService {
                 ?? CardScheduler(settings: stack.settings, timeZone: user.zone, parameters: parameters)
             schedulers[stack.id!] = scheduler
             return CardRetrievabilityDTO(
-                cardId: card.uniqueId, stackId: stack.uniqueId, state: card.cardState, stability: card.stability,
-                retrievability: scheduler.retrievability(of: card.schedule, at: context.now), dueAt: card.dueAt)
+                cardId: card.uniqueId, stackId: stack.uniqueId, state: try card.cardState, stability: card.stability,
+                retrievability: scheduler.retrievability(of: try card.schedule, at: context.now), dueAt: card.dueAt)
         }
         return PageDTO(items: items, page: page, perPage: perPage, total: total)
     }

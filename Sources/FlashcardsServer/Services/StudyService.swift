@@ -14,15 +14,15 @@ struct StudyService {
 
     /// The moment before which cards of `stack` count as due: the end of the learner's day (midnight
     /// for ladder stacks, the 04:00 rollover for FSRS stacks) plus `daysAhead` days.
-    static func cutoff(for user: UserModel, stack: StackModel, now: Date, daysAhead: Int) -> Date {
+    static func cutoff(for user: UserModel, stack: StackModel, now: Date, daysAhead: Int) throws -> Date {
         StudyDay.dueCutoff(
-            now: now, timeZone: user.zone, daysAhead: daysAhead, dayStartHour: stack.schedulerKind.dayStartHour)
+            now: now, timeZone: user.zone, daysAhead: daysAhead, dayStartHour: try stack.schedulerKind.dayStartHour)
     }
 
     /// The stack's scheduler (FSRS parameters read with the account, or loaded here; ladder stacks
     /// need none).
     func scheduler() async throws -> CardScheduler {
-        guard stack.schedulerKind == .fsrs else {
+        guard try stack.schedulerKind == .fsrs else {
             return SchedulerCache.scheduler(for: stack, user: user, parameters: nil)
         }
         let text: String?
@@ -52,15 +52,15 @@ struct StudyService {
         let state = try await state(daysAhead: daysAhead)
         guard let card = state.card else { return (state, nil, []) }
         let seed = FSRSScheduler.fuzzSeed(cardID: Int64(card.id!), reviewCount: card.reviewCount)
-        switch card.cardKind {
+        switch try card.cardKind {
         case .trueFalse:
             let question = QuizOptions.trueFalseQuestion(isTrue: card.answer == "true")
             return (state, question, question.options.map { _ in nil })
         case .multipleChoice:
-            let answer = card.sides.expected
+            let answer = try card.sides.expected
             let question = QuizOptions.question(answer: answer, ownChoices: card.choices ?? [], seed: seed)
             // A rich card's own wrong options are written in its Markdown.
-            let rich = card.cardFormat == .markdown
+            let rich = try card.cardFormat == .markdown
             let rendered = question.options.indices.map { index -> String? in
                 index == question.correctIndex || !rich ? nil : RichText.html(question.options[index])
             }
@@ -70,7 +70,7 @@ struct StudyService {
             // clients that show words; the distractors are other cards' answers as stored
             // (`StudyStore.answers`), and a rich one's HTML goes along.
             let candidates = try await store.answers(near: card, perSide: Self.quizCandidatesPerSide)
-            let question = QuizOptions.question(answer: card.sides.expected, candidates: candidates, seed: seed)
+            let question = QuizOptions.question(answer: try card.sides.expected, candidates: candidates, seed: seed)
             return (state, question, question.markups.map { $0.map { RichText.html($0) } })
         }
     }
@@ -124,7 +124,9 @@ struct StudyService {
                 ? scheduler.start(ofDay: scheduler.day(of: context.now) + 1)
                 : try await store.firstDueAt(stackId: stack.id!)
         }
-        let options = head.shown.map { scheduler.options(for: $0.schedule, cardID: Int64($0.id!), now: context.now) }
+        let options = try head.shown.map {
+            scheduler.options(for: try $0.schedule, cardID: Int64($0.id!), now: context.now)
+        }
         return StudyState(
             card: head.shown, options: options ?? [], dueCount: head.dueCount, nextDueAt: nextDueAt,
             hintsVisible: stack.hintsEnabled)
@@ -137,7 +139,7 @@ struct StudyService {
     /// before the day's first rating), and spread a backlog over the next days once a day
     /// (`BacklogSpreader`).
     private func head(daysAhead: Int, scheduler: CardScheduler) async throws -> QueueHead {
-        let cutoff = Self.cutoff(for: user, stack: stack, now: context.now, daysAhead: daysAhead)
+        let cutoff = try Self.cutoff(for: user, stack: stack, now: context.now, daysAhead: daysAhead)
         let stackId = stack.id!
         guard scheduler.kind == .fsrs else {
             return try await store.queueHead(stackId: stackId, order: .ladder(cutoff: cutoff))

@@ -1,4 +1,5 @@
 import FlashcardsAPI
+import FlashcardsCore
 import Fluent
 import Foundation
 import NIOConcurrencyHelpers
@@ -56,7 +57,7 @@ extension JSONBufferWriter {
         let box = NIOLockedValueBox((writer: self, first: true, error: (any Error)?.none))
         buffer = ByteBuffer()  // the box holds the only reference, so appends never copy
         try await sql.select()
-            .columns("id", "unique_id", "question", "answer", "hint", "due_at", "level")
+            .columns("id", "unique_id", "question", "answer", "hint", "due_at", "level", "kind", "variant", "format")
             .from(CardModel.schema)
             .where("stack_id", .equal, stack.id!)
             .orderBy("id")
@@ -78,19 +79,34 @@ extension JSONBufferWriter {
         raw("]}")
     }
 
-    /// One card as the original serialised it: no options outside `card/next`, hint `""` for none.
+    /// One card as the original serialised it: no options outside `card/next`, hint `""` for none;
+    /// as `CardModel.compat` shows it (a rich card's texts without their formatting, a card of
+    /// another kind its sides).
     private mutating func appendCard(_ row: any SQLRow) throws {
         let id = try row.decode(column: "id", as: Int.self)
+        let format = try storedValue(
+            CardFormat.self, try row.decode(column: "format", as: String.self), column: "cards.format")
+        let kind = try storedValue(CardKind.self, try row.decode(column: "kind", as: String.self), column: "cards.kind")
+        var question = try row.decode(column: "question", as: String.self)
+        var answer = try row.decode(column: "answer", as: String.self)
+        if kind != .basic || format != .plain {
+            let sides = CardSides(
+                kind: kind, variant: try row.decode(column: "variant", as: Int.self), question: question,
+                answer: answer,
+                format: format)
+            question = format.plainText(sides.question)
+            answer = format.plainText(sides.answer)
+        }
         raw("{\"id\":")
         int(id)
         raw(",\"uniqueId\":")
         string(try row.decode(column: "unique_id", as: UUID.self).uuidString.lowercased())
         raw(",\"question\":")
-        string(try row.decode(column: "question", as: String.self))
+        string(question)
         raw(",\"answer\":")
-        string(try row.decode(column: "answer", as: String.self))
+        string(answer)
         raw(",\"hint\":")
-        string(try row.decode(column: "hint", as: String?.self) ?? "")
+        string(try row.decode(column: "hint", as: String?.self).map(format.plainText) ?? "")
         raw(",\"difficultyAndDurations\":[],\"maturity\":{\"id\":")
         int(id)
         raw(",\"maturity\":")

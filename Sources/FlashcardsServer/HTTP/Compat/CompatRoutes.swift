@@ -102,8 +102,8 @@ struct CompatRoutes: RouteCollection {
         // so a rich card they change becomes a plain one (unchanged texts keep it rich). They see a
         // card of another kind as its sides: sent back unchanged, it stays as it is; changed, the
         // texts are checked for its kind (a cloze without a gap is refused).
-        let format = card.cardFormat
-        let sides = card.sides
+        let format = try card.cardFormat
+        let sides = try card.sides
         let changed =
             body.question != format.plainText(sides.question) || body.answer != format.plainText(sides.answer)
         let updated =

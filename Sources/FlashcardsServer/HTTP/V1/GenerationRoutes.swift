@@ -101,7 +101,7 @@ struct CreateFromFileRoute: RouteCollection {
         // Another worker may have claimed it first: wait for whoever runs it.
         var finished = try await JobModel.find(jobId, on: req.db)
         let deadline = Date().addingTimeInterval(600)
-        while let current = finished, !(JobStatus(rawValue: current.status)?.isFinished ?? true), Date() < deadline {
+        while let current = finished, try !current.jobStatus.isFinished, Date() < deadline {
             try await Task.sleep(nanoseconds: 200_000_000)
             finished = try await JobModel.find(jobId, on: req.db)
         }

@@ -51,7 +51,7 @@ struct JobRoutes: RouteCollection {
                         try await writer.writeBuffer(ByteBuffer(string: ": keep-alive\n\n"))
                         lastBeat = Date()
                     }
-                    if JobStatus(rawValue: job.status)?.isFinished ?? true { break }
+                    if try job.jobStatus.isFinished { break }
                     try await Task.sleep(nanoseconds: 250_000_000)
                 }
                 try await writer.write(.end)

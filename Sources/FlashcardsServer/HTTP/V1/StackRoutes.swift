@@ -91,7 +91,9 @@ struct StackRoutes: RouteCollection {
         }
         let result = try await cards.page(search: search, bookmarked: bookmarked, page: page, perPage: perPage)
         return try jsonResponse(
-            PageDTO(items: result.cards.map { $0.dto(stack: stack) }, page: page, perPage: perPage, total: result.total)
+            PageDTO(
+                items: try result.cards.map { try $0.dto(stack: stack) }, page: page, perPage: perPage,
+                total: result.total)
         )
     }
 
@@ -152,18 +154,18 @@ struct StackRoutes: RouteCollection {
         let study = try await study(req)
         let daysAhead = try Validate.daysAhead(query: req.queryText("daysAhead"), name: "daysAhead")
         return StudyRendering.response(
-            StudyNextResponse(try await study.state(daysAhead: daysAhead), stack: study.stack))
+            try StudyNextResponse(try await study.state(daysAhead: daysAhead), stack: study.stack))
     }
 
     func quiz(_ req: Request) async throws -> Response {
         let study = try await study(req)
         let daysAhead = try Validate.daysAhead(query: req.queryText("daysAhead"), name: "daysAhead")
         let (state, question, rendered) = try await study.quiz(daysAhead: daysAhead)
-        let scheduler = study.stack.schedulerKind
+        let scheduler = try study.stack.schedulerKind
         func key(_ right: Bool) -> RatingKey { QuizOptions.rating(correctOnFirstTry: right, in: scheduler).wireKey }
         return try jsonResponse(
             QuizResponse(
-                card: state.card.map { $0.dto(stack: study.stack, hintVisible: state.hintsVisible) },
+                card: try state.card.map { try $0.dto(stack: study.stack, hintVisible: state.hintsVisible) },
                 choices: question?.options ?? [], correctIndex: question?.correctIndex,
                 fewerChoices: question?.isShort ?? false, ratingIfRight: key(true), ratingIfWrong: key(false),
                 dueCount: state.dueCount, nextDueAt: state.nextDueAt, renderedChoices: rendered))
@@ -182,10 +184,11 @@ struct StackRoutes: RouteCollection {
         let body = try req.decodeBody(CheckAnswerRequest.self)
         let card = try await cards.find(body.cardId.uuidString)
         // A rich card's answer is typed as its words, not its formatting; a cloze's is its gap.
-        let expected = card.sides.expected
+        let expected = try card.sides.expected
         let result = try Validate.answerCheck(
             body.answer, against: expected, ignoringDiacritics: body.ignoreDiacritics)
-        func key(_ verdict: AnswerCheck.Verdict) -> RatingKey { verdict.rating(in: stack.schedulerKind).wireKey }
+        let scheduler = try stack.schedulerKind
+        func key(_ verdict: AnswerCheck.Verdict) -> RatingKey { verdict.rating(in: scheduler).wireKey }
         return try jsonResponse(
             CheckAnswerResponse(
                 verdict: result.verdict, expected: expected, diff: result.diff, rating: key(result.verdict),
@@ -201,8 +204,8 @@ struct StackRoutes: RouteCollection {
             durationMs: body.durationMs, mode: body.mode ?? .flashcards, daysAhead: daysAhead)
         return StudyRendering.response(
             RateResponse(
-                card: rated.card.dto(stack: study.stack, hintVisible: rated.next.hintsVisible),
-                next: StudyNextResponse(rated.next, stack: study.stack)))
+                card: try rated.card.dto(stack: study.stack, hintVisible: rated.next.hintsVisible),
+                next: try StudyNextResponse(rated.next, stack: study.stack)))
     }
 }
 

@@ -1,14 +1,12 @@
 import FlashcardsAPI
 import FlashcardsAppCore
 import FlashcardsClient
+import FlashcardsTestServer
 import Foundation
 import Testing
-import Vapor
 
-@testable import FlashcardsServer
-
-/// The iOS app's view models (issue 22), driven against the real server through the SDK. Only the
-/// token store's file and the clock are test doubles.
+/// The iOS app's view models (issue 22), driven against the real server (`flashcards serve`, its own
+/// process) through the SDK. Only the token store's file and the clock are test doubles.
 @Suite("FlashcardsAppCore: the app's view models against the real server")
 struct AppCoreTests {
     final class FixedClock: AppClock, @unchecked Sendable {
@@ -25,9 +23,7 @@ struct AppCoreTests {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = FileTokenStore(file: folder.appendingPathComponent("session.json"))
-        try await withApp(.sqlite) { app in
-            try await withRunningServer(app) { _, url in try await Self.sessionStory(url: url, store: store) }
-        }
+        try await TestServer.with { server in try await Self.sessionStory(url: server.url, store: store) }
     }
 
     @MainActor
@@ -64,9 +60,7 @@ struct AppCoreTests {
 
     @Test("the library: empty, create, a blank name, delete; a dead server says so")
     func library() async throws {
-        try await withApp(.sqlite) { app in
-            try await withRunningServer(app) { client, _ in try await Self.libraryStory(client: client) }
-        }
+        try await TestServer.with { server in try await Self.libraryStory(client: server.client()) }
     }
 
     @MainActor
@@ -104,16 +98,12 @@ struct AppCoreTests {
         let queueFile = folder.appendingPathComponent("reviews.json")
         let clock = FixedClock(Date())
         let learned = Learned()
-        try await withApp(.sqlite) { app in
-            try await withRunningServer(app) { client, _ in
-                try await Self.studyUntilOffline(
-                    client: client, queueFile: queueFile, clock: clock, learned: learned,
-                    stop: { await app.server.shutdown() })
-            }
+        try await TestServer.with { server in
+            try await Self.studyUntilOffline(
+                client: server.client(), queueFile: queueFile, clock: clock, learned: learned, stop: { server.stop() })
             // A new launch reads the queue from disk and sends it when the server is back.
-            try await withRunningServer(app) { _, url in
-                try await Self.studyAfterReconnect(url: url, queueFile: queueFile, clock: clock, learned: learned)
-            }
+            try await server.start()
+            try await Self.studyAfterReconnect(url: server.url, queueFile: queueFile, clock: clock, learned: learned)
         }
     }
 
@@ -193,9 +183,7 @@ struct AppCoreTests {
 
     @Test("a stack's cards page by page and searched; the card editor checks, previews and saves")
     func cardsAndEditor() async throws {
-        try await withApp(.sqlite) { app in
-            try await withRunningServer(app) { client, _ in try await Self.cardsStory(client: client) }
-        }
+        try await TestServer.with { server in try await Self.cardsStory(client: server.client()) }
     }
 
     @MainActor
@@ -266,8 +254,8 @@ struct AppCoreTests {
     // About 1.5 s alone; the limit leaves room for a machine busy with other builds (over a minute seen).
     @Test("generation from pasted text: progress, drafts, accept some, discard one", .timeLimit(.minutes(3)))
     func generation() async throws {
-        try await withApp(.sqlite, adjust: workers(1)) { app in
-            try await withRunningServer(app) { client, _ in try await Self.generationStory(client: client) }
+        try await TestServer.with(environment: ["FLASHCARDS_JOB_WORKERS": "1"]) { server in
+            try await Self.generationStory(client: server.client())
         }
     }
 
@@ -297,9 +285,7 @@ struct AppCoreTests {
     @Test("a generation that waits for a free worker can be cancelled", .timeLimit(.minutes(3)))
     func generationCancelled() async throws {
         // No worker runs: the job stays queued until the learner gives up on it.
-        try await withApp(.sqlite, adjust: workers(0)) { app in
-            try await withRunningServer(app) { client, _ in try await Self.cancelStory(client: client) }
-        }
+        try await TestServer.with { server in try await Self.cancelStory(client: server.client()) }
     }
 
     @MainActor
@@ -321,9 +307,7 @@ struct AppCoreTests {
     @Test("settings: profile, goal, reminder, focus mode, password (still signed in), delete account")
     func settings() async throws {
         let store = FileTokenStore(file: Self.folder().appendingPathComponent("token.json"))
-        try await withApp(.sqlite) { app in
-            try await withRunningServer(app) { _, url in try await Self.settingsStory(url: url, store: store) }
-        }
+        try await TestServer.with { server in try await Self.settingsStory(url: server.url, store: store) }
     }
 
     @MainActor
@@ -378,10 +362,8 @@ struct AppCoreTests {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let queue = folder.appendingPathComponent("reviews.json")
-        try await withApp(.sqlite) { app in
-            try await withRunningServer(app) { client, _ in
-                try await Self.quizStory(client: client, queueFile: queue, stop: { await app.server.shutdown() })
-            }
+        try await TestServer.with { server in
+            try await Self.quizStory(client: server.client(), queueFile: queue, stop: { server.stop() })
         }
     }
 
@@ -438,9 +420,7 @@ struct AppCoreTests {
 
     @Test("write mode: a typo is close, the learner may claim it, a wrong answer is rated Again")
     func write() async throws {
-        try await withApp(.sqlite) { app in
-            try await withRunningServer(app) { client, _ in try await Self.writeStory(client: client) }
-        }
+        try await TestServer.with { server in try await Self.writeStory(client: server.client()) }
     }
 
     @MainActor
@@ -482,9 +462,7 @@ struct AppCoreTests {
 
     @Test("onboarding sets goal and interests; home greets by the hour, fills the ring, hides motivation in focus mode")
     func onboardingAndHome() async throws {
-        try await withApp(.sqlite) { app in
-            try await withRunningServer(app) { client, _ in try await Self.homeStory(client: client) }
-        }
+        try await TestServer.with { server in try await Self.homeStory(client: server.client()) }
     }
 
     @MainActor
