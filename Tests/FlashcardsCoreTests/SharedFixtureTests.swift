@@ -57,13 +57,12 @@ struct FSRSSharedFixtureTests {
             #expect(days == range.days, "\(range.interval) in \(range.minimum) … \(range.maximum)")
         }
         for item in fixture.unitFractions {
-            #expect(
-                FSRSScheduler.unitFraction(seed: try SharedFixtures.uint64(item.seed)) == item.fraction, "\(item.seed)")
+            let seed = try SharedFixtures.uint64(item.seed)
+            #expect(FSRSScheduler.unitFraction(seed: seed) == item.fraction, "\(item.seed)")
         }
         for item in fixture.fuzzSeeds {
-            #expect(
-                FSRSScheduler.fuzzSeed(cardID: item.cardID, reviewCount: item.reviewCount)
-                    == (try SharedFixtures.uint64(item.seed)))
+            let seed = try SharedFixtures.uint64(item.seed)
+            #expect(FSRSScheduler.fuzzSeed(cardID: item.cardID, reviewCount: item.reviewCount) == seed)
         }
     }
 
@@ -99,20 +98,21 @@ struct FSRSSharedFixtureTests {
                     desiredRetention: sequence.desiredRetention, learningSteps: sequence.learningSteps,
                     relearningSteps: sequence.relearningSteps, fuzz: true,
                     dayCounting: .rollover(hourOfDay: 4, timeZone: try SharedFixtures.zone(sequence.zone))))
-            let reviews = try sequence.reviews.map { review in
-                (
-                    rating: try #require(FSRSRating.allCases.first { $0.key == review.rating }),
-                    time: try SharedFixtures.date(review.time)
-                )
+            var reviews: [(rating: FSRSRating, time: Date)] = []
+            for review in sequence.reviews {
+                let rating = try #require(FSRSRating.allCases.first(where: { $0.key == review.rating }))
+                reviews.append((rating: rating, time: try SharedFixtures.date(review.time)))
             }
             let states = scheduler.replay(reviews, cardID: sequence.cardID)
             for (index, (expected, actual)) in zip(sequence.reviews, states).enumerated() {
                 let label = "\(sequence.name) review \(index)"
                 #expect(actual.state.rawValue == expected.state, "\(label): state")
                 #expect(actual.step == expected.step, "\(label): step")
-                #expect(actual.due == (try SharedFixtures.date(expected.due)), "\(label): due \(actual.due)")
+                let due = try SharedFixtures.date(expected.due)
+                #expect(actual.due == due, "\(label): due \(actual.due)")
                 // The same formulas in both languages; `pow` and `exp` may differ in the last bit.
-                let (stability, difficulty) = (try #require(actual.stability), try #require(actual.difficulty))
+                let stability = try #require(actual.stability)
+                let difficulty = try #require(actual.difficulty)
                 #expect(abs(stability - expected.stability) <= 1e-9 * expected.stability, "\(label): S \(stability)")
                 #expect(
                     abs(difficulty - expected.difficulty) <= 1e-9 * expected.difficulty, "\(label): D \(difficulty)")
@@ -189,7 +189,8 @@ struct DaySharedFixtureTests {
             let cutoff = StudyDay.dueCutoff(
                 now: try SharedFixtures.date(item.now), timeZone: try SharedFixtures.zone(item.zone),
                 daysAhead: item.daysAhead, dayStartHour: item.dayStartHour)
-            #expect(cutoff == (try SharedFixtures.date(item.cutoff)), "\(item.now) \(item.zone) → \(cutoff)")
+            let expected = try SharedFixtures.date(item.cutoff)
+            #expect(cutoff == expected, "\(item.now) \(item.zone) → \(cutoff)")
         }
         for item in fixture.elapsed {
             let counting = FSRSDayCounting.rollover(hourOfDay: item.hour, timeZone: try SharedFixtures.zone(item.zone))
@@ -200,7 +201,8 @@ struct DaySharedFixtureTests {
         for item in fixture.addingDays {
             let counting = FSRSDayCounting.rollover(hourOfDay: item.hour, timeZone: try SharedFixtures.zone(item.zone))
             let date = counting.date(addingDays: item.days, to: try SharedFixtures.date(item.from))
-            #expect(date == (try SharedFixtures.date(item.date)), "\(item.zone) \(item.from) + \(item.days) → \(date)")
+            let expected = try SharedFixtures.date(item.date)
+            #expect(date == expected, "\(item.zone) \(item.from) + \(item.days) → \(date)")
         }
     }
 }
@@ -239,14 +241,17 @@ struct QueueSharedFixtureTests {
         let at = { (offset: Double) in Date(timeIntervalSince1970: Self.base + offset) }
         let queues: [String: CardQueue] = ["new": .new, "learning": .learning, "review": .review]
         for item in fixture.cases {
-            let rule: QueueOrder.Rule =
-                item.rule.kind == "ladder"
-                ? .ladder
-                : .fsrs(
-                    now: at(try #require(item.rule.now)), reviewCap: try #require(item.rule.reviewCap),
-                    newCap: try #require(item.rule.newCap))
-            let entries = try item.entries.map {
-                QueueOrder.Entry(id: $0.id, queue: try #require(queues[$0.queue]), due: at($0.due))
+            var rule = QueueOrder.Rule.ladder
+            if item.rule.kind != "ladder" {
+                let now = try #require(item.rule.now)
+                let reviewCap = try #require(item.rule.reviewCap)
+                let newCap = try #require(item.rule.newCap)
+                rule = .fsrs(now: at(now), reviewCap: reviewCap, newCap: newCap)
+            }
+            var entries: [QueueOrder.Entry] = []
+            for entry in item.entries {
+                let queue = try #require(queues[entry.queue])
+                entries.append(QueueOrder.Entry(id: entry.id, queue: queue, due: at(entry.due)))
             }
             let selection = QueueOrder(cutoff: at(item.cutoff), rule: rule).select(entries)
             #expect(selection.head == item.head, "\(item.name): head")

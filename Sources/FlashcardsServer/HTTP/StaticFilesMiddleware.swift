@@ -54,10 +54,10 @@ final class ServiceWorkerScript: @unchecked Sendable {
         let manager = FileManager.default
         let signature = paths.map { path -> String in
             let attributes = try? manager.attributesOfItem(atPath: directory + path)
-            let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
-            let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-            let inode = (attributes?[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
-            return "\(path) \(size) \(modified) \(inode)"
+            let facts = [FileAttributeKey.size, .modificationDate, .systemFileNumber].map { key in
+                attributes?[key].map { "\($0)" } ?? "-"
+            }
+            return ([path] + facts).joined(separator: " ")
         }
         if let cached = lock.withLock({ cached }), cached.signature == signature { return cached.script }
         var hasher = SHA256()
