@@ -28,7 +28,7 @@ function load(name) {
 }
 process.env.NODE_PATH = [process.env.NODE_PATH, '/usr/share/nodejs'].filter(Boolean).join(':');
 require('node:module').Module._initPaths();
-const espree = load('espree');
+export const espree = load('espree');
 const eslintScope = load('eslint-scope');
 const visitorKeys = load('eslint-visitor-keys').KEYS;
 

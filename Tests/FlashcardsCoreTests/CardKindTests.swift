@@ -16,41 +16,7 @@ struct CardKindTests {
         #expect(Cloze.numbers(in: "keine Lücke {{c0::null}} {{c1000::zu groß}}").isEmpty)
     }
 
-    @Test(
-        "the sides of each kind",
-        arguments: [
-            (CardKind.basic, 0, "Hund", "dog", CardFormat.plain, "Hund", "dog", "dog"),
-            (.reversed, 0, "Hund", "dog", .plain, "Hund", "dog", "dog"),
-            (.reversed, 1, "Hund", "dog", .plain, "dog", "Hund", "Hund"),
-            (
-                .cloze, 1, "{{c1::Paris}} liegt an der {{c2::Seine::Fluss}}.", "", .plain,
-                "[…] liegt an der Seine.", "Paris liegt an der Seine.", "Paris"
-            ),
-            (
-                .cloze, 2, "{{c1::Paris}} liegt an der {{c2::Seine::Fluss}}.", "Extra", .markdown,
-                "Paris liegt an der [Fluss].", "Paris liegt an der **Seine**.\n\nExtra", "Seine"
-            ),
-            (.trueFalse, 0, "Wale sind Fische.", "false", .plain, "Wale sind Fische.", "Falsch", "Falsch"),
-            (.trueFalse, 0, "Wale sind Säugetiere.", "true", .plain, "Wale sind Säugetiere.", "Wahr", "Wahr"),
-            (.multipleChoice, 0, "2 + 2?", "4", .plain, "2 + 2?", "4", "4"),
-            (
-                .fillBlank, 0, "Die Erde ist ____ Sonne.", "die dritte", .plain, "Die Erde ist ____ Sonne.",
-                "Die Erde ist die dritte Sonne.", "die dritte"
-            ),
-            (
-                .fillBlank, 0, "Wasser kocht bei ___ °C.", "100", .markdown, "Wasser kocht bei ___ °C.",
-                "Wasser kocht bei **100** °C.", "100"
-            ),
-        ])
-    func sides(
-        kind: CardKind, variant: Int, question: String, answer: String, format: CardFormat, front: String,
-        back: String, expected: String
-    ) {
-        let sides = CardSides(kind: kind, variant: variant, question: question, answer: answer, format: format)
-        #expect(sides.question == front)
-        #expect(sides.answer == back)
-        #expect(sides.expected == expected)
-    }
+    // The sides of each kind: Fixtures/card-sides.json (SharedFixtureTests, and the web app's port).
 
     @Test("each kind's variants: a reversed pair, one card per cloze number, one otherwise")
     func variants() {

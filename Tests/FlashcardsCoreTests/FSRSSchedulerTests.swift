@@ -128,20 +128,7 @@ struct FSRSSchedulerTests {
         #expect(ReviewLogCSV.formatTimestamp(crossed.due).hasSuffix("T04:00:00Z"))
     }
 
-    @Test(
-        "fuzz ranges are Anki's",
-        arguments: [
-            // (interval, minimum, maximum, day at fraction 0, 0.5, 0.99) — the expectations Anki's own tests state.
-            (1.0, 1, 1000, 1, 1, 1), (2.49, 1, 1000, 2, 2, 2), (2.5, 1, 1000, 2, 3, 4), (7.0, 1, 1000, 5, 7, 9),
-            (17.0, 1, 1000, 14, 17, 20), (37.0, 1, 1000, 33, 37, 41), (2.0, 2, 1000, 2, 2, 2), (2.0, 3, 1000, 3, 4, 4),
-            (2.0, 3, 3, 3, 3, 3), (6.9, 3, 1000, 5, 7, 9), (19.9, 3, 1000, 17, 20, 23), (20.1, 3, 1000, 17, 20, 23),
-            (100.0, 101, 1000, 101, 105, 108), (100.0, 1, 99, 92, 96, 99), (100.0, 97, 103, 97, 100, 103),
-        ])
-    func fuzzRanges(interval: Double, minimum: Int, maximum: Int, low: Int, middle: Int, high: Int) {
-        #expect(FSRSScheduler.fuzzedInterval(interval, minimum: minimum, maximum: maximum, fraction: 0) == low)
-        #expect(FSRSScheduler.fuzzedInterval(interval, minimum: minimum, maximum: maximum, fraction: 0.5) == middle)
-        #expect(FSRSScheduler.fuzzedInterval(interval, minimum: minimum, maximum: maximum, fraction: 0.99) == high)
-    }
+    // Fuzz ranges (Anki's own expectations among them): Fixtures/fuzz.json, in SharedFixtureTests.
 
     @Test("fuzz is seeded, stays inside its range and reaches every day of it")
     func fuzzDeterminism() throws {

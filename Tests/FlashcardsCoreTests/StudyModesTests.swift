@@ -5,54 +5,18 @@ import Testing
 
 @Suite("Study modes: typed answers and quiz options")
 struct StudyModesTests {
-    @Test(
-        "typed answers that differ only in case, whitespace or punctuation are correct",
-        arguments: [
-            ("mitochondrium", "Mitochondrium"), ("  Das Mitochondrium. ", "das   Mitochondrium"),
-            ("STRASSE", "Straße"), ("Zellkern!", "Zellkern"), ("1789", "1789"), ("3,5 kg", "3.5 kg"),
-            ("DNA 🧬", "dna 🧬"), ("a + b", "a+b"),
-        ])
-    func correct(typed: String, expected: String) {
-        #expect(AnswerCheck.check(typed, against: expected).verdict == .correct, "\(typed) ~ \(expected)")
-    }
+    // Verdicts, diffs, normalised texts and answer kinds, case by case: Fixtures/answer-check.json
+    // (SharedFixtureTests, and the web app's port under Node).
 
-    @Test("diacritics count unless ignored; ß is always ss")
-    func diacritics() {
-        #expect(AnswerCheck.check("Ubung", against: "Übung").verdict == .close)
-        #expect(AnswerCheck.check("Ubung", against: "Übung", ignoringDiacritics: true).verdict == .correct)
-        #expect(AnswerCheck.check("cafe", against: "Café", ignoringDiacritics: true).verdict == .correct)
-        #expect(AnswerCheck.check("Strasse", against: "Straße").verdict == .correct)
-        #expect(AnswerCheck.normalized("Äpfel, Öl & Süße!") == "äpfel öl süsse")
-        #expect(AnswerCheck.normalized("Äpfel", ignoringDiacritics: true) == "apfel")
-    }
-
-    @Test("a typo or a missing letter is close (Hard); something else is wrong (Again)")
+    @Test("a verdict's rating and distance: a typo is close (Hard) at its distance")
     func verdicts() {
         let typo = AnswerCheck.check("Mitochondirum", against: "Mitochondrium")
         #expect(typo.verdict == .close && typo.verdict.rating == .hard && typo.distance == 2)
-        #expect(AnswerCheck.check("Mitochondrum", against: "Mitochondrium").verdict == .close)
-        #expect(AnswerCheck.check("Ribosom", against: "Mitochondrium").verdict == .wrong)
-        #expect(AnswerCheck.check("", against: "Zelle").verdict == .wrong)
-        #expect(AnswerCheck.check("?!", against: "Zelle").verdict == .wrong)
-        // A number has no near misses: another digit is another answer.
-        #expect(AnswerCheck.check("4", against: "5").verdict == .wrong)
-        #expect(AnswerCheck.check("1788", against: "1789").verdict == .wrong)
-        #expect(AnswerCheck.check("ab", against: "ac").verdict == .close)
         #expect(AnswerCheck.Verdict.correct.rating == .good && AnswerCheck.Verdict.wrong.rating == .again)
     }
 
-    @Test("the diff shows what was typed against the answer, case aside")
+    @Test("a diff reassembles both texts: same + extra is the typed one, same + missing the answer")
     func diff() {
-        let diff = AnswerCheck.diff("Mitokondrium", "Mitochondrium")
-        #expect(diff.map(\.kind) == [.same, .extra, .missing, .same])
-        #expect(diff.map(\.text) == ["Mito", "k", "ch", "ondrium"])
-        #expect(AnswerCheck.diff("ZELLE", "Zelle") == [AnswerCheck.Segment(kind: .same, text: "ZELLE")])
-        #expect(AnswerCheck.diff("", "Kern") == [AnswerCheck.Segment(kind: .missing, text: "Kern")])
-        #expect(AnswerCheck.diff("Kern", "") == [AnswerCheck.Segment(kind: .extra, text: "Kern")])
-        // Emoji and umlauts are single characters of the diff.
-        #expect(AnswerCheck.diff("Süß 🧬", "Süss 🧬").filter { $0.kind != .same }.map(\.text) == ["ß", "ss"])
-        // Reassembling the typed side (same + extra) and the expected side (same + missing) gives
-        // back both texts.
         for (typed, expected) in [
             ("Photosynthese", "Fotosynthese"), ("abc", "xyz"), ("Ein langer Satz.", "Ein kurzer Satz"),
         ] {
@@ -76,15 +40,6 @@ struct StudyModesTests {
         #expect(result.verdict == .wrong && result.distance == nil)
         // Beyond the diff's edit limit both texts are shown whole.
         #expect(result.diff.map(\.kind) == [.extra, .missing])
-    }
-
-    @Test("answers have kinds: numbers, terms, phrases")
-    func kinds() {
-        #expect(AnswerKind(of: "1789") == .numeric)
-        #expect(AnswerKind(of: "3,5 kg") == .numeric)
-        #expect(AnswerKind(of: "Mitochondrium") == .term)
-        #expect(AnswerKind(of: "die Zellmembran") == .term)
-        #expect(AnswerKind(of: "Sie wandelt Licht in chemische Energie um.") == .phrase)
     }
 
     private func candidates(_ answers: [String]) -> [QuizOptions.Candidate] {

@@ -7,37 +7,12 @@ import Testing
 struct StudyQueueTests {
     static let base = Date(timeIntervalSince1970: 1_790_000_000)
 
-    private func entry(_ id: Int, _ queue: CardQueue, _ offset: Double) -> QueueOrder.Entry {
-        QueueOrder.Entry(id: id, queue: queue, due: Self.base.addingTimeInterval(offset))
-    }
+    // The head, its rank and the due count, case by case: Fixtures/queue-order.json
+    // (SharedFixtureTests, and the web app's port under Node).
 
-    @Test("the ladder shows the earliest due card, ties by id, and counts to the limit")
-    func ladder() {
-        let order = QueueOrder.ladder(cutoff: Self.base.addingTimeInterval(100))
-        let entries = [entry(3, .review, 50), entry(2, .new, 50), entry(1, .learning, 200)]
-        #expect(order.select(entries) == QueueOrder.Selection(head: 2, rank: nil, dueCount: 2))
-        #expect(order.select([]) == QueueOrder.Selection(head: nil, rank: nil, dueCount: 0))
-        let many = (0..<1_200).map { entry($0, .review, Double($0) / 100) }
-        #expect(order.select(many).dueCount == QueueOrder.dueCountLimit)
-    }
-
-    @Test("FSRS: a learning card whose step is over first, then the caps' cards, then learning later, else held")
-    func fsrsRanks() {
+    @Test("FSRS: the allowance comes from the day's counts, capped at the limit")
+    func fsrsAllowance() {
         let cutoff = Self.base.addingTimeInterval(1_000)
-        func select(now: Double, reviewCap: Int, newCap: Int, _ entries: [QueueOrder.Entry]) -> QueueOrder.Selection {
-            QueueOrder(
-                cutoff: cutoff,
-                rule: .fsrs(now: Self.base.addingTimeInterval(now), reviewCap: reviewCap, newCap: newCap)
-            ).select(entries)
-        }
-        let cards = [entry(1, .learning, 100), entry(2, .review, 300), entry(3, .new, 200), entry(4, .new, 2_000)]
-        #expect(select(now: 150, reviewCap: 5, newCap: 5, cards) == .init(head: 1, rank: .learningDue, dueCount: 3))
-        #expect(select(now: 50, reviewCap: 5, newCap: 5, cards) == .init(head: 3, rank: .allowed, dueCount: 3))
-        #expect(select(now: 50, reviewCap: 5, newCap: 0, cards) == .init(head: 2, rank: .allowed, dueCount: 2))
-        #expect(select(now: 50, reviewCap: 0, newCap: 0, cards) == .init(head: 1, rank: .learningLater, dueCount: 1))
-        let held = select(now: 50, reviewCap: 0, newCap: 0, Array(cards.dropFirst()))
-        #expect(held.rank == .held && held.shown == nil && held.held && held.dueCount == 0)
-        // The allowance comes from the day's counts, capped at the limit.
         let order = QueueOrder.fsrs(
             cutoff: cutoff, now: Self.base, allowance: DailyAllowance(newLeft: 5_000, reviewsLeft: 3))
         #expect(order.rule == .fsrs(now: Self.base, reviewCap: 3, newCap: QueueOrder.dueCountLimit))

@@ -2,6 +2,11 @@ import Foundation
 
 /// A stack's scheduler settings: defaults, validation and the stored form of the steps.
 public struct StackSettings: Sendable, Hashable {
+    /// The new cards a day a stack may allow.
+    public static let newCardsPerDayRange = 0...9_999
+    /// The reviews a day a stack may allow.
+    public static let reviewsPerDayRange = 1...99_999
+
     /// The scheduler.
     public var scheduler: SchedulerKind
     /// FSRS: the probability of recall the intervals aim for (0.70 … 0.99).
@@ -74,13 +79,13 @@ public struct StackSettings: Sendable, Hashable {
             result.relearningSteps = try Self.valid(steps, field: "relearningSteps")
         }
         if let count = change.newCardsPerDay {
-            guard (0...9_999).contains(count) else {
+            guard Self.newCardsPerDayRange.contains(count) else {
                 throw Invalid(message: "newCardsPerDay muss eine ganze Zahl von 0 bis 9999 sein.")
             }
             result.newCardsPerDay = count
         }
         if let count = change.reviewsPerDay {
-            guard (1...99_999).contains(count) else {
+            guard Self.reviewsPerDayRange.contains(count) else {
                 throw Invalid(message: "reviewsPerDay muss eine ganze Zahl von 1 bis 99999 sein.")
             }
             result.reviewsPerDay = count

@@ -1,7 +1,8 @@
 // The Write and Quiz modes' rules without the server (FlashcardsCore's StudyModes/: AnswerCheck,
 // AnswerKind, QuizOptions; SplitMix64): a typed answer's verdict and character diff, and a quiz
 // question's choices, computed as the server computes them, so an offline session asks and judges
-// the same way.
+// the same way. Checked against Core's fixtures under Node (Tests/js/parity.test.mjs).
+import CORE from './core-constants.js';
 
 const MASK = (1n << 64n) - 1n;
 const segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter('en', { granularity: 'grapheme' }) : null;
@@ -9,11 +10,14 @@ const segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter('en'
 /** A text's characters (grapheme clusters, as Swift counts them). */
 export const characters = (text) => (segmenter ? Array.from(segmenter.segment(text), (s) => s.segment) : Array.from(text));
 
-// Swift's Character properties, which look at a character's first scalar.
+// Swift's Character properties, which look at a character's first scalar. `isNumber` is "has a
+// numeric type", which takes in CJK ideographs that are numerals ("一", "万"): listed here, as
+// Unicode's Unihan data names them (JS has no property for them).
+const HAN_NUMERALS = /^[\u{3405}\u{3483}\u{382A}\u{3B4D}\u{4E00}\u{4E03}\u{4E07}\u{4E09}\u{4E5D}\u{4E8C}\u{4E94}\u{4E96}\u{4EBF}-\u{4EC0}\u{4EDF}\u{4EE8}\u{4F0D}\u{4F70}\u{5104}\u{5146}\u{5169}\u{516B}\u{516D}\u{5341}\u{5343}-\u{5345}\u{534C}\u{53C1}-\u{53C4}\u{56DB}\u{58F1}\u{58F9}\u{5E7A}\u{5EFE}-\u{5EFF}\u{5F0C}-\u{5F0E}\u{5F10}\u{62FE}\u{634C}\u{67D2}\u{6F06}\u{7396}\u{767E}\u{8086}\u{842C}\u{8CAE}\u{8CB3}\u{8D30}\u{9621}\u{9646}\u{964C}\u{9678}\u{96F6}\u{F96B}\u{F973}\u{F978}\u{F9B2}\u{F9D1}\u{F9D3}\u{F9FD}\u{20001}\u{20064}\u{200E2}\u{20121}\u{2092A}\u{20983}\u{2098C}\u{2099C}\u{20AEA}\u{20AFD}\u{20B19}\u{22390}\u{22998}\u{23B1B}\u{2626D}\u{2F890}]$/u;
 const first = (ch) => String.fromCodePoint(ch.codePointAt(0));
 const isWhitespace = (ch) => /^\p{White_Space}$/u.test(first(ch));
 const isLetter = (ch) => /^\p{Alphabetic}$/u.test(first(ch));
-const isNumber = (ch) => /^\p{N}$/u.test(first(ch));
+const isNumber = (ch) => /^\p{N}$/u.test(first(ch)) || HAN_NUMERALS.test(first(ch));
 const isPunctuation = (ch) => /^\p{P}$/u.test(first(ch));
 const every = (ch, re) => Array.from(ch).every((scalar) => re.test(scalar));
 
@@ -24,10 +28,14 @@ function keeps(ch) {
   return /\p{Emoji_Presentation}/u.test(ch) || every(ch, /^\p{Sm}$/u) || every(ch, /^\p{Sc}$/u);
 }
 
-/** Lowercased, "ß" as "ss", and without combining marks when diacritics are ignored. */
+/**
+ * Lowercased scalar by scalar (as Swift's `lowercased()`: no final sigma), "ß" as "ss", without
+ * combining marks when diacritics are ignored; in NFC, so texts Swift holds equal (canonically
+ * equivalent, "é" and "e" + U+0301) are equal here too.
+ */
 function fold(text, ignoringDiacritics) {
-  const lowered = text.toLowerCase().replaceAll('ß', 'ss');
-  if (!ignoringDiacritics) return lowered;
+  const lowered = Array.from(text, (scalar) => scalar.toLowerCase()).join('').replaceAll('ß', 'ss');
+  if (!ignoringDiacritics) return lowered.normalize('NFC');
   return lowered.normalize('NFD').replace(/\p{Mn}/gu, '').normalize('NFC');
 }
 
@@ -82,8 +90,9 @@ function editDistance(a, b, limit) {
   return previous[b.length] <= limit ? previous[b.length] : null;
 }
 
-const DIFF_EDIT_LIMIT = 400;
-const COMPARED_LENGTH = 2000;
+const DIFF_EDIT_LIMIT = CORE.answerCheck.diffEditLimit;
+const COMPARED_LENGTH = CORE.answerCheck.comparedLength;
+const DISTRACTORS = CORE.quiz.maximumOptions - 1;
 
 /** Myers' shortest edit script from `a` to `b` ('same', 'delete', 'insert'); null beyond `limit` edits. */
 function editScript(a, b, limit) {
@@ -169,7 +178,7 @@ export function checkAnswer(typed, expected, ignoringDiacritics = false) {
 }
 
 /** SplitMix64: the same sequence as the server's for the same seed (a BigInt). */
-class SplitMix64 {
+export class SplitMix64 {
   constructor(seed) { this.state = BigInt.asUintN(64, seed); }
 
   next() {
@@ -189,10 +198,15 @@ export function ownChoicesQuestion(answer, choices, seed) {
   const random = new SplitMix64(seed);
   const pool = [...choices];
   const picked = [];
-  while (picked.length < 3 && pool.length) picked.push(pool.splice(Number(random.next() % BigInt(pool.length)), 1)[0]);
+  while (picked.length < DISTRACTORS && pool.length) picked.push(pool.splice(Number(random.next() % BigInt(pool.length)), 1)[0]);
   const correctIndex = Number(random.next() % BigInt(picked.length + 1));
   picked.splice(correctIndex, 0, answer);
   return { choices: picked, correctIndex };
+}
+
+/** The question of a true/false card (QuizOptions.trueFalseQuestion): "Wahr", then "Falsch". */
+export function trueFalseQuestion(isTrue) {
+  return { choices: [...CORE.quiz.truthWords], correctIndex: isTrue ? 0 : 1 };
 }
 
 /**
@@ -218,7 +232,7 @@ export function quizQuestion(answer, candidates, seed) {
     scored.push({ score: lengthScore + kindPenalty, tieBreak: draw.next(), answer: candidate.answer, rendered: candidate.rendered ?? null });
   }
   scored.sort((x, y) => (x.score !== y.score ? x.score - y.score : x.tieBreak < y.tieBreak ? -1 : x.tieBreak > y.tieBreak ? 1 : 0));
-  const picked = scored.slice(0, 3);
+  const picked = scored.slice(0, DISTRACTORS);
   const choices = picked.map((s) => s.answer);
   // As the server's `renderedChoices`: a rich distractor's HTML, null for plain words and the answer.
   const renderedChoices = picked.map((s) => s.rendered);

@@ -7,7 +7,7 @@
 import { ApiError, session } from '../api/client.js';
 import { answerWords, expectedAnswer } from '../rich-text.js';
 import { CardScheduler, fuzzSeed, precedes } from './scheduler.js';
-import { checkAnswer, ownChoicesQuestion, quizQuestion } from './answers.js';
+import { checkAnswer, ownChoicesQuestion, quizQuestion, trueFalseQuestion } from './answers.js';
 import { cardSides } from './sides.js';
 import { currentStore } from './store.js';
 import { changed } from './sync.js';
@@ -107,7 +107,7 @@ export async function quiz(stackId, daysAhead = 0) {
   const seed = fuzzSeed(asked.number ?? 0, asked.reviewCount ?? 0);
   const expected = expectedAnswer(asked);
   const question = asked.kind === 'trueFalse'
-    ? { choices: ['Wahr', 'Falsch'], correctIndex: asked.answer === 'true' ? 0 : 1 }
+    ? trueFalseQuestion(asked.answer === 'true')
     : asked.kind === 'multipleChoice'
       ? ownChoicesQuestion(expected, asked.choices ?? [], seed)
       : quizQuestion(expected, candidates, seed);

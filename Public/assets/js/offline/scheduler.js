@@ -5,7 +5,10 @@
 // Study/QueueOrder.swift (which card comes next, due counts, daily limits) and StudyDay.swift (the
 // learner's day in the user's time zone). Pure functions over plain objects; times are
 // milliseconds since 1970 (the server's are seconds as doubles, and its JSON rounds to the ms).
-// e2e/web/test_offline.py checks this module against the server.
+// e2e/web/test_offline.py checks this module against the server; Tests/js/parity.test.mjs replays
+// Core's fixtures (Tests/FlashcardsCoreTests/Fixtures/) under Node. The constants come from Core
+// through core-constants.js.
+import CORE from './core-constants.js';
 
 const DAY = 86_400;
 const MASK = (1n << 64n) - 1n;
@@ -89,14 +92,8 @@ export function dueCutoff(now, zone, daysAhead, hour) {
 
 // --- the ladder ----------------------------------------------------------------------------------
 
-const MINUTE = 60;
-const HOUR = 3_600;
-export const LADDER_MAX_LEVEL = 10;
-const LADDER = {
-  easy: [10 * MINUTE, HOUR, 6 * HOUR, 12 * HOUR, 2 * DAY, 4 * DAY, 7 * DAY, 14 * DAY, 30 * DAY],
-  medium: [2 * MINUTE, 5 * MINUTE, 10 * MINUTE, 30 * MINUTE, 45 * MINUTE, HOUR, 2 * HOUR, 2 * HOUR, 2 * HOUR],
-  hard: [MINUTE, MINUTE, 2 * MINUTE, 10 * MINUTE, 10 * MINUTE, 10 * MINUTE, 10 * MINUTE, 10 * MINUTE, 10 * MINUTE],
-};
+export const LADDER_MAX_LEVEL = CORE.ladder.maximumLevel;
+const LADDER = Object.fromEntries(CORE.ladder.ratings.map((r) => [r.key, r.intervals]));
 
 /** Seconds until the next review when a card at `level` is rated `rating` (easy, medium, hard). */
 export function ladderInterval(rating, level) {
@@ -114,22 +111,24 @@ export function ladderLevel(rating, level) {
 
 // --- FSRS-6 --------------------------------------------------------------------------------------
 
-export const DEFAULT_PARAMETERS = [
-  0.212, 1.2931, 2.3065, 8.2956, 6.4133, 0.8334, 3.0194, 0.001, 1.8722, 0.1666, 0.796,
-  1.4835, 0.0614, 0.2629, 1.6483, 0.6014, 1.8729, 0.5425, 0.0912, 0.0658, 0.1542,
-];
-const LOWER = [0.001, 0.001, 0.001, 0.001, 1, 0.001, 0.001, 0.001, 0, 0, 0.001, 0.001, 0.001, 0.001, 0, 0, 1, 0, 0, 0, 0.1];
-const UPPER = [100, 100, 100, 100, 10, 4, 4, 0.75, 4.5, 0.8, 3.5, 5, 0.25, 0.9, 4, 1, 6, 2, 2, 0.8, 0.8];
-const GRADES = { again: 1, hard: 2, good: 3, easy: 4 };
-export const FSRS_RATINGS = ['again', 'hard', 'good', 'easy'];
+const F = CORE.fsrs;
+export const DEFAULT_PARAMETERS = F.defaultParameters;
+const LOWER = F.parameterLowerBounds;
+const UPPER = F.parameterUpperBounds;
+const GRADES = Object.fromEntries(F.ratings.map((r) => [r.key, r.grade]));
+export const FSRS_RATINGS = F.ratings.map((r) => r.key);
+const DEFAULTS = {
+  parameters: DEFAULT_PARAMETERS, desiredRetention: F.desiredRetention, learningSteps: F.learningSteps,
+  relearningSteps: F.relearningSteps, maximumInterval: F.maximumInterval,
+};
 
-const clampStability = (s) => Math.min(Math.max(s, 0.001), 36_500);
-const clampDifficulty = (d) => Math.min(Math.max(d, 1), 10);
+const clampStability = (s) => Math.min(Math.max(s, F.minimumStability), F.maximumStability);
+const clampDifficulty = (d) => Math.min(Math.max(d, F.minimumDifficulty), F.maximumDifficulty);
 
 /** Whether a stack's settings and the user's parameters make a valid configuration (the server falls
  * back to the defaults otherwise). */
-function valid({ parameters, desiredRetention, learningSteps, relearningSteps }) {
-  return parameters.length === 21 && parameters.every((w, i) => w >= LOWER[i] && w <= UPPER[i])
+function valid({ parameters, desiredRetention, learningSteps, relearningSteps, maximumInterval }) {
+  return maximumInterval >= 1 && parameters.length === 21 && parameters.every((w, i) => w >= LOWER[i] && w <= UPPER[i])
     && desiredRetention > 0 && desiredRetention < 1
     && [...learningSteps, ...relearningSteps].every((s) => s > 0 && Number.isFinite(s));
 }
@@ -169,14 +168,26 @@ export function fuzzedInterval(interval, minimum, maximum, fraction) {
   return Math.min(lower + Math.floor(fraction * (upper - lower + 1)), upper);
 }
 
-/** FSRS-6 for one stack: its retention and steps, the user's parameters, days from 04:00 in `zone`. */
+/** py-fsrs' day counting (FSRSDayCounting.twentyFourHourPeriods): whole 24-hour periods. */
+const TWENTY_FOUR_HOUR_PERIODS = {
+  elapsedDays: (earlier, later) => Math.floor((later - earlier) / (DAY * 1000)),
+  addingDays: (days, ms) => ms + days * DAY * 1000,
+};
+
+/**
+ * FSRS-6 for one stack: its retention and steps, the user's parameters, days from 04:00 in `zone`.
+ * `fuzz: false` and `dayCounting: '24h'` are py-fsrs' behaviour, for the golden vectors.
+ */
 export class FSRS {
-  constructor({ parameters, desiredRetention = 0.9, learningSteps = [60, 600], relearningSteps = [600], zone }) {
-    let config = { parameters: parameters || DEFAULT_PARAMETERS, desiredRetention, learningSteps, relearningSteps };
-    if (!valid(config)) config = { parameters: DEFAULT_PARAMETERS, desiredRetention: 0.9, learningSteps: [60, 600], relearningSteps: [600] };
+  constructor({
+    parameters, desiredRetention = F.desiredRetention, learningSteps = F.learningSteps, relearningSteps = F.relearningSteps,
+    maximumInterval = F.maximumInterval, fuzz = true, dayCounting = null, zone,
+  }) {
+    let config = { parameters: parameters || DEFAULT_PARAMETERS, desiredRetention, learningSteps, relearningSteps, maximumInterval };
+    if (!valid(config)) config = { ...DEFAULTS };
     Object.assign(this, config);
-    this.maximumInterval = 36_500;
-    this.clock = new DayClock(zone, 4);
+    this.fuzz = fuzz;
+    this.clock = dayCounting === '24h' ? TWENTY_FOUR_HOUR_PERIODS : new DayClock(zone, F.dayStartHour);
     const w = this.parameters;
     this.w = w;
     this.decay = -w[20];
@@ -255,7 +266,10 @@ export class FSRS {
     const graduate = () => {
       next.state = 'review';
       next.step = null;
-      const days = fuzzedInterval(next.stability * this.intervalPerStability, 1, this.maximumInterval, unitFraction(seed));
+      const raw = next.stability * this.intervalPerStability;
+      const days = this.fuzz
+        ? fuzzedInterval(raw, 1, this.maximumInterval, unitFraction(seed))
+        : Math.min(Math.max(Math.round(raw), 1), this.maximumInterval);
       next.due = this.clock.addingDays(days, now);
     };
     if (card.state === 'review') {
@@ -308,13 +322,14 @@ export class CardScheduler {
     this.kind = stack.scheduler === 'ladder' ? 'ladder' : 'fsrs';
     this.zone = knownZone(zone);
     this.fsrs = new FSRS({
-      parameters, desiredRetention: stack.desiredRetention ?? 0.9,
-      learningSteps: stack.learningSteps ?? [60, 600], relearningSteps: stack.relearningSteps ?? [600], zone: this.zone,
+      parameters, desiredRetention: stack.desiredRetention ?? F.desiredRetention,
+      learningSteps: stack.learningSteps ?? F.learningSteps, relearningSteps: stack.relearningSteps ?? F.relearningSteps,
+      zone: this.zone,
     });
   }
 
   /** The rating keys of this scheduler, worst first (the buttons' order). */
-  get ratings() { return this.kind === 'ladder' ? ['hard', 'medium', 'easy'] : FSRS_RATINGS; }
+  get ratings() { return this.kind === 'ladder' ? CORE.ladder.ratings.map((r) => r.key) : FSRS_RATINGS; }
 
   /** The FSRS view of a card (`GET …/cards` fields): a new card without FSRS history. */
   fsrsCard(card) {
@@ -385,8 +400,8 @@ export class CardScheduler {
       }
     }
     return {
-      newLeft: Math.max(0, (this.stack.newCardsPerDay ?? 20) - fresh),
-      reviewsLeft: Math.max(0, (this.stack.reviewsPerDay ?? 200) - (reviewed - fresh)),
+      newLeft: Math.max(0, (this.stack.newCardsPerDay ?? CORE.queue.newCardsPerDay) - fresh),
+      reviewsLeft: Math.max(0, (this.stack.reviewsPerDay ?? CORE.queue.reviewsPerDay) - (reviewed - fresh)),
     };
   }
 
@@ -397,28 +412,13 @@ export class CardScheduler {
   select(cards, now, daysAhead = 0) {
     const clock = this.clock();
     const cutoff = clock.startOfDay(clock.dayNumber(now) + 1 + Math.max(daysAhead, 0));
-    const due = cards.filter((c) => ms(c.dueAt) < cutoff).sort(precedes);
-    let head = null;
-    let rank = null;
-    let dueCount;
-    if (this.kind === 'ladder') {
-      head = due[0] ?? null;
-      dueCount = Math.min(due.length, LIMIT);
-    } else {
+    let rule = { kind: 'ladder' };
+    if (this.kind !== 'ladder') {
       const { newLeft, reviewsLeft } = this.allowance(cards, now);
-      const reviewCap = Math.min(reviewsLeft, LIMIT);
-      const newCap = Math.min(newLeft, LIMIT);
-      const queue = (name) => due.filter((c) => queueOf(c) === name);
-      const [learning, reviews, fresh] = [queue('learning'), queue('review'), queue('new')];
-      dueCount = Math.min(learning.length + Math.min(reviews.length, reviewCap) + Math.min(fresh.length, newCap), LIMIT);
-      const heads = [];
-      if (learning[0]) heads.push([learning[0], ms(learning[0].dueAt) <= now ? 0 : 2]);
-      if (reviews[0]) heads.push([reviews[0], reviewCap > 0 ? 1 : 3]);
-      if (fresh[0]) heads.push([fresh[0], newCap > 0 ? 1 : 3]);
-      heads.sort((a, b) => (a[1] !== b[1] ? a[1] - b[1] : precedes(a[0], b[0])));
-      if (heads.length) [head, rank] = heads[0];
+      rule = { kind: 'fsrs', now, reviewCap: Math.min(reviewsLeft, LIMIT), newCap: Math.min(newLeft, LIMIT) };
     }
-    const held = rank === 3;
+    const { head, rank, dueCount } = queueOrder(cards, cutoff, rule, precedes);
+    const held = rank === RANKS.held;
     const shown = held ? null : head;
     let nextDueAt = null;
     if (!shown) {
@@ -433,7 +433,30 @@ export class CardScheduler {
 }
 
 /** Due counts stop here ("1000+"), as the server's. */
-const LIMIT = 1000;
+const LIMIT = CORE.queue.dueCountLimit;
+
+/** How a queue's first due card ranks (QueueOrder.HeadRank); the lowest is shown. */
+export const RANKS = { learningDue: 0, allowed: 1, learningLater: 2, held: 3 };
+
+/**
+ * QueueOrder.select: among `cards` ({dueAt, state, …}) those due before `cutoff` (ms), the first by
+ * `rule` ({kind: 'ladder'} or {kind: 'fsrs', now, reviewCap, newCap}) with its rank (FSRS) and the
+ * due count the caps let through; `order` compares two cards (due time, then the older card).
+ */
+export function queueOrder(cards, cutoff, rule, order) {
+  const due = cards.filter((c) => ms(c.dueAt) < cutoff).sort(order);
+  if (rule.kind === 'ladder') return { head: due[0] ?? null, rank: null, dueCount: Math.min(due.length, LIMIT) };
+  const { now, reviewCap, newCap } = rule;
+  const queue = (name) => due.filter((c) => queueOf(c) === name);
+  const [learning, reviews, fresh] = [queue('learning'), queue('review'), queue('new')];
+  const dueCount = Math.min(learning.length + Math.min(reviews.length, reviewCap) + Math.min(fresh.length, newCap), LIMIT);
+  const heads = [];
+  if (learning[0]) heads.push([learning[0], ms(learning[0].dueAt) <= now ? RANKS.learningDue : RANKS.learningLater]);
+  if (reviews[0]) heads.push([reviews[0], reviewCap > 0 ? RANKS.allowed : RANKS.held]);
+  if (fresh[0]) heads.push([fresh[0], newCap > 0 ? RANKS.allowed : RANKS.held]);
+  heads.sort((a, b) => (a[1] !== b[1] ? a[1] - b[1] : order(a[0], b[0])));
+  return heads.length ? { head: heads[0][0], rank: heads[0][1], dueCount } : { head: null, rank: null, dueCount };
+}
 
 const queueOf = (card) => {
   const state = card.state || 'new';
@@ -450,16 +473,8 @@ export function precedes(a, b) {
 }
 
 /** Labels (German, as the API sends them), colours and the original API's ids of the buttons. */
+const button = ({ id, label, color }) => ({ id, label, color });
 const BUTTONS = {
-  ladder: {
-    easy: { id: 0, label: 'Einfach', color: '#22C55E' },
-    medium: { id: 1, label: 'Mittel', color: '#F97316' },
-    hard: { id: 2, label: 'Schwer', color: '#EF4444' },
-  },
-  fsrs: {
-    again: { id: 11, label: 'Nochmal', color: '#EF4444' },
-    hard: { id: 12, label: 'Schwer', color: '#F97316' },
-    good: { id: 13, label: 'Gut', color: '#22C55E' },
-    easy: { id: 14, label: 'Einfach', color: '#0EA5E9' },
-  },
+  ladder: Object.fromEntries(CORE.ladder.ratings.map((r) => [r.key, button(r)])),
+  fsrs: Object.fromEntries(F.ratings.map((r) => [r.key, button(r)])),
 };

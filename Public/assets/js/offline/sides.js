@@ -1,7 +1,11 @@
 // A card's sides as the learner sees them, computed in the browser (for a card edited offline, and
 // the card form's gap checks): the rules of CardSides and Cloze in FlashcardsCore
 // (docs/card-kinds.md), which the server applies to every card it sends (`shown`). Checked against
-// the server's in e2e/web/test_card_kinds.py.
+// the server's in e2e/web/test_card_kinds.py and against Core's fixtures in Tests/js/parity.test.mjs.
+import CORE from './core-constants.js';
+
+/** "Wahr" / "Falsch", a true/false card's answers (CardSides.truthWord). */
+export const truthWord = (isTrue) => CORE.quiz.truthWords[isTrue ? 0 : 1];
 
 /** The gaps of a cloze text: {number, answer, hint, start, end}; braces inside a gap belong to it. */
 export function clozeGaps(text) {
@@ -84,7 +88,7 @@ export function cardSides(card, plainText = (text) => text) {
       };
     }
     case 'trueFalse': {
-      const word = answer === 'true' ? 'Wahr' : 'Falsch';
+      const word = truthWord(answer === 'true');
       return { question, answer: word, expected: word };
     }
     case 'fillBlank':
