@@ -11,10 +11,11 @@
 //     the lint fails when it is gone or shorter so the entry is lowered or removed
 //     (`--update-allowlist` does that, it never raises or adds an entry).
 // Usage: node scripts/js-lint.mjs [--root DIR] [--allowlist FILE] [--update-allowlist]
-// Modules are ES modules (latest ecmaVersion); appearance.js and sw.js are classic scripts.
+// Modules are ES modules (latest ecmaVersion); assets/js/appearance.js and sw.js (paths under the
+// root) are classic scripts.
 import { createRequire } from 'node:module';
 import { readFileSync, writeFileSync, readdirSync, statSync, existsSync } from 'node:fs';
-import { join, relative, dirname, resolve, basename, sep } from 'node:path';
+import { join, relative, dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
@@ -33,7 +34,7 @@ const eslintScope = load('eslint-scope');
 const visitorKeys = load('eslint-visitor-keys').KEYS;
 
 export const MAX_FUNCTION_LINES = 80;
-const CLASSIC_SCRIPTS = new Set(['appearance.js', 'sw.js']);
+const CLASSIC_SCRIPTS = new Set(['assets/js/appearance.js', 'sw.js']);
 const WORKERS = new Set(['sw.js']);
 
 const SHARED_GLOBALS = `
@@ -476,9 +477,8 @@ export function lintTree(root, { allowlist = {}, extraImporters = [] } = {}) {
   const allFunctions = [];
   for (const path of jsFiles(root)) {
     const file = relative(root, path).split(sep).join('/');
-    const name = basename(path);
-    const script = CLASSIC_SCRIPTS.has(name);
-    const result = lintSource(readFileSync(path, 'utf8'), { file, script, worker: WORKERS.has(name) });
+    const script = CLASSIC_SCRIPTS.has(file);
+    const result = lintSource(readFileSync(path, 'utf8'), { file, script, worker: WORKERS.has(file) });
     findings.push(...result.findings);
     allFunctions.push({ file, functions: result.functions });
     if (!script) modules.push({ path, file, exports: result.exports, imports: result.imports });
