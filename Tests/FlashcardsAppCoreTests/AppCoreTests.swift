@@ -521,3 +521,10 @@ struct AppCoreTests {
         #expect(!home.showsMotivation)
     }
 }
+
+/// A file of the generation tests' fixtures (`Tests/FlashcardsGenerationTests/Fixtures`).
+func generationFixture(_ name: String) throws -> Data {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("FlashcardsGenerationTests/Fixtures/\(name)")
+    return try Data(contentsOf: url)
+}

@@ -74,7 +74,7 @@ public final class TestServer: @unchecked Sendable {
         process.currentDirectoryURL = dataDirectory
         let log = dataDirectory.appendingPathComponent("server.log")
         if !FileManager.default.fileExists(atPath: log.path) {
-            FileManager.default.createFile(atPath: log.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         }
         let handle = try FileHandle(forWritingTo: log)
         handle.seekToEndOfFile()

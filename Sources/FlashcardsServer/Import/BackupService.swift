@@ -119,7 +119,7 @@ enum BackupService {
             learningSteps: stack.learningSteps, relearningSteps: stack.relearningSteps,
             newCardsPerDay: stack.newCardsPerDay, reviewsPerDay: stack.reviewsPerDay, spreadDay: stack.spreadDay,
             matchBestMs: stack.matchBestMs,
-            cards: cards.map { card in
+            cards: try cards.map { card in
                 BackupCardDTO(
                     id: card.uniqueId, question: card.question, answer: card.answer, hint: card.hint,
                     hintSource: card.hintSource, tags: card.tags, bookmarked: card.bookmarked,

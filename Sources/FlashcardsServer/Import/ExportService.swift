@@ -63,7 +63,7 @@ enum ExportService {
         let cards = try await CardModel.query(on: db).filter(\.$stackId == stack.id!).sort(\.$id).all()
         let logs = Dictionary(
             grouping: try await ReviewLogModel.query(on: db).filter(\.$stackId == stack.id!).all(), by: \.cardId)
-        let exported = cards.map { card in
+        let exported = try cards.map { card in
             var schedule = CardSchedule.new(createdAt: card.createdAt)
             var reviews: [AnkiPackageWriter.Review] = []
             let durations = Dictionary(uniqueKeysWithValues: (logs[card.id!] ?? []).map { ($0.id!, $0.durationMs) })

@@ -105,7 +105,7 @@ extension StackModel {
     var settings: StackSettings {
         get {
             StackSettings(
-                scheduler: schedulerKind, desiredRetention: desiredRetention,
+                scheduler: SchedulerKind(rawValue: scheduler) ?? .fsrs, desiredRetention: desiredRetention,
                 learningSteps: StackSettings.steps(fromText: learningSteps),
                 relearningSteps: StackSettings.steps(fromText: relearningSteps), newCardsPerDay: newCardsPerDay,
                 reviewsPerDay: reviewsPerDay)

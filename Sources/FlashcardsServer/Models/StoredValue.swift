@@ -25,7 +25,7 @@ extension StudyRating {
     /// A rating as a log row stores it (`review_logs.scheduler` and `.rating`); an unknown
     /// scheduler name or number is `UnknownStoredValue`.
     static func stored(scheduler: String, rating: Int) throws -> StudyRating {
-        let kind = try storedValue(SchedulerKind.self, scheduler, column: "review_logs.scheduler")
+        let kind = try FlashcardsServer.storedValue(SchedulerKind.self, scheduler, column: "review_logs.scheduler")
         guard let rating = StudyRating(scheduler: kind, storedValue: rating) else {
             throw UnknownStoredValue(column: "review_logs.rating", value: "\(rating) (\(scheduler))")
         }

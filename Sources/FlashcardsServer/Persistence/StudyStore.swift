@@ -154,14 +154,16 @@ extension StudyStore {
             """
         ).all(decoding: AnswerRow.self)
         // A true/false card's answer (`true`) and a cloze's extra notes are no answers to choose.
-        return (before + after).filter { $0.kind != CardKind.trueFalse.rawValue && $0.kind != CardKind.cloze.rawValue }
-            // Shown as plain text, as the asked card's answer is (a rich one without its formatting).
-            .map { row in
-                let format = try storedValue(CardFormat.self, row.format, column: "cards.format")
-                return QuizOptions.Candidate(
-                    cardID: Int64(row.id), answer: format.answerText(row.answer),
-                    markup: format == .markdown ? row.answer : nil)
-            }
+        return try (before + after).filter {
+            $0.kind != CardKind.trueFalse.rawValue && $0.kind != CardKind.cloze.rawValue
+        }
+        // Shown as plain text, as the asked card's answer is (a rich one without its formatting).
+        .map { row in
+            let format = try storedValue(CardFormat.self, row.format, column: "cards.format")
+            return QuizOptions.Candidate(
+                cardID: Int64(row.id), answer: format.answerText(row.answer),
+                markup: format == .markdown ? row.answer : nil)
+        }
     }
 
     /// The counts behind an FSRS stack's daily limits, from the cards: one range of

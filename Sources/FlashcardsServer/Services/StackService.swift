@@ -279,7 +279,7 @@ struct StackService {
         let figures: [Int: CardFigures]
         if let known { figures = known } else { figures = try await cardFigures(for: stacks) }
         let dayCounts = try await dayCounts(of: stacks)
-        return stacks.map { stack in
+        return try stacks.map { stack in
             let figure = figures[stack.id!] ?? CardFigures()
             let due: Int
             if try stack.schedulerKind == .fsrs {

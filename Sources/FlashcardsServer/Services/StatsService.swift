@@ -156,7 +156,7 @@ struct StatsService {
         let stacksById = Dictionary(uniqueKeysWithValues: stacks.map { ($0.id!, $0) })
         let parameters = try await SchedulerParametersModel.find(userId, on: context.db)?.weights
         var schedulers: [Int: CardScheduler] = [:]
-        let items = cards.compactMap { card -> CardRetrievabilityDTO? in
+        let items = try cards.compactMap { card -> CardRetrievabilityDTO? in
             guard let stack = stacksById[card.stackId] else { return nil }
             let scheduler =
                 schedulers[stack.id!]
