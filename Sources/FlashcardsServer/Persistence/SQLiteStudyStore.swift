@@ -56,11 +56,9 @@ struct SQLiteStudyStore: StudyStore {
     func modelTransaction<T: Sendable>(_ body: @escaping @Sendable (any ModelTransaction) async throws -> T)
         async throws -> T
     {
-        // The connection first, then the gate: the gate's holder must never wait for a connection of
-        // the pool, which the requests queued at the gate may hold (a deadlock under load).
-        try await driver.withConnection { connection in
-            await SQLiteWriteGate.shared.enter()
-            defer { SQLiteWriteGate.shared.leave() }
+        await SQLiteWriteGate.shared.enter()
+        defer { SQLiteWriteGate.shared.leave() }
+        return try await driver.withConnection { connection in
             let sql = connection.sql
             try await sql.raw("BEGIN IMMEDIATE").run()
             do {
