@@ -12,14 +12,13 @@ enum StarterCatalogue {
     static let settingKey = "starter_catalogue"
     static let mail = "katalog@smart-flashcards.invalid"
 
-    static func seedIfNeeded(_ store: any StudyStore, logger: Logger, now: Date = Date()) async throws {
-        let database = store.db
+    static func seedIfNeeded(_ database: any Database, logger: Logger, now: Date = Date()) async throws {
         if try await ServerSettingModel.find(settingKey, on: database) != nil { return }
         do {
-            try await store.modelTransaction { tx in
+            try await database.transaction { db in
                 try await ServerSettingModel(key: settingKey, value: ISO8601DateFormatter().string(from: now))
-                    .create(on: tx.db)
-                try await seed(tx, now: now)
+                    .create(on: db)
+                try await seed(db, now: now)
             }
             logger.info("Published the starter catalogue (\(StarterDecks.all.count) decks)")
         } catch {
@@ -28,8 +27,8 @@ enum StarterCatalogue {
         }
     }
 
-    private static func seed(_ tx: any ModelTransaction, now: Date) async throws {
-        let db = tx.db
+    private static func seed(_ db: any Database, now: Date) async throws {
+        guard let sql = db as? any SQLDatabase else { return }
         let secret = [UInt8].random(count: 32).base64
         let user = UserModel(
             id: UUID(), name: "Smart Flashcards", mail: mail, passwordHash: try Bcrypt.hash(secret, cost: 8),
@@ -51,7 +50,7 @@ enum StarterCatalogue {
             }
             try await CatalogueService.insertEntry(
                 id: UUID(), stack: stack, category: deck.category, language: deck.language, official: true, now: now,
-                in: tx.catalogue)
+                sql: sql)
         }
     }
 }

@@ -17,8 +17,7 @@ struct GenerationRoutes: RouteCollection {
 
     private func service(_ req: Request) async throws -> GenerationService {
         let context = ServiceContext(req)
-        let stack = try await StackService(context: context, user: try req.user).find(
-            req.parameters.get("stackId"), preloaded: req.preloadedStack)
+        let stack = try await StackService(context: context, user: try req.user).find(req.parameters.get("stackId"))
         return GenerationService(context: context, stack: stack)
     }
 
@@ -93,8 +92,7 @@ struct CreateFromFileRoute: RouteCollection {
 
     func createFromFile(_ req: Request) async throws -> Response {
         let context = ServiceContext(req)
-        let stack = try await StackService(context: context, user: try req.user).find(
-            req.parameters.get("stackId"), preloaded: req.preloadedStack)
+        let stack = try await StackService(context: context, user: try req.user).find(req.parameters.get("stackId"))
         let upload = try await GenerationService.readUpload(req, instructionsFields: ["custom-instructions"])
         let service = GenerationService(context: context, stack: stack)
         let job = try await service.start(upload: upload, allowed: [.pdf], acceptAll: true)
