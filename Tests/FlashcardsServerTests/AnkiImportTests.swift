@@ -103,7 +103,8 @@ struct AnkiImportTests {
             let genanki = try await importFile(app, token: token, file: try ankiFixture("legacy-genanki.apkg"))
             #expect(genanki.status == "succeeded", "\(genanki.error ?? "")")
             var cards = try await cardRows(app)
-            #expect(cards.count == 7 && try cards.allSatisfy { try $0.cardState == .new })
+            #expect(cards.count == 7)
+            #expect(try cards.allSatisfy { try $0.cardState == .new })
             #expect(try await ReviewLogModel.query(on: app.db).count() == 0)
             let legacy = try await importFile(
                 app, token: token, file: try ankiFixture("modern-legacy.apkg"),

@@ -358,7 +358,7 @@ struct FSRSStudyTests {
             while now < Date(timeIntervalSince1970: 1_798_761_600) {
                 for daysAhead in [0, 1, 6] {
                     let expected = calendarCutoff(now: now, zone: user.zone, daysAhead: daysAhead, hour: hour)
-                    let cutoff = StudyService.cutoff(for: user, stack: stack, now: now, daysAhead: daysAhead)
+                    let cutoff = try StudyService.cutoff(for: user, stack: stack, now: now, daysAhead: daysAhead)
                     guard cutoff == expected else {
                         Issue.record(
                             "\(zone) \(scheduler) at \(now), \(daysAhead) days ahead: \(cutoff), not \(expected)")
