@@ -146,19 +146,25 @@ def start_server(backend: str, name: str, extra_env: dict[str, str] | None = Non
         time.sleep(0.1)
 
 
+STORY_SERVERS = {"server", "limited_server", "idle_server", "mailing_server"}
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items):
     """`test_every_operation_was_exercised` (test_openapi_coverage.py) reads what the stories of
-    every module called on the servers of its backend: it runs after the last other test of that
-    backend (pytest has already grouped the tests by backend, whose servers are session-scoped)."""
+    every module called on the session-scoped story servers of its backend: it runs after the last
+    test of that backend on those servers, once pytest has grouped the tests by backend (trylast)."""
     last = [item for item in items if item.originalname == "test_every_operation_was_exercised"]
     for item in last:
         items.remove(item)
     for item in last:
         backend = item.callspec.params.get("backend")
+        # After the last test of that backend on the story servers it reads: later ones of the
+        # backend (pytest may put a module's own servers after the other backend's group) run on
+        # servers started anew, which have exercised nothing.
         position = max(
             (index for index, other in enumerate(items) if getattr(other, "callspec", None)
-             and other.callspec.params.get("backend") == backend),
+             and other.callspec.params.get("backend") == backend and STORY_SERVERS & set(other.fixturenames)),
             default=len(items) - 1,
         )
         items.insert(position + 1, item)
