@@ -65,7 +65,7 @@ private func withOperator<T: Sendable>(_ body: (CatalogueOperator) async throws 
     configuration.jobWorkers = 0
     let app = try await makeApplication(configuration)
     do {
-        let result = try await body(CatalogueOperator(db: app.db))
+        let result = try await body(CatalogueOperator(application: app))
         try await app.asyncShutdown()
         return result
     } catch {

@@ -28,7 +28,9 @@ public func configure(
     app.tokens = await TokenService(secret: secret, lifetime: TimeInterval(configuration.tokenLifetimeSeconds))
     app.passwordResetSealKey = PasswordResetToken.sealKey(secret: secret)
     app.vapidKey = try await VAPIDKeys.resolve(configured: configuration.vapidPrivateKey, database: app.db)
-    if configuration.starterCatalogue { try await StarterCatalogue.seedIfNeeded(app.db, logger: app.logger) }
+    if configuration.starterCatalogue {
+        try await StarterCatalogue.seedIfNeeded(app.studyStore(on: app.db), logger: app.logger)
+    }
 
     // Order matters: CORS answers preflights and decorates errors; the error renderer sees every
     // error before Vapor's default one would.
@@ -113,20 +115,10 @@ private func configureDatabase(_ app: Application, configuration: AppConfigurati
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let file = configuration.sqliteFile!
         app.databases.use(.sqlite(.file(file)), as: .sqlite)
-        // Write-ahead logging lets readers proceed while a rating is written.
-        _ = try await app.db.sql.raw("PRAGMA journal_mode=WAL").all()
-        // `synchronous` and the busy handler belong to a connection, and the driver keeps exactly one
-        // per event loop. `busy_timeout` replaces the driver's busy handler, which retries without
-        // pause and so burns a core while another connection writes, with SQLite's sleeping one
-        // (1, 2, 5, 10 … ms, giving up after 10 s with an error instead of spinning forever).
+        // Write-ahead logging, and each pooled connection's `synchronous` and busy handler
+        // (`DatabaseSetup.prepareSQLiteFile`).
         let mode = configuration.sqliteSynchronous == "full" ? "FULL" : "NORMAL"
-        for eventLoop in app.eventLoopGroup.makeIterator() {
-            guard let db = app.databases.database(.sqlite, logger: app.logger, on: eventLoop) else { continue }
-            try await db.sql.raw("PRAGMA synchronous=\(unsafeRaw: mode)").run()
-            try await db.sql.raw("PRAGMA busy_timeout=10000").run()
-            // Checkpoints run in the background (`WALCheckpointer`), not inside a request's commit.
-            try await db.sql.raw("PRAGMA wal_autocheckpoint=0").run()
-        }
+        try await DatabaseSetup.prepareSQLiteFile(app, synchronous: mode)
         // The learning path's statements run on connections of their own, without the driver's
         // thread hop (`InlineSQLite`).
         app.inlineSQLite = try InlineSQLite(path: file, synchronous: mode, threadPool: app.threadPool)
@@ -144,7 +136,7 @@ private func configureDatabase(_ app: Application, configuration: AppConfigurati
             as: .psql)
         if let schema {
             // A named schema keeps several deployments (or test runs) apart in one database.
-            try await app.db.sql.raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run()
+            try await DatabaseSetup.createSchema(schema, on: app.db)
         }
     }
     app.migrations.add(Migrations.all)

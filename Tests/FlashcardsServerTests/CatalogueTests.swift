@@ -122,13 +122,14 @@ struct CatalogueTests {
                     await Self.code { _ = try await bea.catalogueEntry(entry.entryId) } == "catalogue_entry_not_found")
                 #expect(try await cleo.explore().total == 1, "others still see it")
 
-                let queued = try await CatalogueOperator(db: app.db).reports()
+                let queued = try await CatalogueOperator(application: app).reports()
                 #expect(queued.count == 1 && queued.first?.reason == "spam" && queued.first?.note == "Nur Werbung")
                 #expect(queued.first?.stackName == "Werbung" && queued.first?.entryId == entry.entryId)
-                try await CatalogueOperator(db: app.db).hide(entry.entryId)
+                try await CatalogueOperator(application: app).hide(entry.entryId)
                 #expect(try await cleo.explore().total == 0, "hidden for everyone")
                 #expect(
-                    try await CatalogueOperator(db: app.db).reports().isEmpty, "a hidden entry's reports are resolved")
+                    try await CatalogueOperator(application: app).reports().isEmpty,
+                    "a hidden entry's reports are resolved")
             }
         }
     }
@@ -139,7 +140,7 @@ struct CatalogueTests {
     func starterDecks(db: TestDatabase) async throws {
         let seeded: (inout AppConfiguration) -> Void = { $0.starterCatalogue = true }
         try await withApp(db, adjust: seeded) { app in
-            try await StarterCatalogue.seedIfNeeded(app.db, logger: app.logger)
+            try await StarterCatalogue.seedIfNeeded(app.studyStore(on: app.db), logger: app.logger)
             try await withRunningServer(app) { client, _ in
                 try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
                 let page = try await client.explore(perPage: 100)

@@ -72,7 +72,7 @@ struct JobTests {
             app.jobs.register(EchoHandler(counter: counter))
             let token = try await app.compatSignup()
             let user = try #require(try await UserModel.query(on: app.db).first())
-            let queue = JobQueue(db: app.db, now: Date())
+            let queue = JobQueue(store: app.studyStore(on: app.db), now: Date())
             let ok = try await queue.enqueue(
                 kind: EchoHandler.kind, userId: user.id!, payload: EchoHandler.Input(text: "hallo"))
             let bad = try await queue.enqueue(
@@ -116,7 +116,7 @@ struct JobTests {
             app.jobs.register(EndlessHandler())
             let token = try await app.compatSignup()
             let user = try #require(try await UserModel.query(on: app.db).first())
-            let job = try await JobQueue(db: app.db, now: Date())
+            let job = try await JobQueue(store: app.studyStore(on: app.db), now: Date())
                 .enqueue(kind: EndlessHandler.kind, userId: user.id!, payload: ["x": 1])
             // Wait until it runs.
             let deadline = Date().addingTimeInterval(10)
@@ -138,7 +138,7 @@ struct JobTests {
             app.jobs.register(EchoHandler(counter: counter))
             _ = try await app.compatSignup()
             let user = try #require(try await UserModel.query(on: app.db).first())
-            let queue = JobQueue(db: app.db, now: Date())
+            let queue = JobQueue(store: app.studyStore(on: app.db), now: Date())
             var ids: [UUID] = []
             for index in 0..<20 {
                 ids.append(
@@ -167,7 +167,7 @@ struct JobTests {
             app.jobs.register(EchoHandler(counter: counter))
             _ = try await app.compatSignup()
             let user = try #require(try await UserModel.query(on: app.db).first())
-            let job = try await JobQueue(db: app.db, now: Date())
+            let job = try await JobQueue(store: app.studyStore(on: app.db), now: Date())
                 .enqueue(kind: EchoHandler.kind, userId: user.id!, payload: EchoHandler.Input(text: "again"))
             // Another instance claimed it and died: running, locked, lease over.
             job.status = "running"
@@ -176,7 +176,7 @@ struct JobTests {
             job.attempts = 1
             try await job.save(on: app.db)
             // A live lease is respected.
-            let other = try await JobQueue(db: app.db, now: Date())
+            let other = try await JobQueue(store: app.studyStore(on: app.db), now: Date())
                 .enqueue(kind: EchoHandler.kind, userId: user.id!, payload: EchoHandler.Input(text: "busy"))
             other.status = "running"
             other.lockedBy = "worker-alive"
@@ -212,7 +212,7 @@ struct JobTests {
                 if round == 0 {
                     _ = try await app.compatSignup()
                     let user = try #require(try await UserModel.query(on: app.db).first())
-                    jobId = try await JobQueue(db: app.db, now: Date())
+                    jobId = try await JobQueue(store: app.studyStore(on: app.db), now: Date())
                         .enqueue(kind: EchoHandler.kind, userId: user.id!, payload: EchoHandler.Input(text: "later")).id
                 } else {
                     app.jobWorker.start(slots: 1)

@@ -37,14 +37,8 @@ struct PasswordResetMailHandler: JobHandler {
         guard let payload = try? job.payload(Payload.self) else {
             throw JobFailure("Der Auftrag enthält keinen Link mehr.", code: "mail_payload_missing", userError: false)
         }
-        let row = try await job.db.sql.select()
-            .columns("user_id", "expires_at", "used_at")
-            .from("password_resets")
-            .where("id", .equal, payload.resetId)
-            .where("user_id", .equal, job.userId)
-            .first()
-        guard let row, try row.decodeNil(column: "used_at"),
-            try row.decode(column: "expires_at", as: Date.self) > job.now()
+        guard let reset = try await job.store.jobs.passwordReset(payload.resetId, of: job.userId), !reset.spent,
+            reset.expiresAt > job.now()
         else { return #"{"sent":false,"reason":"link spent or expired"}"# }
         guard let user = try await UserModel.find(job.userId, on: job.db) else {
             return #"{"sent":false,"reason":"account deleted"}"#
@@ -101,7 +95,7 @@ struct PasswordResetMailHandler: JobHandler {
 
     private func wipePayload(_ job: JobContext) async {
         do {
-            try await job.db.sql.update("jobs").set("payload", to: "{}").where("id", .equal, job.id).run()
+            try await job.store.jobs.clearPayload(of: job.id)
         } catch {
             job.application.logger.error("could not clear the payload of job \(job.id): \(String(reflecting: error))")
         }

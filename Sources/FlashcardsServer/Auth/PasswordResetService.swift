@@ -57,27 +57,13 @@ struct PasswordResetService {
         let payload = PasswordResetMailHandler.Payload(
             resetId: resetId, sealedToken: try PasswordResetToken.seal(token, with: sealKey),
             language: language.rawValue)
-        try await context.db.transaction { db in
-            let sql = db.sql
+        try await context.store.modelTransaction { tx in
             // A new link spends the earlier ones; links long past their expiry are forgotten.
-            try await sql.update("password_resets")
-                .set("used_at", to: now)
-                .where("user_id", .equal, userId)
-                .where(SQLColumn("used_at"), .is, SQLLiteral.null)
-                .run()
-            try await sql.delete(from: "password_resets")
-                .where("user_id", .equal, userId)
-                .where("expires_at", .lessThan, now.addingTimeInterval(-86_400))
-                .run()
-            try await sql.insert(into: "password_resets")
-                .columns("id", "user_id", "token_hash", "created_at", "expires_at")
-                .values(
-                    SQLBind(resetId), SQLBind(userId), SQLBind(PasswordResetToken.hash(token)), SQLBind(now),
-                    SQLBind(now.addingTimeInterval(TimeInterval(settings.lifetimeSeconds)))
-                )
-                .run()
-            _ = try await JobQueue(db: db, now: now).enqueue(
-                kind: PasswordResetMailHandler.kind, userId: userId, payload: payload)
+            try await tx.accounts.addPasswordReset(
+                id: resetId, userId: userId, tokenHash: PasswordResetToken.hash(token), now: now,
+                expiresAt: now.addingTimeInterval(TimeInterval(settings.lifetimeSeconds)))
+            _ = try await JobQueue.enqueue(
+                kind: PasswordResetMailHandler.kind, userId: userId, payload: payload, now: now, in: tx)
         }
     }
 
@@ -89,31 +75,12 @@ struct PasswordResetService {
         let hash = PasswordResetToken.hash(token)
         let passwordHash = try await context.passwords.hash(password)
         let now = context.now
-        let userId: UUID = try await context.db.transaction { db in
-            let sql = db.sql
-            // The conditional update is the check: of two uses at once, one finds the row unspent.
-            guard
-                let row = try await sql.update("password_resets")
-                    .set("used_at", to: now)
-                    .where("token_hash", .equal, hash)
-                    .where(SQLColumn("used_at"), .is, SQLLiteral.null)
-                    .where("expires_at", .greaterThan, now)
-                    .returning("user_id")
-                    .first()
-            else { throw AppError.invalidResetToken }
-            let userId = try row.decode(column: "user_id", as: UUID.self)
-            try await sql.update("users")
-                .set("password_hash", to: passwordHash)
-                .set(
-                    "token_version", to: SQLBinaryExpression(SQLColumn("token_version"), .add, SQLLiteral.numeric("1"))
-                )
-                .where("id", .equal, userId)
-                .run()
-            try await sql.update("password_resets")
-                .set("used_at", to: now)
-                .where("user_id", .equal, userId)
-                .where(SQLColumn("used_at"), .is, SQLLiteral.null)
-                .run()
+        let userId: UUID = try await context.store.writeTransaction { tx in
+            guard let userId = try await tx.accounts.spendPasswordReset(tokenHash: hash, now: now) else {
+                throw AppError.invalidResetToken
+            }
+            try await tx.accounts.setPassword(of: userId, hash: passwordHash)
+            try await tx.accounts.spendPasswordResets(of: userId, now: now)
             return userId
         }
         guard let user = try await UserModel.find(userId, on: context.db) else { throw AppError.invalidResetToken }

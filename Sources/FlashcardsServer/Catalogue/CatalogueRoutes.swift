@@ -22,7 +22,7 @@ struct CatalogueRoutes: RouteCollection {
     private func ownStack(_ req: Request) async throws -> (StackModel, CatalogueService) {
         let catalogue = try catalogue(req)
         let stack = try await StackService(context: catalogue.context, user: catalogue.user)
-            .find(req.parameters.get("stackId"))
+            .find(req.parameters.get("stackId"), preloaded: req.preloadedStack)
         return (stack, catalogue)
     }
 

@@ -2,7 +2,6 @@ import FlashcardsAPI
 import FlashcardsCore
 import Fluent
 import Foundation
-import SQLKit
 
 /// The public catalogue: owners publish a stack with a category and a language and take it back;
 /// every signed-in learner browses, searches, previews and copies published stacks. An entry
@@ -13,6 +12,8 @@ struct CatalogueService {
     let context: ServiceContext
     let user: UserModel
 
+    private var catalogue: CatalogueStore { context.store.catalogue }
+
     static let notFound = AppError.notFound(
         "Diesen Stapel gibt es im Katalog nicht (mehr).", code: "catalogue_entry_not_found")
 
@@ -20,11 +21,7 @@ struct CatalogueService {
 
     /// The stack's entry, if it is published.
     func publication(of stack: StackModel) async throws -> PublicationDTO? {
-        try await context.store.sql.raw(
-            """
-            SELECT id, category, language, published_at FROM catalogue_entries WHERE stack_id = \(bind: stack.id!)
-            """
-        ).first(decoding: PublicationRow.self)?.dto
+        try await catalogue.publication(ofStack: stack.id!)?.dto
     }
 
     /// Publishes `stack` (an empty one cannot be), or changes its category and language. Answers
@@ -36,11 +33,9 @@ struct CatalogueService {
                 "Ein leerer Stapel kann nicht veröffentlicht werden. Lege zuerst Karten an.", code: "stack_empty")
         }
         if var existing = try await publication(of: stack) {
-            try await context.store.sql.update("catalogue_entries")
-                .set("category", to: SQLBind(request.category.rawValue))
-                .set("language", to: SQLBind(request.language.rawValue))
-                .set("search_text", to: SQLBind(Self.searchText(stack)))
-                .where("stack_id", .equal, SQLBind(stack.id!)).run()
+            try await catalogue.updateEntry(
+                ofStack: stack.id!, category: request.category.rawValue, language: request.language.rawValue,
+                searchText: Self.searchText(stack))
             existing.category = request.category
             existing.language = request.language
             return (existing, false)
@@ -48,7 +43,7 @@ struct CatalogueService {
         let id = context.uuid()
         try await Self.insertEntry(
             id: id, stack: stack, category: request.category, language: request.language, official: false,
-            now: context.now, sql: context.store.sql)
+            now: context.now, in: catalogue)
         return (
             PublicationDTO(
                 entryId: id, category: request.category, language: request.language, publishedAt: context.now), true
@@ -58,27 +53,22 @@ struct CatalogueService {
     /// Takes the stack out of the catalogue at once (nothing to do when it is not in it). Copies
     /// learners made stay theirs.
     func unpublish(_ stack: StackModel) async throws {
-        try await context.store.sql.delete(from: "catalogue_entries").where("stack_id", .equal, SQLBind(stack.id!))
-            .run()
+        try await catalogue.deleteEntry(ofStack: stack.id!)
     }
 
     /// Writes an entry row (publishing, and the starter catalogue).
     static func insertEntry(
         id: UUID, stack: StackModel, category: CatalogueCategory, language: CatalogueLanguage, official: Bool,
-        now: Date, sql: any SQLDatabase
+        now: Date, in catalogue: CatalogueStore
     ) async throws {
-        try await sql.insert(into: "catalogue_entries")
-            .columns("id", "stack_id", "user_id", "category", "language", "search_text", "official", "published_at")
-            .values(
-                SQLBind(id), SQLBind(stack.id!), SQLBind(stack.userId), SQLBind(category.rawValue),
-                SQLBind(language.rawValue), SQLBind(searchText(stack)), SQLBind(official), SQLBind(now)
-            ).run()
+        try await catalogue.insertEntry(
+            id: id, stackId: stack.id!, userId: stack.userId, category: category.rawValue, language: language.rawValue,
+            searchText: searchText(stack), official: official, now: now)
     }
 
     /// Keeps a published stack's search text in step with its name and description.
-    static func refreshSearchText(of stack: StackModel, sql: any SQLDatabase) async throws {
-        try await sql.update("catalogue_entries").set("search_text", to: SQLBind(searchText(stack)))
-            .where("stack_id", .equal, SQLBind(stack.id!)).run()
+    static func refreshSearchText(of stack: StackModel, in catalogue: CatalogueStore) async throws {
+        try await catalogue.setSearchText(ofStack: stack.id!, to: searchText(stack))
     }
 
     /// Name and description, lowercased in Swift (SQLite's LOWER folds ASCII only).
@@ -94,27 +84,14 @@ struct CatalogueService {
     func browse(
         search: String?, category: CatalogueCategory?, language: CatalogueLanguage?, page: Int, perPage: Int
     ) async throws -> PageDTO<CatalogueEntryDTO> {
-        var conditions: [SQLQueryString] = [
-            "e.hidden_at IS NULL",
-            "NOT EXISTS (SELECT 1 FROM catalogue_reports r WHERE r.entry_id = e.id AND r.user_id = \(bind: user.id!))",
-        ]
-        if let category { conditions.append("e.category = \(bind: category.rawValue)") }
-        if let language { conditions.append("e.language = \(bind: language.rawValue)") }
-        for word in (search ?? "").lowercased().split(whereSeparator: \.isWhitespace).prefix(8) {
-            conditions.append("e.search_text LIKE \(bind: "%" + Self.likeEscaped(String(word)) + "%") ESCAPE '\\'")
+        let filter = CatalogueStore.Filter(
+            callerId: user.id!, category: category?.rawValue, language: language?.rawValue,
+            words: (search ?? "").lowercased().split(whereSeparator: \.isWhitespace).prefix(8).map(String.init))
+        let total = try await catalogue.count(filter)
+        let rows = try await catalogue.entries(filter, limit: perPage, offset: (page - 1) * perPage)
+        let previews = try await catalogue.previews(ofStacks: rows.map(\.stack_id)).mapValues {
+            try $0.map { try $0.shared }
         }
-        let filter = conditions.map { "(\($0))" as SQLQueryString }.joined(separator: " AND ")
-        struct Count: Decodable { let n: Int }
-        let total =
-            try await context.store.sql.raw("SELECT COUNT(*) AS n FROM catalogue_entries e WHERE \(filter)")
-            .first(decoding: Count.self)?.n ?? 0
-        let rows = try await context.store.sql.raw(
-            """
-            \(unsafeRaw: Self.entryColumns) WHERE \(filter)
-            ORDER BY e.official DESC, e.published_at DESC, e.id LIMIT \(bind: perPage) OFFSET \(bind: (page - 1) * perPage)
-            """
-        ).all(decoding: EntryRow.self)
-        let previews = try await previews(of: rows.map(\.stack_id))
         return PageDTO(
             items: try rows.map { row in try row.dto(preview: previews[row.stack_id] ?? [], caller: user.id!) },
             page: page,
@@ -144,98 +121,32 @@ struct CatalogueService {
         }
         let note = try request.note.map { try Validate.optionalText($0, field: "Die Beschreibung", max: 1_000) }
             .flatMap { $0.isEmpty ? nil : $0 }
-        try await context.store.sql.insert(into: "catalogue_reports")
-            .columns("entry_id", "user_id", "reason", "note", "created_at")
-            .values(
-                SQLBind(row.id), SQLBind(user.id!), SQLBind(request.reason.rawValue), SQLBind(note),
-                SQLBind(context.now)
-            )
-            .ignoringConflicts(with: ["entry_id", "user_id"])
-            .run()
+        try await catalogue.addReport(
+            entryId: row.id, userId: user.id!, reason: request.reason.rawValue, note: note, now: context.now)
     }
 
     // MARK: Reading
 
-    private func find(_ id: String?) async throws -> (EntryRow, StackModel) {
+    private func find(_ id: String?) async throws -> (CatalogueStore.Entry, StackModel) {
         let entryId = try Validate.uuid(id, notFound: Self.notFound)
         guard
-            let row = try await context.store.sql.raw(
-                """
-                \(unsafeRaw: Self.entryColumns) WHERE e.id = \(bind: entryId) AND e.hidden_at IS NULL
-                AND NOT EXISTS (SELECT 1 FROM catalogue_reports r WHERE r.entry_id = e.id AND r.user_id = \(bind: user.id!))
-                """
-            ).first(decoding: EntryRow.self),
+            let row = try await catalogue.visibleEntry(entryId, to: user.id!),
             let stack = try await StackModel.find(row.stack_id, on: context.db)
         else { throw Self.notFound }
         return (row, stack)
     }
 
-    /// The first three cards of each stack, in one statement.
-    private func previews(of stacks: [Int]) async throws -> [Int: [SharedCardDTO]] {
-        guard !stacks.isEmpty else { return [:] }
-        let ids = stacks.map { "\(bind: $0)" as SQLQueryString }.joined(separator: ", ")
-        let rows = try await context.store.sql.raw(
-            """
-            SELECT \(unsafeRaw: CardModel.columns.joined(separator: ", ")) FROM (
-              SELECT c.*, ROW_NUMBER() OVER (PARTITION BY c.stack_id ORDER BY c.id) AS position
-              FROM cards c WHERE c.stack_id IN (\(ids))
-            ) ranked WHERE position <= 3 ORDER BY stack_id, id
-            """
-        ).all()
-        var previews: [Int: [SharedCardDTO]] = [:]
-        for row in rows {
-            let card = try CardModel.read(row)
-            previews[card.stackId, default: []].append(try card.shared)
-        }
-        return previews
-    }
-
-    private static let entryColumns = """
-        SELECT e.id, e.stack_id, e.user_id, e.category, e.language, e.official, e.published_at,
-        s.name, s.description, s.color, s.icon, u.name AS author,
-        (SELECT COUNT(*) FROM cards c WHERE c.stack_id = s.id) AS card_count
-        FROM catalogue_entries e JOIN stacks s ON s.id = e.stack_id JOIN users u ON u.id = e.user_id
-        """
-
-    /// `%`, `_` and `\` taken literally in a LIKE pattern.
-    static func likeEscaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
-    }
 }
 
-private struct PublicationRow: Decodable {
-    let id: UUID
-    let category: String
-    let language: String
-    let published_at: Date
-
+extension CatalogueStore.Publication {
     var dto: PublicationDTO {
-        get throws {
-            PublicationDTO(
-                entryId: id,
-                category: try storedValue(CatalogueCategory.self, category, column: "catalogue_entries.category"),
-                language: try storedValue(CatalogueLanguage.self, language, column: "catalogue_entries.language"),
-                publishedAt: published_at)
-        }
+        PublicationDTO(
+            entryId: id, category: CatalogueCategory(rawValue: category) ?? .other,
+            language: CatalogueLanguage(rawValue: language) ?? .other, publishedAt: published_at)
     }
 }
 
-private struct EntryRow: Decodable {
-    let id: UUID
-    let stack_id: Int
-    let user_id: UUID
-    let category: String
-    let language: String
-    let official: Bool
-    let published_at: Date
-    let name: String
-    let description: String
-    let color: String
-    let icon: String?
-    let author: String
-    let card_count: Int
-
+extension CatalogueStore.Entry {
     func dto(preview: [SharedCardDTO], caller: UUID) throws -> CatalogueEntryDTO {
         CatalogueEntryDTO(
             id: id, name: name, description: description, color: color,

@@ -12,13 +12,14 @@ enum StarterCatalogue {
     static let settingKey = "starter_catalogue"
     static let mail = "katalog@smart-flashcards.invalid"
 
-    static func seedIfNeeded(_ database: any Database, logger: Logger, now: Date = Date()) async throws {
+    static func seedIfNeeded(_ store: any StudyStore, logger: Logger, now: Date = Date()) async throws {
+        let database = store.db
         if try await ServerSettingModel.find(settingKey, on: database) != nil { return }
         do {
-            try await database.transaction { db in
+            try await store.modelTransaction { tx in
                 try await ServerSettingModel(key: settingKey, value: ISO8601DateFormatter().string(from: now))
-                    .create(on: db)
-                try await seed(db, now: now)
+                    .create(on: tx.db)
+                try await seed(tx, now: now)
             }
             logger.info("Published the starter catalogue (\(StarterDecks.all.count) decks)")
         } catch {
@@ -27,8 +28,8 @@ enum StarterCatalogue {
         }
     }
 
-    private static func seed(_ db: any Database, now: Date) async throws {
-        guard let sql = db as? any SQLDatabase else { return }
+    private static func seed(_ tx: any ModelTransaction, now: Date) async throws {
+        let db = tx.db
         let secret = [UInt8].random(count: 32).base64
         let user = UserModel(
             id: UUID(), name: "Smart Flashcards", mail: mail, passwordHash: try Bcrypt.hash(secret, cost: 8),
@@ -50,7 +51,7 @@ enum StarterCatalogue {
             }
             try await CatalogueService.insertEntry(
                 id: UUID(), stack: stack, category: deck.category, language: deck.language, official: true, now: now,
-                sql: sql)
+                in: tx.catalogue)
         }
     }
 }

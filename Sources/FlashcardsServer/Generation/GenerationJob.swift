@@ -134,7 +134,7 @@ struct GenerationJobHandler: JobHandler {
             guard !fresh.isEmpty else { throw nothingMade }
             try await save(fresh, from: 0, payload: payload, job: job, accepted: true)
             try await HintJobs.enqueueMissing(
-                stackId: payload.stackId, userId: job.userId, db: job.db, now: job.now())
+                stackId: payload.stackId, userId: job.userId, store: job.store, now: job.now())
             created = fresh.count
         } else {
             try await save(remaining, from: saved, payload: payload, job: job)
@@ -164,7 +164,8 @@ struct GenerationJobHandler: JobHandler {
         let now = job.now()
         let jobId = job.id
         let userId = job.userId
-        try await job.db.transaction { db in
+        try await job.store.modelTransaction { tx in
+            let db = tx.db
             for (offset, draft) in drafts.enumerated() {
                 let row = CardDraftModel(
                     draft, jobId: jobId, userId: userId, stackId: payload.stackId, position: first + offset,

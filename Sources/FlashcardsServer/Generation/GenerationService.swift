@@ -41,7 +41,7 @@ struct GenerationService {
             throw AppError.unsupportedMediaType("Es werden ausschließlich PDF-Dateien bis 10 MB angenommen.")
         }
         let instructions = try Validate.optionalText(upload.customInstructions, field: "Die Anweisungen", max: 2_000)
-        return try await JobQueue(db: context.db, now: context.now).enqueue(
+        return try await JobQueue(store: context.store, now: context.now).enqueue(
             kind: GenerationJobHandler.kind, userId: stack.userId,
             payload: GenerationPayload(
                 stackId: stack.id!, source: "file", text: nil, customInstructions: instructions, acceptAll: acceptAll),
@@ -72,7 +72,7 @@ struct GenerationService {
         } else {
             throw AppError.validation("Gib einen Text oder ein Thema an.")
         }
-        return try await JobQueue(db: context.db, now: context.now).enqueue(
+        return try await JobQueue(store: context.store, now: context.now).enqueue(
             kind: GenerationJobHandler.kind, userId: stack.userId, payload: payload)
     }
 
@@ -123,7 +123,8 @@ struct GenerationService {
         let stack = self.stack
         let now = context.now
         let uuid = context.uuid
-        try await context.db.transaction { db in
+        try await context.store.modelTransaction { tx in
+            let db = tx.db
             for draft in chosen {
                 try await CardModel.accepted(
                     draft, uniqueId: uuid(), stackId: stack.id!, userId: stack.userId, now: now
@@ -133,7 +134,7 @@ struct GenerationService {
                 try await draft.save(on: db)
             }
         }
-        try await HintJobs.enqueueMissing(stackId: stack.id!, userId: stack.userId, db: context.db, now: now)
+        try await HintJobs.enqueueMissing(stackId: stack.id!, userId: stack.userId, store: context.store, now: now)
         return drafts.count
     }
 }

@@ -14,7 +14,8 @@ enum HintJobs {
     }
 
     /// Queues a hint job for the stack unless hints are off for it or a job is already waiting.
-    static func enqueueMissing(stackId: Int, userId: UUID, db: any Database, now: Date) async throws {
+    static func enqueueMissing(stackId: Int, userId: UUID, store: any StudyStore, now: Date) async throws {
+        let db = store.db
         guard let stack = try await StackModel.find(stackId, on: db), stack.hintsEnabled else { return }
         let waiting = try await JobModel.query(on: db)
             .filter(\.$userId == userId).filter(\.$kind == HintJobHandler.kind).filter(\.$status == "queued")
@@ -22,17 +23,18 @@ enum HintJobs {
         let payload = Payload(stackId: stackId)
         let encoded = String(decoding: try FlashcardsJSON.makeEncoder().encode(payload), as: UTF8.self)
         guard !waiting.contains(encoded) else { return }
-        _ = try await JobQueue(db: db, now: now).enqueue(kind: HintJobHandler.kind, userId: userId, payload: payload)
+        _ = try await JobQueue(store: store, now: now).enqueue(
+            kind: HintJobHandler.kind, userId: userId, payload: payload)
     }
 
     /// Queues a hint job for the stack when at least one of its cards still waits for a hint (no
     /// hint, and not one the user removed). One query, whatever the size of the stack.
-    static func enqueueIfAnyMissing(stack: StackModel, db: any Database, now: Date) async throws {
-        let waiting = try await CardModel.query(on: db)
+    static func enqueueIfAnyMissing(stack: StackModel, store: any StudyStore, now: Date) async throws {
+        let waiting = try await CardModel.query(on: store.db)
             .filter(\.$stackId == stack.id!).filter(\.$hint == nil).filter(\.$hintSource == nil)
             .field(\.$id).first()
         guard waiting != nil else { return }
-        try await enqueueMissing(stackId: stack.id!, userId: stack.userId, db: db, now: now)
+        try await enqueueMissing(stackId: stack.id!, userId: stack.userId, store: store, now: now)
     }
 }
 
@@ -61,17 +63,10 @@ struct HintJobHandler: JobHandler {
                 let clipped = HintText.clipped(HintText.withoutLabel(hint), to: TextLimits.hint)
                 guard !clipped.isEmpty else { continue }
                 // Only where the card still has no hint: the user may have written one meanwhile.
-                try await job.db.sql.update("cards")
-                    .set("hint", to: clipped)
-                    .set("hint_source", to: "generated")
-                    .set(
-                        "search_text",
-                        to: CardModel.searchText(question: card.question, answer: card.answer, hint: clipped)
-                    )
-                    .where("id", .equal, card.id!)
-                    .where(SQLColumn("hint"), .is, SQLLiteral.null)
-                    .where(SQLColumn("hint_source"), .is, SQLLiteral.null)
-                    .run()
+                try await job.store.jobs.setGeneratedHint(
+                    clipped,
+                    searchText: CardModel.searchText(question: card.question, answer: card.answer, hint: clipped),
+                    onCard: card.id!)
                 made += 1
             }
             try await job.report(

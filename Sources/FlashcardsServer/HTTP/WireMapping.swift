@@ -88,7 +88,30 @@ extension StudyNextResponse {
 
 extension StudyRating {
     /// The rating's key on the wire (every key of either scheduler is a `RatingKey`).
-    var wireKey: RatingKey { RatingKey(rawValue: key)! }
+    var wireKey: RatingKey {
+        switch self {
+        case .ladder(.easy), .fsrs(.easy): .easy
+        case .ladder(.medium): .medium
+        case .ladder(.hard), .fsrs(.hard): .hard
+        case .fsrs(.again): .again
+        case .fsrs(.good): .good
+        }
+    }
+
+    /// The rating of wire key `key` in a stack of `scheduler`; nil for a key that scheduler has no
+    /// button for (ladder: easy, medium, hard; FSRS: again, hard, good, easy).
+    init?(_ key: RatingKey, scheduler: SchedulerKind) {
+        switch (scheduler, key) {
+        case (.ladder, .easy): self = .ladder(.easy)
+        case (.ladder, .medium): self = .ladder(.medium)
+        case (.ladder, .hard): self = .ladder(.hard)
+        case (.fsrs, .again): self = .fsrs(.again)
+        case (.fsrs, .hard): self = .fsrs(.hard)
+        case (.fsrs, .good): self = .fsrs(.good)
+        case (.fsrs, .easy): self = .fsrs(.easy)
+        case (.ladder, .again), (.ladder, .good), (.fsrs, .medium): return nil
+        }
+    }
 }
 
 extension RatingOption {

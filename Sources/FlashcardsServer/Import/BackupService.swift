@@ -3,7 +3,6 @@ import FlashcardsCore
 import FlashcardsGeneration
 import Fluent
 import Foundation
-import SQLKit
 import Vapor
 
 /// Backups (`docs/import.md`): an account or a stack as one versioned JSON document
@@ -23,32 +22,15 @@ enum BackupService {
 
     /// The caller's whole account: stacks with cards and history, settings, fitted parameters, rest
     /// days, mystery boxes and achievements.
-    static func accountDocument(of user: UserModel, db: any Database, now: Date) async throws -> BackupDocumentDTO {
+    static func accountDocument(of user: UserModel, store: any StudyStore, now: Date) async throws
+        -> BackupDocumentDTO
+    {
         let userId = user.id!
-        let sql = db.sql
+        let db = store.db
         let stacks = try await StackModel.query(on: db).filter(\.$userId == userId).sort(\.$id).all()
         let settings = try await LearnerSettingsModel.find(userId, on: db)
         let parameters = try await SchedulerParametersModel.find(userId, on: db)
-        struct DayRow: Decodable { let day: Int }
-        struct BoxRow: Decodable {
-            let day: Int
-            let rarity: String
-            let xp: Int?
-            let theme: String?
-            let opened_at: Date
-        }
-        struct AchievementRow: Decodable {
-            let kind: String
-            let earned_at: Date
-        }
-        let restDays = try await sql.raw("SELECT day FROM rest_days WHERE user_id = \(bind: userId) ORDER BY day")
-            .all(decoding: DayRow.self)
-        let boxes = try await sql.raw(
-            "SELECT day, rarity, xp, theme, opened_at FROM mystery_boxes WHERE user_id = \(bind: userId) ORDER BY day"
-        ).all(decoding: BoxRow.self)
-        let achievements = try await sql.raw(
-            "SELECT kind, earned_at FROM achievements WHERE user_id = \(bind: userId) ORDER BY kind"
-        ).all(decoding: AchievementRow.self)
+        let (restDays, boxes, achievements) = try await store.motivation(of: userId).backupRecords()
         let account = BackupAccountDTO(
             name: user.name, timeZone: user.timeZone, createdAt: user.createdAt,
             settings: settings.map {
@@ -66,7 +48,7 @@ enum BackupService {
                         defaultLogLoss: row.defaultLogLoss, reviews: row.reviews)
                 }
             },
-            restDays: restDays.map { MotivationService.dateText($0.day) },
+            restDays: restDays.map(MotivationService.dateText),
             mysteryBoxes: boxes.map {
                 BackupMysteryBoxDTO(
                     day: MotivationService.dateText($0.day), rarity: $0.rarity, xp: $0.xp, theme: $0.theme,
@@ -77,20 +59,22 @@ enum BackupService {
         for stack in stacks { stackDTOs.append(try await stackDTO(stack, db: db)) }
         return BackupDocumentDTO(
             scope: .account, createdAt: now, account: account, stacks: stackDTOs,
-            images: try await images(of: stackDTOs, ownerId: userId, on: sql))
+            images: try await images(of: stackDTOs, ownerId: userId, in: store.images))
     }
 
     /// One stack with its cards and history.
-    static func stackDocument(_ stack: StackModel, db: any Database, now: Date) async throws -> BackupDocumentDTO {
-        let stacks = [try await stackDTO(stack, db: db)]
+    static func stackDocument(_ stack: StackModel, store: any StudyStore, now: Date) async throws
+        -> BackupDocumentDTO
+    {
+        let stacks = [try await stackDTO(stack, db: store.db)]
         return BackupDocumentDTO(
             scope: .stacks, createdAt: now, account: nil, stacks: stacks,
-            images: try await images(of: stacks, ownerId: stack.userId, on: db.sql))
+            images: try await images(of: stacks, ownerId: stack.userId, in: store.images))
     }
 
     /// The images of `ownerId`'s the rich cards of `stacks` show, in the order they are first shown;
     /// nil for none.
-    private static func images(of stacks: [BackupStackDTO], ownerId: UUID, on sql: any SQLDatabase) async throws
+    private static func images(of stacks: [BackupStackDTO], ownerId: UUID, in store: ImageStore) async throws
         -> [BackupImageDTO]?
     {
         var seen: Set<String> = []
@@ -98,7 +82,7 @@ enum BackupService {
             .flatMap { [$0.question, $0.answer, $0.hint ?? ""].flatMap(RichText.imageIds) }
             .filter { seen.insert($0).inserted }
         let found = Dictionary(
-            uniqueKeysWithValues: try await ImageService.owned(ids, by: ownerId, on: sql).map {
+            uniqueKeysWithValues: try await store.owned(ids, by: ownerId).map {
                 ($0.id.uuidString.lowercased(), $0)
             })
         let images = ids.compactMap { id in

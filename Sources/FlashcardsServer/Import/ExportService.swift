@@ -4,7 +4,6 @@ import FlashcardsGeneration
 import Fluent
 import Foundation
 import NIOPosix
-import SQLKit
 import Vapor
 
 /// A stack as a file to take elsewhere.
@@ -12,33 +11,11 @@ enum ExportService {
     /// The header of a CSV export: names the importer reads back (`DelimitedText.mapping(header:)`).
     static let csvHeader = ["Vorderseite", "Rückseite", "Hinweis", "Schlagwörter"]
 
-    private struct Row: Decodable {
-        let question: String
-        let answer: String
-        let hint: String?
-        let tags: String?
-        let kind: String
-        let variant: Int
-        let format: String
-
-        /// The card's sides: a file has no card kinds, so each card goes out as the learner sees it.
-        var sides: CardSides {
-            get throws {
-                CardSides(
-                    kind: try storedValue(CardKind.self, kind, column: "cards.kind"), variant: variant,
-                    question: question, answer: answer,
-                    format: try storedValue(CardFormat.self, format, column: "cards.format"))
-            }
-        }
-    }
-
     /// The stack's cards in creation order: CSV with a header and a byte order mark (Excel reads
     /// UTF-8 only with one), or TSV without a header (Quizlet and Anki take the rows as they are).
-    static func delimited(_ stack: StackModel, format: ExportFormat, on sql: any SQLDatabase) async throws -> Response {
-        let rows = try await sql.select()
-            .columns("question", "answer", "hint", "tags", "kind", "variant", "format").from("cards")
-            .where("stack_id", .equal, stack.id!).orderBy("id").all(decoding: Row.self)
-            .map { row throws in
+    static func delimited(_ stack: StackModel, format: ExportFormat, store: any StudyStore) async throws -> Response {
+        let rows = try await store.cardTexts(ofStack: stack.id!)
+            .map { row in
                 let sides = try row.sides
                 return [sides.question, sides.answer, row.hint ?? "", row.tags ?? ""]
             }
@@ -58,8 +35,9 @@ enum ExportService {
     /// The stack as an Anki package: every card as a note with its scheduling state, and its counted
     /// reviews (undone ones left out) as Anki's review log.
     static func anki(
-        _ stack: StackModel, scheduler: CardScheduler, db: any Database, now: Date, threadPool: NIOThreadPool
+        _ stack: StackModel, scheduler: CardScheduler, store: any StudyStore, now: Date, threadPool: NIOThreadPool
     ) async throws -> Response {
+        let db = store.db
         let cards = try await CardModel.query(on: db).filter(\.$stackId == stack.id!).sort(\.$id).all()
         let logs = Dictionary(
             grouping: try await ReviewLogModel.query(on: db).filter(\.$stackId == stack.id!).all(), by: \.cardId)
@@ -101,7 +79,7 @@ enum ExportService {
             [card.question, card.answer, card.hint ?? ""].flatMap(RichText.imageIds)
         }
         var seen: Set<String> = []
-        let images = try await ImageService.owned(ids.filter { seen.insert($0).inserted }, by: stack.userId, on: db.sql)
+        let images = try await store.images.owned(ids.filter { seen.insert($0).inserted }, by: stack.userId)
         var names: [String: String] = [:]
         var media: [AnkiPackageWriter.MediaFile] = []
         for image in images {
@@ -140,5 +118,17 @@ enum ExportService {
         allowed.insert(charactersIn: "-._~")
         let encoded = "\(name).\(ext)".addingPercentEncoding(withAllowedCharacters: allowed) ?? "export.\(ext)"
         return "attachment; filename=\"\(ascii).\(ext)\"; filename*=UTF-8''\(encoded)"
+    }
+}
+
+extension CardTextRow {
+    /// The card's sides: a file has no card kinds, so each card goes out as the learner sees it.
+    fileprivate var sides: CardSides {
+        get throws {
+            CardSides(
+                kind: try storedValue(CardKind.self, kind, column: "cards.kind"), variant: variant,
+                question: question, answer: answer,
+                format: try storedValue(CardFormat.self, format, column: "cards.format"))
+        }
     }
 }

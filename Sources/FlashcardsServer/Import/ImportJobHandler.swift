@@ -26,7 +26,7 @@ struct ImportJobHandler: JobHandler {
         if let stackId = upload.options.stackId {
             _ = try await StackService(context: context, user: user).find(stackId.uuidString)
         }
-        return try await JobQueue(db: context.db, now: context.now).enqueue(
+        return try await JobQueue(store: context.store, now: context.now).enqueue(
             kind: kind, userId: user.id!,
             payload: Payload(
                 options: upload.options, fileName: upload.fileName, format: upload.format, restore: restore ? true : nil
@@ -75,7 +75,7 @@ struct ImportJobHandler: JobHandler {
                 }
                 let stored = await AnkiImages.process(
                     files, userId: job.userId,
-                    quotaLeft: try await ImageService.bytesLeft(of: job.userId, on: job.db.sql),
+                    quotaLeft: try await ImageService.bytesLeft(of: job.userId, in: job.store.images),
                     uuid: job.application.serverEnvironment.uuid)
                 let reading = AnkiImport(
                     package, problemLimit: 1, images: stored.mapValues { $0.id.uuidString.lowercased() })
@@ -123,7 +123,7 @@ struct ImportJobHandler: JobHandler {
             uuid: job.application.serverEnvironment.uuid, now: now, on: job.db,
             store: job.application.studyStore(on: job.db), images: images)
         for entry in saved {
-            try await HintJobs.enqueueMissing(stackId: entry.stack.id!, userId: userId, db: job.db, now: now)
+            try await HintJobs.enqueueMissing(stackId: entry.stack.id!, userId: userId, store: job.store, now: now)
         }
         try await job.report(
             JobProgressDTO(

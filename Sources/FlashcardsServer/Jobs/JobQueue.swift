@@ -13,7 +13,7 @@ import Vapor
 //    lease and throws `CancellationError` once the user cancelled; return the result as JSON text
 //    (or nil). Throw `JobFailure("German message")` for a failure the user should read.
 // 2. Register it in `configure.swift`: `app.jobs.register(MyHandler())`.
-// 3. Enqueue with `try await JobQueue(db: req.db, now: req.now).enqueue(kind:userId:payload:input:)`;
+// 3. Enqueue with `try await JobQueue(store: req.studyStore, now: req.now).enqueue(kind:userId:payload:input:)`;
 //    any instance's worker runs it (`JobWorker`), or run it inline with `app.jobs.runNow(id:)`.
 
 /// A failure the user should see, with a German message and a stable code.
@@ -49,6 +49,9 @@ struct JobContext: Sendable {
     let db: any Database
     let application: Application
     let workerId: String
+
+    /// The store over the job's database.
+    var store: any StudyStore { application.studyStore(on: db) }
     let lease: TimeInterval
     let now: @Sendable () -> Date
 
@@ -64,30 +67,36 @@ struct JobContext: Sendable {
 
     /// Stores progress, renews the lease, and throws `CancellationError` when the user cancelled.
     func report(_ progress: JobProgressDTO) async throws {
-        let sql = db.sql
         let json = String(decoding: try FlashcardsJSON.makeEncoder().encode(progress), as: UTF8.self)
-        let rows = try await sql.update("jobs")
-            .set("progress", to: json)
-            .set("updated_at", to: now())
-            .set("locked_until", to: now().addingTimeInterval(lease))
-            .where("id", .equal, id)
-            .where("locked_by", .equal, workerId)
-            .returning("cancel_requested")
-            .all()
+        let cancelRequested = try await store.jobs.report(
+            id, lockedBy: workerId, progress: json, now: now(), lease: lease)
         // No row: another worker took the job over after our lease ran out. Stop quietly.
-        guard let row = rows.first else { throw CancellationError() }
-        if try row.decode(column: "cancel_requested", as: Bool.self) { throw CancellationError() }
+        guard let cancelRequested, !cancelRequested else { throw CancellationError() }
         try Task.checkCancellation()
     }
 }
 
 /// Enqueues, reads and cancels jobs.
 struct JobQueue {
-    let db: any Database
+    let store: any StudyStore
     let now: Date
 
+    private var db: any Database { store.db }
+
     /// Queues a job; `input` (an upload) is stored with it so any instance can run it.
-    func enqueue<P: Encodable>(kind: String, userId: UUID, payload: P, input: Data? = nil) async throws -> JobModel {
+    func enqueue<P: Encodable & Sendable>(kind: String, userId: UUID, payload: P, input: Data? = nil) async throws
+        -> JobModel
+    {
+        let now = self.now
+        return try await store.modelTransaction { tx in
+            try await Self.enqueue(kind: kind, userId: userId, payload: payload, input: input, now: now, in: tx)
+        }
+    }
+
+    /// Queues a job in the write transaction `tx` (one that writes more than the job).
+    static func enqueue<P: Encodable>(
+        kind: String, userId: UUID, payload: P, input: Data? = nil, now: Date, in tx: any ModelTransaction
+    ) async throws -> JobModel {
         let job = JobModel()
         job.id = UUID()
         job.userId = userId
@@ -99,11 +108,8 @@ struct JobQueue {
         job.cancelRequested = false
         job.createdAt = now
         job.updatedAt = now
-        let jobId = job.id!
-        try await db.transaction { db in
-            try await job.create(on: db)
-            if let input { try await JobInputModel(jobId: jobId, data: input).create(on: db) }
-        }
+        try await job.create(on: tx.db)
+        if let input { try await JobInputModel(jobId: job.id!, data: input).create(on: tx.db) }
         return job
     }
 

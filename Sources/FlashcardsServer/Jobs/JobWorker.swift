@@ -62,15 +62,10 @@ final class JobWorker: @unchecked Sendable {
         }
         for loop in running { loop.cancel() }
         for loop in running { await loop.value }
-        let sql = application.db.sql
-        try? await sql.update("jobs")
-            .set("status", to: JobStatus.queued.rawValue)
-            .set(SQLIdentifier("locked_by"), to: SQLLiteral.null)
-            .set(SQLIdentifier("locked_until"), to: SQLLiteral.null)
-            .where("locked_by", .equal, id)
-            .where("status", .equal, JobStatus.running.rawValue)
-            .run()
+        try? await jobStore.release(lockedBy: id)
     }
+
+    private var jobStore: JobStore { application.studyStore(on: application.db).jobs }
 
     private var now: Date { application.serverEnvironment.now() }
 
@@ -88,39 +83,11 @@ final class JobWorker: @unchecked Sendable {
         await run(claimed)
     }
 
-    struct Claimed {
-        let id: UUID
-        let userId: UUID
-        let kind: String
-        let payload: String
-        let attempts: Int
+    private func claim(only jobId: UUID? = nil) async throws -> JobStore.Claimed? {
+        try await jobStore.claim(by: id, now: now, lease: lease, only: jobId)
     }
 
-    private func claim(only jobId: UUID? = nil) async throws -> Claimed? {
-        let sql = application.db.sql
-        let now = self.now
-        let lockClause = application.studyStore(on: application.db).skipLockedClause
-        let only: SQLQueryString = jobId.map { "AND id = \(bind: $0) " } ?? ""
-        let query: SQLQueryString = """
-            UPDATE jobs SET status = 'running', locked_by = \(bind: id), locked_until = \(bind: now.addingTimeInterval(lease)),
-              attempts = attempts + 1, updated_at = \(bind: now)
-            WHERE id = (
-              SELECT id FROM jobs
-              WHERE (status = 'queued' OR (status = 'running' AND locked_until < \(bind: now))) \(only)
-              ORDER BY created_at LIMIT 1\(lockClause)
-            )
-            AND (status = 'queued' OR (status = 'running' AND locked_until < \(bind: now)))
-            RETURNING id, user_id, kind, payload, attempts
-            """
-        guard let row = try await sql.raw(query).first() else { return nil }
-        return Claimed(
-            id: try row.decode(column: "id", as: UUID.self), userId: try row.decode(column: "user_id", as: UUID.self),
-            kind: try row.decode(column: "kind", as: String.self),
-            payload: try row.decode(column: "payload", as: String.self),
-            attempts: try row.decode(column: "attempts", as: Int.self))
-    }
-
-    private func run(_ claimed: Claimed) async {
+    private func run(_ claimed: JobStore.Claimed) async {
         let logger = application.logger
         guard claimed.attempts <= maxAttempts else {
             await finish(
@@ -160,24 +127,13 @@ final class JobWorker: @unchecked Sendable {
         _ jobId: UUID, status: JobStatus, result: String? = nil, error: String? = nil, errorCode: String? = nil,
         progress: JobProgressDTO? = nil
     ) async {
-        let sql = application.db.sql
-        let now = self.now
-        var update = sql.update("jobs")
-            .set("status", to: status.rawValue)
-            .set("updated_at", to: now)
-            .set("finished_at", to: now)
-            .set(SQLIdentifier("locked_until"), to: SQLLiteral.null)
-        if let result { update = update.set("result", to: result) }
-        if let errorCode { update = update.set("error_code", to: errorCode) }
+        var ending = JobStore.Ending(status: status, result: result, error: error, errorCode: errorCode)
         if let error {
-            update = update.set("error", to: error)
-            if let json = try? JobQueue.progressJSON(JobProgressDTO(stage: "failed", message: error)) {
-                update = update.set("progress", to: json)
-            }
+            ending.progress = try? JobQueue.progressJSON(JobProgressDTO(stage: "failed", message: error))
         }
-        if let progress, let json = try? JobQueue.progressJSON(progress) { update = update.set("progress", to: json) }
+        if let progress, let json = try? JobQueue.progressJSON(progress) { ending.progress = json }
         do {
-            try await update.where("id", .equal, jobId).where("locked_by", .equal, id).run()
+            try await jobStore.finish(jobId, lockedBy: id, ending, now: now)
         } catch {
             application.logger.error("could not finish job \(jobId): \(String(reflecting: error))")
         }

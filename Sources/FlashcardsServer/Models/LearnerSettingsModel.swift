@@ -30,7 +30,7 @@ final class LearnerSettingsModel: Model, @unchecked Sendable {
     /// The last day whose figures are cached.
     @OptionalField(key: "cache_through") var cacheThrough: Int?
     /// The earliest review moment the log changed at since the cache was built (a review synced
-    /// late, an undo, a deleted card or stack: `MotivationService.logChanged`); the cached days
+    /// late, an undo, a deleted card or stack: `StudyTransaction.logChanged`); the cached days
     /// from its day on are rebuilt.
     @OptionalField(key: "cache_dirty_from") var cacheDirtyFrom: Date?
 

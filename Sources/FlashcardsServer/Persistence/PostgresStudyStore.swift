@@ -16,6 +16,24 @@ struct PostgresStudyStore: StudyStore {
 
     var skipLockedClause: SQLQueryString { " FOR UPDATE SKIP LOCKED" }
 
+    func takeCardIds(_ count: Int) async throws -> Int { try await Self.sequenceIds(count, on: sql) }
+
+    /// The first of `count` consecutive ids taken from the sequence of `cards.id` (one statement,
+    /// so no other session's ids come in between).
+    fileprivate static func sequenceIds(_ count: Int, on sql: any SQLDatabase) async throws -> Int {
+        guard count > 0 else { return 1 }
+        struct Row: Decodable { let id: Int }
+        let sequence = "pg_get_serial_sequence('cards', 'id')"
+        // Advance the sequence by `count` at once and take the block that ends there.
+        let row = try await sql.raw(
+            "SELECT setval(\(unsafeRaw: sequence), nextval(\(unsafeRaw: sequence)) + \(bind: count - 1)) AS id"
+        ).first(decoding: Row.self)
+        guard let last = row?.id else {
+            throw JobFailure("Keine Kartennummern frei.", code: "ids_unavailable", userError: false)
+        }
+        return last - count + 1
+    }
+
     func bucket(_ column: String) -> SQLQueryString { Self.bucket(column) }
 
     func shiftedDay(_ column: String, shift: SQLQueryString) -> SQLQueryString {
@@ -29,11 +47,18 @@ struct PostgresStudyStore: StudyStore {
     func writeTransaction<T: Sendable>(_ body: @escaping @Sendable (any StudyTransaction) async throws -> T)
         async throws -> T
     {
-        try await db.transaction { try await body(Transaction(sql: $0.sql)) }
+        try await modelTransaction { try await body($0) }
     }
 
-    struct Transaction: StudyTransaction {
+    func modelTransaction<T: Sendable>(_ body: @escaping @Sendable (any ModelTransaction) async throws -> T)
+        async throws -> T
+    {
+        try await db.transaction { try await body(Transaction(sql: $0.sql, db: $0)) }
+    }
+
+    struct Transaction: ModelTransaction {
         let sql: any SQLDatabase
+        let db: any Database
 
         /// `SELECT … FOR UPDATE` in a statement of its own, so that the reads after it see what the
         /// transaction it waited for committed.
@@ -47,6 +72,11 @@ struct PostgresStudyStore: StudyStore {
         }
 
         func bucket(_ column: String) -> SQLQueryString { PostgresStudyStore.bucket(column) }
+
+        func takeCardIds(_ count: Int, taken: Int?) async throws -> Int {
+            if let taken { return taken }
+            return try await PostgresStudyStore.sequenceIds(count, on: sql)
+        }
     }
 
     func queueHead(stackId: Int, order: QueueOrder) async throws -> QueueHead {

@@ -15,10 +15,21 @@ struct SQLiteStudyStore: StudyStore {
     /// The driver's database.
     let driver: any Database
 
+    var db: any Database { driver }
+
     var sql: any SQLDatabase { inline?.database(fallback: driver.sql) ?? driver.sql }
     var bulk: any SQLDatabase { inline?.bulkDatabase(fallback: driver.sql) ?? driver.sql }
 
     var skipLockedClause: SQLQueryString { "" }
+
+    func takeCardIds(_ count: Int) async throws -> Int { try await Self.cardIdsAfterLast(on: sql) }
+
+    /// The ids after the largest card id (`cards.id` is a rowid without AUTOINCREMENT: SQLite gives
+    /// the next card the one after it).
+    fileprivate static func cardIdsAfterLast(on sql: any SQLDatabase) async throws -> Int {
+        struct Last: Decodable { let id: Int? }
+        return (try await sql.raw("SELECT MAX(id) AS id FROM cards").first(decoding: Last.self)?.id ?? 0) + 1
+    }
 
     func bucket(_ column: String) -> SQLQueryString { Self.bucket(column) }
 
@@ -35,15 +46,23 @@ struct SQLiteStudyStore: StudyStore {
         async throws -> T
     {
         if let inline {
-            return try await inline.writeTransaction(fallback: driver.sql) { try await body(Transaction(sql: $0)) }
+            return try await inline.writeTransaction(fallback: driver.sql) {
+                try await body(Transaction(sql: $0))
+            }
         }
+        return try await modelTransaction { try await body($0) }
+    }
+
+    func modelTransaction<T: Sendable>(_ body: @escaping @Sendable (any ModelTransaction) async throws -> T)
+        async throws -> T
+    {
         await SQLiteWriteGate.shared.enter()
         defer { SQLiteWriteGate.shared.leave() }
         return try await driver.withConnection { connection in
             let sql = connection.sql
             try await sql.raw("BEGIN IMMEDIATE").run()
             do {
-                let result = try await body(Transaction(sql: sql))
+                let result = try await body(ModelTransactionOnDriver(sql: sql, db: connection))
                 try await sql.raw("COMMIT").run()
                 return result
             } catch {
@@ -53,12 +72,31 @@ struct SQLiteStudyStore: StudyStore {
         }
     }
 
+    /// A transaction on the inline writer.
     struct Transaction: StudyTransaction {
         let sql: any SQLDatabase
 
         func lockCards(_ uniqueIds: [UUID], of userId: UUID, in stackId: Int?) async throws {}
 
         func bucket(_ column: String) -> SQLQueryString { SQLiteStudyStore.bucket(column) }
+
+        func takeCardIds(_ count: Int, taken: Int?) async throws -> Int {
+            try await SQLiteStudyStore.cardIdsAfterLast(on: sql)
+        }
+    }
+
+    /// A transaction on one of the driver's connections, with Fluent on it.
+    struct ModelTransactionOnDriver: ModelTransaction {
+        let sql: any SQLDatabase
+        let db: any Database
+
+        func lockCards(_ uniqueIds: [UUID], of userId: UUID, in stackId: Int?) async throws {}
+
+        func bucket(_ column: String) -> SQLQueryString { SQLiteStudyStore.bucket(column) }
+
+        func takeCardIds(_ count: Int, taken: Int?) async throws -> Int {
+            try await SQLiteStudyStore.cardIdsAfterLast(on: sql)
+        }
     }
 
     // MARK: Next card

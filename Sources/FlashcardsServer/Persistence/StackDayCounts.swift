@@ -67,7 +67,7 @@ enum StackDayCounts {
     }
 
     /// The counts of several stacks in one statement (one range of `cards_stack_reviewed` each).
-    static func count(stackIds: [Int], since: Date, on sql: any SQLDatabase) async throws -> [Int: Counts] {
+    fileprivate static func count(stackIds: [Int], since: Date, on sql: any SQLDatabase) async throws -> [Int: Counts] {
         guard !stackIds.isEmpty else { return [:] }
         struct Row: Decodable {
             let stack_id: Int
@@ -88,7 +88,7 @@ enum StackDayCounts {
     }
 
     /// The counts from the cards: one range of `cards_stack_reviewed`, read from the index alone.
-    static func count(stackId: Int, since: Date, on sql: any SQLDatabase) async throws -> Counts {
+    fileprivate static func count(stackId: Int, since: Date, on sql: any SQLDatabase) async throws -> Counts {
         let row = try await sql.raw(
             """
             SELECT COUNT(*) AS reviewed, COALESCE(SUM(CASE WHEN first_reviewed_at >= \(bind: since) THEN 1 ELSE 0 END), 0)
@@ -106,7 +106,7 @@ enum StackDayCounts {
     /// null: every term is then 0). Otherwise, on PostgreSQL, a transaction that changed a card
     /// would not hold the row, a `recount` running meanwhile would not wait for it, and its count
     /// would miss that change once it commits (a card deleted while counted stayed counted).
-    static func apply(_ change: ReviewTimesChange, in tx: any StudyTransaction) async throws -> Counts? {
+    fileprivate static func apply(_ change: ReviewTimesChange, in tx: any StudyTransaction) async throws -> Counts? {
         guard change.changesTimes else { return nil }
         // +1 for a time now at or after `reviewed_since`, −1 for one that was.
         func term(_ date: Date?) -> SQLQueryString {
@@ -128,7 +128,9 @@ enum StackDayCounts {
     }
 
     /// Counts again from `dayStart`, unless the stack keeps counts from then already (nil).
-    static func recount(stackId: Int, from dayStart: Date, in tx: any StudyTransaction) async throws -> Counts? {
+    fileprivate static func recount(stackId: Int, from dayStart: Date, in tx: any StudyTransaction) async throws
+        -> Counts?
+    {
         let sql = tx.sql
         // First claim the row. On PostgreSQL this waits for a transaction adjusting the counts to
         // end, so that the count below, a statement of its own, sees that transaction's cards.
@@ -153,12 +155,12 @@ enum StackDayCounts {
     }
 
     /// Stops keeping the counts of these stacks (after changes too many to adjust one by one).
-    static func forget(stackIds: some Collection<Int>, in tx: any StudyTransaction) async throws {
+    fileprivate static func forget(stackIds: some Collection<Int>, in tx: any StudyTransaction) async throws {
         try await forget(stackIds: stackIds, on: tx.sql)
     }
 
     /// ``forget(stackIds:in:)`` on any connection (an import's transaction).
-    static func forget(stackIds: some Collection<Int>, on sql: any SQLDatabase) async throws {
+    fileprivate static func forget(stackIds: some Collection<Int>, on sql: any SQLDatabase) async throws {
         guard !stackIds.isEmpty else { return }
         try await sql.update("stacks").set("reviewed_since", to: SQLLiteral.null)
             .where("id", .in, Array(Set(stackIds)).sorted()).run()
@@ -169,5 +171,37 @@ enum StackDayCounts {
             since: try row.decode(column: "reviewed_since", as: Date.self),
             reviewed: try row.decode(column: "reviewed_today", as: Int.self),
             fresh: try row.decode(column: "fresh_today", as: Int.self))
+    }
+}
+
+// MARK: The stores' way in
+
+extension StudyStore {
+    /// The counts behind an FSRS stack's daily limits, from the cards: one range of
+    /// `cards_stack_reviewed`, read from the index alone.
+    func dayCounts(stackId: Int, since: Date) async throws -> StackDayCounts.Counts {
+        try await StackDayCounts.count(stackId: stackId, since: since, on: sql)
+    }
+
+    /// `dayCounts(stackId:since:)` of several stacks in one statement.
+    func dayCounts(stackIds: [Int], since: Date) async throws -> [Int: StackDayCounts.Counts] {
+        try await StackDayCounts.count(stackIds: stackIds, since: since, on: sql)
+    }
+}
+
+extension StudyTransaction {
+    /// Adjusts the day counts a stack row keeps by a change of one card's review times.
+    func applyDayCounts(_ change: ReviewTimesChange) async throws -> StackDayCounts.Counts? {
+        try await StackDayCounts.apply(change, in: self)
+    }
+
+    /// Counts the stack's day from `dayStart` from its cards and keeps the counts on its row.
+    func recountDay(stackId: Int, from dayStart: Date) async throws -> StackDayCounts.Counts? {
+        try await StackDayCounts.recount(stackId: stackId, from: dayStart, in: self)
+    }
+
+    /// Drops the kept counts of these stacks: the next request counts them from the cards.
+    func forgetDayCounts(stackIds: some Collection<Int>) async throws {
+        try await StackDayCounts.forget(stackIds: stackIds, in: self)
     }
 }

@@ -21,12 +21,28 @@ protocol StudyStore: Sendable {
     /// The first card of a stack by `order`, with the due count: one statement.
     func queueHead(stackId: Int, order: QueueOrder) async throws -> QueueHead
 
+    /// Fluent on the same database, for single-statement model reads and writes.
+    var db: any Database { get }
+
     /// Runs `body` in a write transaction, the one way anything writes more than one statement.
     /// On SQLite write transactions run one at a time (`SQLiteWriteGate`) and take the write lock up
     /// front; on PostgreSQL they run side by side, and `StudyTransaction.lockCards` orders the ones
-    /// that replay the same cards.
+    /// that replay the same cards. Never call it inside another write transaction (on SQLite the
+    /// inner one would wait for the outer one's gate for ever): pass the transaction down instead.
     func writeTransaction<T: Sendable>(_ body: @escaping @Sendable (any StudyTransaction) async throws -> T)
         async throws -> T
+
+    /// `writeTransaction` for writes of Fluent models: the same gate and `BEGIN IMMEDIATE` on
+    /// SQLite, but on a driver connection, whose Fluent database the transaction carries
+    /// (`ModelTransaction.db`); the inline writer has none.
+    func modelTransaction<T: Sendable>(_ body: @escaping @Sendable (any ModelTransaction) async throws -> T)
+        async throws -> T
+
+    /// The first of `count` consecutive card ids for rows an import inserts with their ids (their
+    /// review log rows name them): PostgreSQL takes them from the sequence for good; SQLite gives
+    /// the ones after the largest, which the import's transaction checks again
+    /// (`StudyTransaction.takeCardIds(_:taken:)`).
+    func takeCardIds(_ count: Int) async throws -> Int
 
     /// Appended to a claiming `SELECT … LIMIT 1` (the job queue's): skip rows another transaction
     /// has locked. PostgreSQL's `FOR UPDATE SKIP LOCKED`; nothing on SQLite, whose writers run one
@@ -164,12 +180,6 @@ extension StudyStore {
                 cardID: Int64(row.id), answer: format.answerText(row.answer),
                 markup: format == .markdown ? row.answer : nil)
         }
-    }
-
-    /// The counts behind an FSRS stack's daily limits, from the cards: one range of
-    /// `cards_stack_reviewed`, read from the index alone (see `StackDayCounts`).
-    func dayCounts(stackId: Int, since: Date) async throws -> StackDayCounts.Counts {
-        try await StackDayCounts.count(stackId: stackId, since: since, on: sql)
     }
 }
 

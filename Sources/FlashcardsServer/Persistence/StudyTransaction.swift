@@ -1,4 +1,5 @@
 import FlashcardsCore
+import Fluent
 import Foundation
 import SQLKit
 
@@ -17,6 +18,18 @@ protocol StudyTransaction: Sendable {
 
     /// `column` as its 15-minute bucket number (see `StudyStore.bucket`).
     func bucket(_ column: String) -> SQLQueryString
+
+    /// The first of `count` consecutive card ids free for this transaction's inserts. `taken`: the
+    /// ids `StudyStore.takeCardIds` gave before the transaction, which on PostgreSQL are the
+    /// answer; on SQLite, whose transaction holds the write lock, the ones after the largest id now
+    /// (the same unless a card was made in between).
+    func takeCardIds(_ count: Int, taken: Int?) async throws -> Int
+}
+
+/// A write transaction that writes Fluent models too (`StudyStore.modelTransaction`).
+protocol ModelTransaction: StudyTransaction {
+    /// Fluent on the transaction's connection: every model written in the transaction is written here.
+    var db: any Database { get }
 }
 
 /// The card a rating is about, as its transaction reads it.

@@ -5,7 +5,6 @@ import Fluent
 import Foundation
 import NIOCore
 import NIOHTTP1
-import SQLKit
 import Vapor
 
 /// Web Push subscriptions of a learner: stored as the browser gives them, checked before they are
@@ -25,30 +24,20 @@ struct PushSubscriptionService {
             throw AppError.invalid(
                 "Die Schlüssel des Push-Abonnements sind ungültig (\(error)).", code: "invalid_push_keys")
         }
-        let sql = context.store.sql
+        let push = context.store.push
         // A browser that subscribed under another account before now belongs to this one.
-        try await sql.delete(from: "push_subscriptions").where("endpoint", .equal, endpoint).run()
-        struct CountRow: Decodable { let n: Int }
-        let count =
-            try await sql.raw("SELECT COUNT(*) AS n FROM push_subscriptions WHERE user_id = \(bind: user.id!)")
-            .first(decoding: CountRow.self)?.n ?? 0
-        guard count < Self.maximumPerUser else {
+        try await push.deleteSubscription(endpoint: endpoint)
+        guard try await push.subscriptionCount(of: user.id!) < Self.maximumPerUser else {
             throw AppError.validation(
                 "Es sind höchstens \(Self.maximumPerUser) Geräte für Erinnerungen möglich; entferne zuerst eines.")
         }
-        try await sql.insert(into: "push_subscriptions")
-            .columns("id", "user_id", "endpoint", "p256dh", "auth", "created_at")
-            .values(
-                SQLBind(context.uuid()), SQLBind(user.id!), SQLBind(endpoint), SQLBind(request.keys.p256dh),
-                SQLBind(request.keys.auth), SQLBind(context.now)
-            )
-            .ignoringConflicts(with: ["endpoint"])
-            .run()
+        try await push.addSubscription(
+            id: context.uuid(), userId: user.id!, endpoint: endpoint, p256dh: request.keys.p256dh,
+            auth: request.keys.auth, now: context.now)
     }
 
     func remove(endpoint: String) async throws {
-        try await context.store.sql.delete(from: "push_subscriptions")
-            .where("endpoint", .equal, endpoint).where("user_id", .equal, user.id!).run()
+        try await context.store.push.deleteSubscription(endpoint: endpoint, of: user.id!)
     }
 
     /// An endpoint push messages may be sent to: an absolute https URL with a host and no user
@@ -106,27 +95,11 @@ struct ReminderSender {
         ]
     }
 
-    private struct Candidate: Decodable {
-        let user_id: UUID
-        let time_zone: String
-        let reminder_time: String
-        let last_reminded_day: Int?
-        let language: String
-    }
-
     /// Looks for due reminders and sends them; returns how many pushes were accepted.
     @discardableResult
     func sendDue() async throws -> Int {
-        let sql = application.db.sql
-        let candidates = try await sql.raw(
-            """
-            SELECT s.user_id AS user_id, u.time_zone AS time_zone, s.reminder_time AS reminder_time,
-            s.last_reminded_day AS last_reminded_day, s.language AS language
-            FROM learner_settings s JOIN users u ON u.id = s.user_id
-            WHERE s.reminders_enabled = \(bind: true)
-            AND EXISTS (SELECT 1 FROM push_subscriptions p WHERE p.user_id = s.user_id)
-            """
-        ).all(decoding: Candidate.self)
+        let store = reminderStore
+        let candidates = try await store.reminderCandidates()
         var sent = 0
         for candidate in candidates {
             let zone = TimeZone(identifier: candidate.time_zone) ?? .gmt
@@ -140,49 +113,24 @@ struct ReminderSender {
             else { continue }
             let learner = ActivityDays(timeZone: zone, dayStartHour: MotivationService.dayStartHour)
             let learnerDay = learner.day(of: now)
-            struct Flag: Decodable { let n: Int }
-            let studied =
-                try await sql.raw(
-                    """
-                    SELECT COUNT(*) AS n FROM review_logs WHERE user_id = \(bind: candidate.user_id)
-                    AND kind = 'review' AND reviewed_at >= \(bind: learner.start(of: learnerDay))
-                    """
-                ).first(decoding: Flag.self)?.n ?? 0
-            let resting =
-                try await sql.raw(
-                    "SELECT COUNT(*) AS n FROM rest_days WHERE user_id = \(bind: candidate.user_id) AND day = \(bind: learnerDay)"
-                ).first(decoding: Flag.self)?.n ?? 0
+            let studied = try await store.studied(candidate.user_id, since: learner.start(of: learnerDay))
+            let resting = try await store.resting(candidate.user_id, on: learnerDay)
             // Claim the day first: only the instance whose update matched sends, and a day with
             // practice or rest is claimed without a push, so none follows later that day.
-            struct Claimed: Decodable { let user_id: UUID }
-            let claimed = try await sql.raw(
-                """
-                UPDATE learner_settings SET last_reminded_day = \(bind: day)
-                WHERE user_id = \(bind: candidate.user_id)
-                AND (last_reminded_day IS NULL OR last_reminded_day <> \(bind: day))
-                RETURNING user_id
-                """
-            ).all(decoding: Claimed.self)
-            guard !claimed.isEmpty, studied == 0, resting == 0 else { continue }
+            let claimed = try await store.claimReminderDay(day, of: candidate.user_id)
+            guard claimed, !studied, !resting else { continue }
             sent += try await push(Self.payload(language: candidate.language), to: candidate.user_id)
         }
         return sent
     }
 
-    private struct SubscriptionRow: Decodable {
-        let id: UUID
-        let endpoint: String
-        let p256dh: String
-        let auth: String
-    }
+    private var reminderStore: PushStore { application.studyStore(on: application.db).reminders }
 
     /// Sends `payload` to every subscription of a learner; a subscription the push service says is
     /// gone (404, 410) is removed. Returns the pushes accepted.
     func push(_ payload: [String: String], to userId: UUID) async throws -> Int {
-        let sql = application.db.sql
-        let subscriptions = try await sql.raw(
-            "SELECT id, endpoint, p256dh, auth FROM push_subscriptions WHERE user_id = \(bind: userId)"
-        ).all(decoding: SubscriptionRow.self)
+        let store = reminderStore
+        let subscriptions = try await store.subscriptions(of: userId)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let body = try encoder.encode(payload)
@@ -191,7 +139,7 @@ struct ReminderSender {
             do {
                 let status = try await send(body, to: subscription)
                 if status == 404 || status == 410 {
-                    try await sql.delete(from: "push_subscriptions").where("id", .equal, subscription.id).run()
+                    try await store.deleteSubscription(subscription.id)
                 } else if (200..<300).contains(status) {
                     accepted += 1
                 } else {
@@ -205,7 +153,7 @@ struct ReminderSender {
     }
 
     /// One encrypted push (RFC 8291) with its VAPID authorization (RFC 8292); the HTTP status.
-    private func send(_ body: Data, to subscription: SubscriptionRow) async throws -> Int {
+    private func send(_ body: Data, to subscription: PushStore.Subscription) async throws -> Int {
         guard let url = URL(string: subscription.endpoint) else { return 410 }
         let keys = try WebPushSubscriptionKeys(p256dh: subscription.p256dh, auth: subscription.auth)
         let encrypted = try WebPushCrypto.encrypt(payload: body, to: keys)

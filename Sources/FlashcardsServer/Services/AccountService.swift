@@ -98,7 +98,8 @@ struct AccountService {
             passwordHash: try await context.passwords.hash(secret), timeZone: zone, createdAt: context.now)
         user.mailKey = "guest:" + id.uuidString.lowercased()
         user.isGuest = true
-        try await context.db.transaction { db in
+        try await context.store.modelTransaction { tx in
+            let db = tx.db
             try await user.create(on: db)
             if let language {
                 let settings = LearnerSettingsModel(userId: id)
@@ -145,13 +146,7 @@ struct AccountService {
             try await user.save(on: context.db)
             return
         }
-        let sql = context.store.sql
-        try await sql.insert(into: "revoked_tokens").columns("id", "expires_at")
-            .values(SQLBind(tokenId), SQLBind(claims.expiresAt))
-            .ignoringConflicts(with: ["id"])
-            .run()
-        // Revocations of expired tokens are no longer needed: the expiry refuses them.
-        try await sql.delete(from: "revoked_tokens").where("expires_at", .lessThan, context.now).run()
+        try await context.store.accounts.revokeToken(tokenId, expiresAt: claims.expiresAt, now: context.now)
     }
 
     /// Changes name and/or time zone.

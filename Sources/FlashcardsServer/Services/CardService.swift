@@ -28,10 +28,7 @@ struct CardService {
         let pattern = search?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         func query() -> QueryBuilder<CardModel> {
             let query = CardModel.query(on: context.db).filter(\.$stackId == stackId)
-            if let pattern, !pattern.isEmpty {
-                let like = "%" + Self.escapeLike(pattern) + "%"
-                query.filter(.sql(embed: "search_text LIKE \(bind: like) ESCAPE '\\'"))
-            }
+            if let pattern, !pattern.isEmpty { query.filter(searchTextContains: pattern) }
             if let bookmarked { query.filter(\.$bookmarked == bookmarked) }
             return query
         }
@@ -90,8 +87,8 @@ struct CardService {
         if cards.count == 1 {
             try await cards[0].create(on: context.db)
         } else {
-            try await context.db.transaction { db in
-                for card in cards { try await card.create(on: db) }
+            try await context.store.modelTransaction { tx in
+                for card in cards { try await card.create(on: tx.db) }
             }
         }
         if hint == nil { try await queueHint() }
@@ -175,7 +172,8 @@ struct CardService {
         }
         let kept = keeping
         let missing = wanted.subtracting(have).sorted()
-        let added = try await context.db.transaction { db in
+        let added = try await context.store.modelTransaction { tx in
+            let db = tx.db
             for sibling in kept { try await sibling.save(on: db) }
             var added: [CardModel] = []
             for variant in missing {
@@ -202,7 +200,8 @@ struct CardService {
     }
 
     private func queueHint() async throws {
-        try await HintJobs.enqueueMissing(stackId: stackId, userId: stack.userId, db: context.db, now: context.now)
+        try await HintJobs.enqueueMissing(
+            stackId: stackId, userId: stack.userId, store: context.store, now: context.now)
     }
 
     /// Deletes a card with its schedule and reviews; the stack's day counts no longer count it.
@@ -212,22 +211,11 @@ struct CardService {
         let userId = stack.userId
         try await context.store.writeTransaction { tx in
             guard let times = try await tx.deleteCard(id: cardId) else { return }
-            _ = try await StackDayCounts.apply(
-                ReviewTimesChange(stackId: stackId, before: times, after: .unreviewed), in: tx)
+            _ = try await tx.applyDayCounts(ReviewTimesChange(stackId: stackId, before: times, after: .unreviewed))
             // Its reviews leave the progress of their days.
             if let first = times.first {
-                try await MotivationService.logChanged(userId: userId, from: first, on: tx.sql)
+                try await tx.logChanged(userId: userId, from: first)
             }
         }
-    }
-
-    /// Escapes LIKE's wildcards so a search for "50%" finds "50%" only.
-    static func escapeLike(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            if character == "\\" || character == "%" || character == "_" { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return escaped
     }
 }

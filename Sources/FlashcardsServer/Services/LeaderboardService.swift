@@ -1,7 +1,6 @@
 import FlashcardsAPI
 import FlashcardsCore
 import Foundation
-import SQLKit
 
 /// The daily leaderboards: distinct cards or distinct stacks studied on the caller's day, among
 /// learners who opted in; display names only. Counted in SQL from the review log at every request
@@ -16,18 +15,12 @@ struct LeaderboardService {
     enum Metric: String, CaseIterable {
         case cards, topics
 
-        var column: String {
+        var counted: AccountStore.BoardColumn {
             switch self {
-            case .cards: "card_id"
-            case .topics: "stack_id"
+            case .cards: .cards
+            case .topics: .stacks
             }
         }
-    }
-
-    private struct Row: Decodable {
-        let user_id: UUID
-        let name: String
-        let value: Int
     }
 
     func daily(metric text: String?) async throws -> LeaderboardDTO {
@@ -40,19 +33,7 @@ struct LeaderboardService {
         let end = service.days.start(of: today + 1)
         let settings = try await LearnerSettingsModel.find(for: user.id!, on: context.db)
         // Undone reviews do not count; ties share the order of the name, then the id.
-        let rows = try await context.store.sql.raw(
-            """
-            SELECT r.user_id AS user_id, u.name AS name, COUNT(DISTINCT r.\(unsafeRaw: metric.column)) AS value
-            FROM learner_settings s
-            JOIN users u ON u.id = s.user_id
-            JOIN review_logs r ON r.user_id = s.user_id AND r.kind = 'review'
-              AND r.reviewed_at >= \(bind: start) AND r.reviewed_at < \(bind: end)
-            WHERE s.leaderboard_opt_in = \(bind: true)
-              AND NOT EXISTS (SELECT 1 FROM review_logs x WHERE x.undoes = r.id)
-            GROUP BY r.user_id, u.name
-            ORDER BY value DESC, u.name, r.user_id
-            """
-        ).all(decoding: Row.self)
+        let rows = try await context.store.accounts.board(counting: metric.counted, from: start, to: end)
         var entries: [LeaderboardEntryDTO] = []
         var me: LeaderboardRankDTO?
         var rank = 0

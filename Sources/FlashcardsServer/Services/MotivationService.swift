@@ -2,7 +2,6 @@ import FlashcardsAPI
 import FlashcardsCore
 import Fluent
 import Foundation
-import SQLKit
 
 /// XP, levels, streaks, challenges, the mystery box and achievements of one learner, computed from
 /// the review log (never from numbers a client sends) by the rules in `FlashcardsCore/Motivation`.
@@ -10,7 +9,7 @@ import SQLKit
 /// The figures of finished days are cached in `motivation_days`, so the home screen reads one row
 /// per active day and the log of today only. Whatever changes the log before today (a review
 /// synced late, an undo, a deleted card or stack) marks the cache in the same transaction
-/// (`logChanged`), and the days from that one on are rebuilt from the log at the next read. Nothing
+/// (`StudyTransaction.logChanged`), and the days from that one on are rebuilt from the log at the next read. Nothing
 /// is kept in the process, so every instance on one database agrees.
 struct MotivationService {
     let context: ServiceContext
@@ -22,6 +21,7 @@ struct MotivationService {
     static let calendarDays = 35
 
     private var userId: UUID { user.id! }
+    private var motivation: MotivationStore { context.store.motivation(of: userId) }
     var days: ActivityDays { ActivityDays(timeZone: user.zone, dayStartHour: Self.dayStartHour) }
 
     /// `YYYY-MM-DD` of a learner day number.
@@ -45,37 +45,10 @@ struct MotivationService {
 
     // MARK: - Reading the log
 
-    private struct ReviewRow: Decodable {
-        let id: UUID
-        let card_id: Int
-        let stack_id: Int
-        let reviewed_at: Date
-        let rating: Int
-        let scheduler: String
-    }
-
-    private struct UndoneRow: Decodable { let undoes: UUID }
-
-    /// The reviews of the learner from `start` on (before `end` when given), in review order,
-    /// without the undone ones: an undo may be made on a later day than its review, so the undo
-    /// entries are read over the whole log (from the covering index; there are few).
+    /// The learner's reviews from `start` on (before `end` when given), in review order, without
+    /// the undone ones.
     private func reviews(from start: Date?, before end: Date?) async throws -> [ActivityReview] {
-        let sql = context.store.bulk
-        let undone = Set(
-            try await sql.raw(
-                """
-                SELECT undoes FROM review_logs WHERE user_id = \(bind: userId) AND kind = 'undo' AND undoes IS NOT NULL
-                """
-            ).all(decoding: UndoneRow.self).map(\.undoes))
-        var query: SQLQueryString = """
-            SELECT id, card_id, stack_id, reviewed_at, rating, scheduler FROM review_logs
-            WHERE user_id = \(bind: userId) AND kind = 'review'
-            """
-        if let start { query = query + " AND reviewed_at >= \(bind: start)" }
-        if let end { query = query + " AND reviewed_at < \(bind: end)" }
-        query = query + " ORDER BY reviewed_at, seq"
-        return try await sql.raw(query).all(decoding: ReviewRow.self).compactMap { row in
-            guard !undone.contains(row.id) else { return nil }
+        try await motivation.reviews(from: start, before: end).map { row throws in
             let rating = try StudyRating.stored(scheduler: row.scheduler, rating: row.rating)
             return ActivityReview(card: row.card_id, stack: row.stack_id, at: row.reviewed_at, recall: rating.recall)
         }
@@ -91,24 +64,6 @@ struct MotivationService {
 
     /// What the cache was computed for: the day clock (a new time zone moves every day).
     private var cacheKey: String { "\(user.timeZone)|\(Self.dayStartHour)" }
-
-    private struct DayRow: Decodable {
-        let day: Int
-        let figures: String
-    }
-
-    /// Marks the cache of `userId` as changed from `moment` on, in the transaction that changes the
-    /// log before today (a review synced late, an undo, a deleted card or stack). Ratings made now
-    /// never need it: today is never cached. A learner without settings has no cache.
-    static func logChanged(userId: UUID, from moment: Date, on sql: any SQLDatabase) async throws {
-        try await sql.raw(
-            """
-            UPDATE learner_settings SET cache_dirty_from = \(bind: moment)
-            WHERE user_id = \(bind: userId) AND cache_through IS NOT NULL
-            AND (cache_dirty_from IS NULL OR cache_dirty_from > \(bind: moment))
-            """
-        ).run()
-    }
 
     /// The figures of every day with reviews up to today: finished days from the cache (brought up
     /// to date first), today from the log.
@@ -132,12 +87,9 @@ struct MotivationService {
             validThrough = through
             if let dirty = settings.cacheDirtyFrom { validThrough = min(through, clock.day(of: dirty) - 1) }
         }
-        let sql = context.store.sql
         var result: [Int: DayFigures] = [:]
         if validThrough >= 0 {
-            for row in try await sql.raw(
-                "SELECT day, figures FROM motivation_days WHERE user_id = \(bind: userId) AND day <= \(bind: validThrough)"
-            ).all(decoding: DayRow.self) {
+            for row in try await motivation.cachedDays(through: validThrough) {
                 result[row.day] = DayFigures(encoded: row.figures)
             }
         }
@@ -167,54 +119,16 @@ struct MotivationService {
             try await SettingsService.save(settings, on: context.db)
             return
         }
-        var update: SQLQueryString = """
-            UPDATE learner_settings SET cache_key = \(bind: cacheKey), cache_through = \(bind: day),
-            cache_dirty_from = CASE WHEN
-            """
-        if let started {
-            update = update + " cache_dirty_from = \(bind: started)"
-        } else {
-            update = update + " cache_dirty_from IS NULL"
-        }
-        update = update + " THEN NULL ELSE cache_dirty_from END WHERE user_id = \(bind: userId)"
-        try await context.store.sql.raw(update).run()
+        try await motivation.markCached(key: cacheKey, through: day, started: started)
     }
 
     /// Replaces the cached days after `day` with `figures` (an instance racing with this one
     /// writes the same figures).
     private func store(_ figures: [Int: DayFigures], replacingAfter day: Int) async throws {
-        try await context.store.sql.raw(
-            "DELETE FROM motivation_days WHERE user_id = \(bind: userId) AND day > \(bind: day)"
-        ).run()
-        guard !figures.isEmpty else { return }
-        let rows: [[any SQLExpression]] = figures.sorted { $0.key < $1.key }.map { day, value in
-            [SQLBind(userId), SQLBind(day), SQLBind(value.encoded)]
-        }
-        // Batches keep every statement within both databases' bind limits.
-        for chunk in stride(from: 0, to: rows.count, by: 200) {
-            try await context.store.sql.insert(into: "motivation_days")
-                .columns("user_id", "day", "figures")
-                .rows(Array(rows[chunk..<min(chunk + 200, rows.count)]))
-                .onConflict(with: ["user_id", "day"]) { $0.set(excludedValueOf: "figures") }
-                .run()
-        }
+        try await motivation.replaceDays(after: day, with: figures.mapValues(\.encoded))
     }
 
     // MARK: - Progress
-
-    private struct BoxRow: Decodable {
-        let day: Int
-        let rarity: String
-        let xp: Int?
-        let theme: String?
-    }
-
-    private struct AchievementRow: Decodable {
-        let kind: String
-        let earned_at: Date
-    }
-
-    private struct DayNumberRow: Decodable { let day: Int }
 
     /// Everything progress needs, read and computed once.
     struct State {
@@ -235,22 +149,15 @@ struct MotivationService {
         let facts: [Int: StackService.CardFigures]
         if let known { facts = known } else { facts = try await stackFacts() }
         let figures = try await dayFigures(settings: settings, facts: facts, today: today)
-        let sql = context.store.sql
-        let rest = Set(
-            try await sql.raw("SELECT day FROM rest_days WHERE user_id = \(bind: userId)")
-                .all(decoding: DayNumberRow.self).map(\.day))
+        let rest = try await motivation.restDays()
         var boxes: [Int: BoxDTO] = [:]
         var boxXP = 0
-        for row in try await sql.raw("SELECT day, rarity, xp, theme FROM mystery_boxes WHERE user_id = \(bind: userId)")
-            .all(decoding: BoxRow.self)
-        {
+        for row in try await motivation.boxes() {
             boxes[row.day] = BoxDTO(rarity: row.rarity, xp: row.xp, theme: row.theme)
             boxXP += row.xp ?? 0
         }
         var earned: [Achievements.Kind: Date] = [:]
-        for row in try await sql.raw("SELECT kind, earned_at FROM achievements WHERE user_id = \(bind: userId)")
-            .all(decoding: AchievementRow.self)
-        {
+        for row in try await motivation.achievements() {
             earned[try storedValue(Achievements.Kind.self, row.kind, column: "achievements.kind")] = row.earned_at
         }
         let summary = ProgressSummary(
@@ -259,14 +166,7 @@ struct MotivationService {
         // Achievements are kept once earned, with the moment they were first seen.
         let new = summary.achievements.subtracting(earned.keys)
         if !new.isEmpty {
-            try await sql.insert(into: "achievements").columns("user_id", "kind", "earned_at")
-                .rows(
-                    new.sorted { $0.rawValue < $1.rawValue }.map {
-                        [SQLBind(userId), SQLBind($0.rawValue), SQLBind(context.now)]
-                    }
-                )
-                .ignoringConflicts(with: ["user_id", "kind"])
-                .run()
+            try await motivation.addAchievements(new.map(\.rawValue).sorted(), at: context.now)
             for kind in new { earned[kind] = context.now }
         }
         return State(
@@ -329,24 +229,15 @@ struct MotivationService {
         case .theme(let name): theme = name
         }
         // The seed makes every instance draw the same box; the key keeps one per day.
-        try await context.store.sql.insert(into: "mystery_boxes")
-            .columns("user_id", "day", "rarity", "xp", "theme", "opened_at")
-            .values(
-                SQLBind(userId), SQLBind(today), SQLBind(box.rarity.rawValue), SQLBind(xp), SQLBind(theme),
-                SQLBind(context.now)
-            )
-            .ignoringConflicts(with: ["user_id", "day"])
-            .run()
+        try await motivation.addBox(
+            .init(day: today, rarity: box.rarity.rawValue, xp: xp, theme: theme), openedAt: context.now)
         let dto = BoxDTO(rarity: box.rarity.rawValue, xp: xp, theme: theme)
         return OpenBoxResponse(box: dto, level: Levels.standing(forXP: state.summary.standing.totalXP + (xp ?? 0)).dto)
     }
 
     /// Themes won in boxes.
     func unlockedThemes() async throws -> [String] {
-        struct Row: Decodable { let theme: String }
-        return try await context.store.sql.raw(
-            "SELECT theme FROM mystery_boxes WHERE user_id = \(bind: userId) AND theme IS NOT NULL ORDER BY day"
-        ).all(decoding: Row.self).map(\.theme).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        try await motivation.themes()
     }
 
     /// Marks or unmarks a rest day: today or one of the next 60 days (a past day cannot be made a
@@ -360,13 +251,7 @@ struct MotivationService {
             throw AppError.refused(
                 "Ruhetage lassen sich nur für heute und die nächsten 60 Tage festlegen.", code: "rest_day_out_of_range")
         }
-        let sql = context.store.sql
-        if rest {
-            try await sql.insert(into: "rest_days").columns("user_id", "day").values(SQLBind(userId), SQLBind(day))
-                .ignoringConflicts(with: ["user_id", "day"]).run()
-        } else {
-            try await sql.delete(from: "rest_days").where("user_id", .equal, userId).where("day", .equal, day).run()
-        }
+        try await motivation.setRestDay(day, rest: rest)
     }
 }
 

@@ -19,7 +19,7 @@ struct OptimizeJobHandler: JobHandler {
         guard let user = try await UserModel.find(job.userId, on: job.db) else {
             throw JobFailure("Das Konto gibt es nicht mehr.")
         }
-        let histories = try await Self.histories(of: job.userId, timeZone: user.zone, on: job.db)
+        let histories = try await Self.histories(of: job.userId, timeZone: user.zone, in: job.store)
         try await job.report(
             JobProgressDTO(
                 stage: "optimizing", total: histories.reduce(0) { $0 + $1.reviews.count },
@@ -39,7 +39,7 @@ struct OptimizeJobHandler: JobHandler {
         let row = SchedulerParametersModel(
             userId: job.userId, parameters: result.parameters, optimizedAt: now, logLoss: result.logLoss,
             defaultLogLoss: result.defaultLogLoss, reviews: result.reviews)
-        try await job.application.studyStore(on: job.db).writeTransaction { try await $0.storeParameters(row) }
+        try await job.store.writeTransaction { try await $0.storeParameters(row) }
         try await job.report(JobProgressDTO(stage: "done", message: "Fertig."))
         let dto = SchedulerParametersDTO(
             parameters: result.parameters, isDefault: false, optimizedAt: now, logLoss: result.logLoss,
@@ -49,25 +49,10 @@ struct OptimizeJobHandler: JobHandler {
 
     /// The user's counted reviews as per-card histories, elapsed days counted across the 04:00
     /// rollover in the user's time zone (as the scheduler counts them). Reads only the columns it needs.
-    static func histories(of userId: UUID, timeZone: TimeZone, on db: any Database) async throws
+    static func histories(of userId: UUID, timeZone: TimeZone, in store: any StudyStore) async throws
         -> [FSRSReviewHistory]
     {
-        struct Row: Decodable {
-            let id: UUID
-            let card_id: Int
-            let reviewed_at: Date
-            let rating: Int
-            let scheduler: String
-            let kind: String
-            let undoes: UUID?
-            let seq: Int
-        }
-        let rows = try await db.sql.raw(
-            """
-            SELECT id, card_id, reviewed_at, rating, scheduler, kind, undoes, seq FROM review_logs
-            WHERE user_id = \(bind: userId)
-            """
-        ).all(decoding: Row.self)
+        let rows = try await store.optimizerReviews(of: userId)
         let counting = FSRSDayCounting.rollover(hourOfDay: SchedulerKind.fsrs.dayStartHour, timeZone: timeZone)
         let byCard = Dictionary(grouping: rows, by: \.card_id)
         return try byCard.keys.sorted().map { cardId in

@@ -109,10 +109,10 @@ struct ReviewService {
                 inserted += logs.count
             }
             // A batch may change hundreds of cards: the next rating counts the day again.
-            try await StackDayCounts.forget(stackIds: changedStacks, in: tx)
+            try await tx.forgetDayCounts(stackIds: changedStacks)
             // Reviews of earlier days change the progress of those days.
             if let earliest = newLogs.values.joined().map(\.reviewedAt).min() {
-                try await MotivationService.logChanged(userId: userId, from: earliest, on: tx.sql)
+                try await tx.logChanged(userId: userId, from: earliest)
             }
             let ordered = cardIds.compactMap { cardsById[$0] }.sorted { $0.id! < $1.id! }
             return SyncReviewsResponse(
@@ -125,12 +125,15 @@ struct ReviewService {
     /// both rows and replay skips the undone review. A repeated undo `id` changes nothing. With a
     /// `reviewId` only that review is taken back, and only while it is the card's last counted one
     /// (an undo synced late never takes back a rating made since on another device).
-    func undo(card cardUUID: String?, in stack: StackModel, undoId: UUID?, reviewId: UUID? = nil) async throws
-        -> UndoResponse
-    {
+    /// `parameters`: the caller's FSRS parameters when read with the account.
+    func undo(
+        card cardUUID: String?, in stack: StackModel, undoId: UUID?, reviewId: UUID? = nil,
+        parameters: PreloadedParameters? = nil
+    ) async throws -> UndoResponse {
         let cardId = try Validate.uuid(cardUUID, notFound: .cardNotFound)
         let userId = try user.requireID()
-        let scheduler = try await StudyService(context: context, user: user, stack: stack).scheduler()
+        let scheduler = try await StudyService(context: context, user: user, stack: stack, parameters: parameters)
+            .scheduler()
         let now = context.now
         let entryId = undoId ?? context.uuid()
         let stackId = stack.id!
@@ -160,9 +163,9 @@ struct ReviewService {
             // The undo belongs to the review it cancels, mode included.
             entry.mode = logs.first { $0.id == last.id }?.mode ?? StudyMode.flashcards.rawValue
             let change = try await ReviewRecorder(scheduler: scheduler).record([entry], for: card, in: tx)
-            _ = try await StackDayCounts.apply(change, in: tx)
+            _ = try await tx.applyDayCounts(change)
             // The undone review no longer counts on its day.
-            try await MotivationService.logChanged(userId: userId, from: last.reviewedAt, on: tx.sql)
+            try await tx.logChanged(userId: userId, from: last.reviewedAt)
             return UndoResponse(card: try card.dto(stack: stack), undoneReviewId: last.id)
         }
     }
@@ -171,8 +174,11 @@ struct ReviewService {
     /// every card from its review history under the new one, in one transaction: one query for the
     /// cards, one for the log. `undoingSpread` first puts the cards a backlog spread moved back on
     /// their scheduled due dates (`BacklogSpreader`), to be spread again with the new limits.
-    func saveSettings(of stack: StackModel, recomputing: Bool, undoingSpread: Bool = false) async throws {
-        let scheduler = try await StudyService(context: context, user: user, stack: stack).scheduler()
+    func saveSettings(
+        of stack: StackModel, recomputing: Bool, undoingSpread: Bool = false, parameters: PreloadedParameters? = nil
+    ) async throws {
+        let scheduler = try await StudyService(context: context, user: user, stack: stack, parameters: parameters)
+            .scheduler()
         try await context.store.writeTransaction { tx in
             try await tx.saveSettings(stack)
             if undoingSpread { try await tx.undoMoves(stackId: stack.id!) }
@@ -183,7 +189,7 @@ struct ReviewService {
             for card in cards {
                 try await recorder.recompute(card, logs: logsByCard[card.id!] ?? [], in: tx)
             }
-            try await StackDayCounts.forget(stackIds: [stack.id!], in: tx)
+            try await tx.forgetDayCounts(stackIds: [stack.id!])
         }
     }
 }

@@ -14,10 +14,6 @@ struct ServiceContext {
     let configuration: AppConfiguration
     let passwords: AsyncPasswordHasher
     let clientAddress: String?
-    /// The caller's stack of the path, read together with the account (see `RequireUserMiddleware`).
-    let preloadedStack: StackModel?
-    /// The caller's FSRS parameters, read together with the account on stack routes.
-    let preloadedParameters: PreloadedParameters?
 
     init(_ request: Request) {
         self.db = request.db
@@ -29,7 +25,5 @@ struct ServiceContext {
         self.clientAddress = ClientAddress.resolve(
             peer: request.remoteAddress?.ipAddress, forwardedFor: request.headers[.xForwardedFor],
             trusted: request.application.appConfiguration.trustedProxies)
-        self.preloadedStack = request.preloadedStack
-        self.preloadedParameters = request.preloadedParameters
     }
 }

@@ -2,7 +2,6 @@ import FlashcardsAPI
 import FlashcardsCore
 import Fluent
 import Foundation
-import SQLKit
 
 /// Read-only links to a stack: its owner makes or revokes one; anyone with the link sees the
 /// stack's cards (never its learning state), and a signed-in learner can copy it into their own
@@ -14,46 +13,33 @@ struct ShareService {
         "Dieser Link gilt nicht (mehr): Der Stapel wird nicht mehr geteilt oder der Link ist falsch.",
         code: "share_not_found")
 
-    private struct LinkRow: Decodable {
-        let token: String
-        let created_at: Date
-    }
-
     /// The stack's active link, if it has one.
     func link(of stack: StackModel) async throws -> ShareLinkDTO? {
-        try await context.store.sql.raw(
-            """
-            SELECT token, created_at FROM share_links
-            WHERE stack_id = \(bind: stack.id!) AND revoked_at IS NULL ORDER BY created_at LIMIT 1
-            """
-        ).first(decoding: LinkRow.self).map { ShareLinkDTO(token: $0.token, createdAt: $0.created_at) }
+        try await context.store.accounts.shareLink(ofStack: stack.id!).map {
+            ShareLinkDTO(token: $0.token, createdAt: $0.created_at)
+        }
     }
 
     /// The stack's active link: the one there is, or a new one (`created` says which).
     func create(for stack: StackModel) async throws -> (link: ShareLinkDTO, created: Bool) {
         if let link = try await link(of: stack) { return (link, false) }
         let token = RandomToken.make()
-        try await context.store.sql.insert(into: "share_links")
-            .columns("token", "stack_id", "user_id", "created_at")
-            .values(SQLBind(token), SQLBind(stack.id!), SQLBind(stack.userId), SQLBind(context.now)).run()
+        try await context.store.accounts.addShareLink(
+            token: token, stackId: stack.id!, userId: stack.userId, now: context.now)
         return (ShareLinkDTO(token: token, createdAt: context.now), true)
     }
 
     /// Revokes the stack's link (nothing to do when it has none).
     func revoke(for stack: StackModel) async throws {
-        try await context.store.sql.update("share_links").set("revoked_at", to: SQLBind(context.now))
-            .where("stack_id", .equal, SQLBind(stack.id!)).where("revoked_at", .is, SQLLiteral.null).run()
+        try await context.store.accounts.revokeShareLinks(ofStack: stack.id!, now: context.now)
     }
 
     /// The stack an active link shows.
     func stack(token: String?) async throws -> StackModel {
         guard let token, RandomToken.isWellFormed(token) else { throw Self.notFound }
-        struct Row: Decodable { let stack_id: Int }
         guard
-            let row = try await context.store.sql.raw(
-                "SELECT stack_id FROM share_links WHERE token = \(bind: token) AND revoked_at IS NULL"
-            ).first(decoding: Row.self),
-            let stack = try await StackModel.find(row.stack_id, on: context.db)
+            let stackId = try await context.store.accounts.sharedStackId(token: token),
+            let stack = try await StackModel.find(stackId, on: context.db)
         else { throw Self.notFound }
         return stack
     }
@@ -64,8 +50,7 @@ struct ShareService {
         let cards = try await Self.cards(of: stack, page: page, perPage: perPage, on: context.db)
         return SharedStackDTO(
             name: stack.name, color: stack.color, description: stack.description,
-            icon: try stack.icon.map { try storedValue(StackIcon.self, $0, column: "stacks.icon") },
-            cardCount: cards.total, cards: cards)
+            icon: stack.icon.flatMap { StackIcon(rawValue: $0) }, cardCount: cards.total, cards: cards)
     }
 
     /// A page of a stack's cards as others see them (texts only), in the order they were made.
@@ -94,7 +79,7 @@ struct ShareService {
                     question: card.question, answer: card.answer, hint: card.hint,
                     tags: (card.tags ?? "").split(separator: " ").map(String.init), format: try card.cardFormat,
                     kind: try card.cardKind, variant: card.variant, noteId: card.noteId, choices: card.choices)
-            }, ownerId: source.userId, for: user.id!, uuid: context.uuid, on: context.store.sql)
+            }, ownerId: source.userId, for: user.id!, uuid: context.uuid, in: context.store.images)
         let deck = ImportWriter.Deck(
             name: source.name, cards: cards.map { ImportWriter.Card(card: $0, reviews: []) })
         let written = try await ImportWriter.save(

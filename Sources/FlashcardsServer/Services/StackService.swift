@@ -13,20 +13,14 @@ struct StackService {
 
     /// The user's stacks in creation order.
     func list() async throws -> [StackModel] {
-        // Plain SQL read field by field: Fluent's reflection of 50 stacks was a fifth of a home
-        // screen's CPU time.
-        try await context.store.sql.raw("SELECT * FROM stacks WHERE user_id = \(bind: userId) ORDER BY id").all()
-            .map { row in
-                let stack = StackModel()
-                try stack.read(from: PrefixedOutput(row: row, prefix: ""))
-                return stack
-            }
+        try await context.store.stacks(of: userId)
     }
 
-    /// The stack with this path id, if it is the caller's.
-    func find(_ uniqueId: String?) async throws -> StackModel {
+    /// The stack with this path id, if it is the caller's. `preloaded` is the stack of the path read
+    /// with the account (`RequireUserMiddleware`), which spares the lookup when it is this one.
+    func find(_ uniqueId: String?, preloaded: StackModel? = nil) async throws -> StackModel {
         let id = try Validate.uuid(uniqueId, notFound: .stackNotFound)
-        if let stack = context.preloadedStack, stack.uniqueId == id, stack.userId == userId { return stack }
+        if let stack = preloaded, stack.uniqueId == id, stack.userId == userId { return stack }
         guard let stack = try await context.store.stack(uniqueId: id, of: userId) else { throw AppError.stackNotFound }
         return stack
     }
@@ -68,7 +62,8 @@ struct StackService {
     /// in the same transaction. Every value is validated before anything is written.
     func update(
         _ stack: StackModel, name: String?, color: String?, hintsEnabled: Bool? = nil,
-        settings change: StackSettings.Change = .init(), library: LibraryChange = .init()
+        settings change: StackSettings.Change = .init(), library: LibraryChange = .init(),
+        parameters: PreloadedParameters? = nil
     ) async throws -> StackModel {
         let before = stack.settings
         let settings = try Self.validated(before, applying: change)
@@ -88,13 +83,14 @@ struct StackService {
             if respread { stack.spreadDay = nil }
             try await ReviewService(context: context, user: user)
                 .saveSettings(
-                    of: stack, recomputing: settings.scheduler != before.scheduler, undoingSpread: respread)
+                    of: stack, recomputing: settings.scheduler != before.scheduler, undoingSpread: respread,
+                    parameters: parameters)
         }
         if hintsSwitchedOn {
-            try await HintJobs.enqueueIfAnyMissing(stack: stack, db: context.db, now: context.now)
+            try await HintJobs.enqueueIfAnyMissing(stack: stack, store: context.store, now: context.now)
         }
         if name != nil || library.description != nil {
-            try await CatalogueService.refreshSearchText(of: stack, sql: context.store.sql)
+            try await CatalogueService.refreshSearchText(of: stack, in: context.store.catalogue)
         }
         return stack
     }
@@ -150,86 +146,22 @@ struct StackService {
         // Its reviews leave the progress of their days: the cache is rebuilt from its first review
         // on (marked first, so a failed delete costs a rebuild at most, never a stale figure).
         if let first = try await cardFigures(for: [stack])[stack.id!]?.firstStudiedAt {
-            try await MotivationService.logChanged(userId: userId, from: first, on: context.store.sql)
+            try await context.store.logChanged(userId: userId, from: first)
         }
         try await stack.delete(on: context.db)
     }
 
-    /// One stack's figures from its cards.
-    struct CardFigures {
-        var cards = 0
-        /// Cards in review state (queue 2).
-        var inReview = 0
-        /// Cards due before the ladder's cut-off (the end of the user's day at midnight).
-        var ladderDue = 0
-        /// Cards due before the FSRS cut-off (the end of the learner day at 04:00), by queue.
-        var fsrsDue: [CardQueue: Int] = [:]
-        /// The first review of one of its cards.
-        var firstStudiedAt: Date?
-        /// The last review of one of its cards.
-        var lastStudiedAt: Date?
-    }
+    typealias CardFigures = StackCardFigures
 
-    private struct QueueRow: Decodable {
-        let stack_id: Int
-        let queue: Int
-        let cards: Int
-        let ladder_due: Int
-        let fsrs_due: Int
-    }
-
-    private struct StudiedRow: Decodable {
-        let id: Int
-        let first_at: Date?
-        let last_at: Date?
-    }
-
-    /// The figures of each stack in two statements that read indexes only: the counts per queue
-    /// (`cards_stack_queue_due`), and the first and last review per stack (`cards_stack_reviewed`).
+    /// The figures of each stack from its cards (`StudyStore.cardFigures`: two statements that read
+    /// indexes only).
     func cardFigures(for stacks: [StackModel]) async throws -> [Int: CardFigures] {
-        guard !stacks.isEmpty else { return [:] }
-        let ids = stacks.map { $0.id! }
         let ladderCutoff = StudyDay.dueCutoff(
             now: context.now, timeZone: user.zone, dayStartHour: SchedulerKind.ladder.dayStartHour)
         let fsrsCutoff = StudyDay.dueCutoff(
             now: context.now, timeZone: user.zone, dayStartHour: SchedulerKind.fsrs.dayStartHour)
-        let sql = context.store.sql
-        // One part per queue, so that each reads its queue's partial index (`cards_*_due`, ordered by
-        // stack) instead of table rows sorted for grouping: 1.7 instead of 9 ms for 10,000 cards.
-        var query: SQLQueryString = ""
-        for queue in CardQueue.allCases {
-            if queue != CardQueue.allCases.first { query = query + " UNION ALL " }
-            query =
-                query + """
-                    SELECT stack_id, \(literal: queue.rawValue) AS queue, COUNT(*) AS cards,
-                    SUM(CASE WHEN due_at < \(bind: ladderCutoff) THEN 1 ELSE 0 END) AS ladder_due,
-                    SUM(CASE WHEN due_at < \(bind: fsrsCutoff) THEN 1 ELSE 0 END) AS fsrs_due
-                    FROM cards WHERE queue = \(literal: queue.rawValue) AND stack_id IN (\(binds: ids)) GROUP BY stack_id
-                    """
-        }
-        let rows = try await sql.raw(query).all(decoding: QueueRow.self)
-        var figures: [Int: CardFigures] = [:]
-        for row in rows {
-            var stack = figures[row.stack_id, default: CardFigures()]
-            stack.cards += row.cards
-            stack.ladderDue += row.ladder_due
-            let queue = try storedValue(CardQueue.self, row.queue, column: "cards.queue")
-            if queue == .review { stack.inReview += row.cards }
-            stack.fsrsDue[queue, default: 0] += row.fsrs_due
-            figures[row.stack_id] = stack
-        }
-        let studied = try await sql.raw(
-            """
-            SELECT id, (SELECT MIN(first_reviewed_at) FROM cards WHERE cards.stack_id = stacks.id) AS first_at,
-            (SELECT MAX(last_reviewed_at) FROM cards WHERE cards.stack_id = stacks.id) AS last_at
-            FROM stacks WHERE id IN (\(binds: ids))
-            """
-        ).all(decoding: StudiedRow.self)
-        for row in studied where figures[row.id] != nil {
-            figures[row.id]!.firstStudiedAt = row.first_at
-            figures[row.id]!.lastStudiedAt = row.last_at
-        }
-        return figures
+        return try await context.store.cardFigures(
+            stackIds: stacks.map { $0.id! }, ladderCutoff: ladderCutoff, fsrsCutoff: fsrsCutoff)
     }
 
     /// Today's review counts of the FSRS stacks: kept on the stack row when it was rated today,
@@ -246,7 +178,7 @@ struct StackService {
                 missing.append(stack.id!)
             }
         }
-        for (id, count) in try await StackDayCounts.count(stackIds: missing, since: dayStart, on: context.store.sql) {
+        for (id, count) in try await context.store.dayCounts(stackIds: missing, since: dayStart) {
             counts[id] = count
         }
         return counts

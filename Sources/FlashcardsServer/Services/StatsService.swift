@@ -2,7 +2,6 @@ import FlashcardsAPI
 import FlashcardsCore
 import Fluent
 import Foundation
-import SQLKit
 
 /// Statistics from the review history, per stack or over all of a user's stacks.
 ///
@@ -24,35 +23,19 @@ struct StatsService {
         .rollover(hourOfDay: SchedulerKind.fsrs.dayStartHour, timeZone: user.zone)
     }
 
-    private func filter(_ scope: Scope) throws -> SQLQueryString {
+    private func storeScope(_ scope: Scope) throws -> StatsStore.Scope {
         switch scope {
-        case .stack(let stack): "stack_id = \(bind: stack.id!)"
-        case .user: "user_id = \(bind: try user.requireID())"
+        case .stack(let stack): .stack(stack.id!)
+        case .user: .user(try user.requireID())
         }
     }
 
-    /// Figures of one learner day of the review log: reviews, long-term reviews, recalled ones.
-    private struct ReviewBucket: Decodable {
-        let b: Int
-        let n: Int
-        let l: Int?
-        let k: Int?
-    }
-
-    /// The aggregates of a `ReviewBucket`; recalled is anything but FSRS Again and ladder Schwer.
-    private static let reviewFigures: SQLQueryString = """
-        COUNT(*) AS n, SUM(CASE WHEN elapsed_days >= 1 THEN 1 ELSE 0 END) AS l,
-        SUM(CASE WHEN elapsed_days >= 1 AND ((scheduler = 'fsrs' AND rating >= 2) OR (scheduler = 'ladder' AND rating <> 2))
-        THEN 1 ELSE 0 END) AS k
-        """
-
     /// Reviews per day, true retention per week, cards by state and the 30-day forecast.
     func stats(_ scope: Scope) async throws -> StatsDTO {
-        let store = context.store
-        let sql = store.sql
+        let stats = context.store.stats
         let counting = dayCounting
         let today = counting.dayNumber(of: context.now)
-        let scopeFilter = try filter(scope)
+        let covered = try storeScope(scope)
 
         // Reviews per day (the last 365 days) and true retention per week (Monday to Sunday, the
         // last 52 weeks) in one pass over the log, per learner day: every review, the long-term
@@ -68,7 +51,7 @@ struct StatsService {
             to: counting.startOfDay(today + 30))
         var perDay: [Int: Int] = [:]
         var weekly: [Int: (reviews: Int, recalled: Int)] = [:]
-        func tally(_ rows: [ReviewBucket], sign: Int) {
+        func tally(_ rows: [StatsStore.ReviewBucket], sign: Int) {
             for row in rows {
                 let day = counting.dayNumber(of: days.middle(ofShiftedDay: row.b))
                 if day >= today - 364 { perDay[day, default: 0] += sign * row.n }
@@ -79,22 +62,9 @@ struct StatsService {
                 }
             }
         }
-        let bucket = days.day("reviewed_at", store: store)
-        tally(
-            try await sql.raw(
-                """
-                SELECT \(bucket) AS b, \(Self.reviewFigures) FROM review_logs
-                WHERE \(scopeFilter) AND kind = 'review' AND reviewed_at >= \(bind: since) GROUP BY b
-                """
-            ).all(decoding: ReviewBucket.self), sign: 1)
-        tally(
-            try await sql.raw(
-                """
-                SELECT \(bucket) AS b, \(Self.reviewFigures) FROM review_logs
-                WHERE kind = 'review' AND reviewed_at >= \(bind: since) AND id IN
-                (SELECT undoes FROM review_logs WHERE \(scopeFilter) AND kind = 'undo') GROUP BY b
-                """
-            ).all(decoding: ReviewBucket.self), sign: -1)
+        let reviews = try await stats.reviews(covered, since: since, days: days)
+        tally(reviews.counted, sign: 1)
+        tally(reviews.undone, sign: -1)
         let reviewsPerDay = (today - 364...today).map { DayCountDTO(date: dateText($0), count: perDay[$0] ?? 0) }
         let retentionPerWeek = stride(from: firstWeek, through: thisWeek, by: 7).map { week in
             let value = weekly[week] ?? (0, 0)
@@ -104,30 +74,14 @@ struct StatsService {
         }
 
         // Cards by state.
-        struct StateRow: Decodable {
-            let state: String
-            let n: Int
-        }
-        let states = try await sql.raw(
-            "SELECT state, COUNT(*) AS n FROM cards WHERE \(scopeFilter) GROUP BY state"
-        ).all(decoding: StateRow.self)
-        let byState = Dictionary(uniqueKeysWithValues: states.map { ($0.state, $0.n) })
+        let byState = try await stats.cardsByState(covered)
         let cardsByState = CardStateCountsDTO(
             new: byState["new"] ?? 0, learning: byState["learning"] ?? 0, review: byState["review"] ?? 0,
             relearning: byState["relearning"] ?? 0)
 
         // Forecast: cards (not new) due on each of the next 30 days; overdue ones count today.
-        struct DayRow: Decodable {
-            let b: Int
-            let n: Int
-        }
         var forecastByDay: [Int: Int] = [:]
-        for row in try await sql.raw(
-            """
-            SELECT \(days.day("due_at", store: store)) AS b, COUNT(*) AS n FROM cards
-            WHERE \(scopeFilter) AND state <> 'new' AND due_at < \(bind: counting.startOfDay(today + 30)) GROUP BY b
-            """
-        ).all(decoding: DayRow.self) {
+        for row in try await stats.dueCards(covered, before: counting.startOfDay(today + 30), days: days) {
             forecastByDay[max(today, counting.dayNumber(of: days.middle(ofShiftedDay: row.b))), default: 0] += row.n
         }
         let forecast = (today...today + 29).map { DayCountDTO(date: dateText($0), count: forecastByDay[$0] ?? 0) }

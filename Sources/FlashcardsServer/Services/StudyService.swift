@@ -9,6 +9,9 @@ struct StudyService {
     let context: ServiceContext
     let user: UserModel
     let stack: StackModel
+    /// The caller's FSRS parameters when they were read with the account (`RequireUserMiddleware`);
+    /// nil: read here when an FSRS stack needs them.
+    var parameters: PreloadedParameters? = nil
 
     private var store: any StudyStore { context.store }
 
@@ -26,7 +29,7 @@ struct StudyService {
             return SchedulerCache.scheduler(for: stack, user: user, parameters: nil)
         }
         let text: String?
-        if let preloaded = context.preloadedParameters {
+        if let preloaded = parameters {
             text = preloaded.text
         } else {
             text = try await store.parameters(of: try user.requireID())
@@ -86,12 +89,12 @@ struct StudyService {
     /// Rates the card with path id `cardId` with the `/api/v1` key `key` and answers with the card
     /// and what to learn next.
     func rate(
-        cardId: String?, key: String, reviewId: UUID?, durationMs: Int?, mode: StudyMode = .flashcards, daysAhead: Int
+        cardId: UUID, key: RatingKey, reviewId: UUID?, durationMs: Int?, mode: StudyMode = .flashcards, daysAhead: Int
     ) async throws
         -> (card: CardModel, next: StudyState)
     {
         let scheduler = try await scheduler()
-        guard let rating = StudyRating(key: key, scheduler: scheduler.kind) else {
+        guard let rating = StudyRating(key, scheduler: scheduler.kind) else {
             // Which keys a card takes depends on its stack's scheduler, not on the request alone: 409.
             throw AppError.refused(
                 "rating muss einer von \(scheduler.kind.ratingKeysText) sein.", code: "rating_not_for_scheduler")
@@ -103,7 +106,7 @@ struct StudyService {
     }
 
     /// Rates the card with path id `cardId` with an id of the original API (`difficulty`).
-    func rate(cardId: String?, compatId: Int) async throws {
+    func rate(cardId: UUID, compatId: Int) async throws {
         let scheduler = try await scheduler()
         guard let rating = StudyRating(compatId: compatId, scheduler: scheduler.kind) else {
             throw AppError.validation(
@@ -169,10 +172,9 @@ struct StudyService {
     /// transaction; the card's new state is the replay of its history. A repeated `reviewId`
     /// changes nothing and answers with the card as it is.
     private func rate(
-        cardId: String?, rating: StudyRating, reviewId: UUID?, durationMs: Int?, mode: StudyMode,
+        cardId cardUUID: UUID, rating: StudyRating, reviewId: UUID?, durationMs: Int?, mode: StudyMode,
         scheduler: CardScheduler
     ) async throws -> CardModel {
-        let cardUUID = try Validate.uuid(cardId, notFound: .cardNotFound)
         if let durationMs, !(0...86_400_000).contains(durationMs) {
             throw AppError.validation("durationMs muss zwischen 0 und 86400000 liegen.")
         }
@@ -201,11 +203,11 @@ struct StudyService {
             // The day's first rating of an FSRS stack counts the day (this rating included); every
             // other adjusts the counts kept.
             if let dayStart, !keptToday,
-                let counts = try await StackDayCounts.recount(stackId: stackId, from: dayStart, in: tx)
+                let counts = try await tx.recountDay(stackId: stackId, from: dayStart)
             {
                 return (rated.card, counts)
             }
-            return (rated.card, try await StackDayCounts.apply(change, in: tx))
+            return (rated.card, try await tx.applyDayCounts(change))
         }
         if let counts { StackDayCounts.remember(counts, on: stack) }
         return card

@@ -61,13 +61,13 @@ struct CompatRoutes: RouteCollection {
 
     func showStack(_ req: Request) async throws -> Response {
         let stack = try await StackService(context: ServiceContext(req), user: try req.user)
-            .find(req.parameters.get("stackId"))
+            .find(req.parameters.get("stackId"), preloaded: req.preloadedStack)
         return try await CompatRendering.response(stack: stack, on: req.studyStore.bulk)
     }
 
     func deleteStack(_ req: Request) async throws -> Response {
         let service = StackService(context: ServiceContext(req), user: try req.user)
-        try await service.delete(try await service.find(req.parameters.get("stackId")))
+        try await service.delete(try await service.find(req.parameters.get("stackId"), preloaded: req.preloadedStack))
         return try jsonResponse(true)
     }
 
@@ -84,7 +84,8 @@ struct CompatRoutes: RouteCollection {
 
     private func cardService(_ req: Request) async throws -> CardService {
         let context = ServiceContext(req)
-        let stack = try await StackService(context: context, user: try req.user).find(req.parameters.get("stackId"))
+        let stack = try await StackService(context: context, user: try req.user).find(
+            req.parameters.get("stackId"), preloaded: req.preloadedStack)
         return CardService(context: context, stack: stack)
     }
 
@@ -141,9 +142,12 @@ struct CompatRoutes: RouteCollection {
     func nextCard(_ req: Request) async throws -> Response {
         let context = ServiceContext(req)
         let user = try req.user
-        let stack = try await StackService(context: context, user: user).find(req.parameters.get("stackId"))
+        let stack = try await StackService(context: context, user: user).find(
+            req.parameters.get("stackId"), preloaded: req.preloadedStack)
         let daysAhead = try Validate.daysAhead(query: req.queryText("days-ahead"), name: "days-ahead")
-        let state = try await StudyService(context: context, user: user, stack: stack).state(daysAhead: daysAhead)
+        let state = try await StudyService(
+            context: context, user: user, stack: stack, parameters: req.preloadedParameters
+        ).state(daysAhead: daysAhead)
         // The iOS app ends the session only on 404.
         guard let card = state.card else { throw AppError.cardNotFound }
         // Ladder stacks: the original three options; FSRS stacks: four, with ids 11 … 14.
@@ -158,7 +162,8 @@ struct CompatRoutes: RouteCollection {
         let context = ServiceContext(req)
         let user = try req.user
         let stack = try await StackService(context: context, user: user).find(body.stackId)
-        try await StudyService(context: context, user: user, stack: stack).rate(cardId: body.cardId, compatId: id)
+        let cardId = try Validate.uuid(body.cardId, notFound: .cardNotFound)
+        try await StudyService(context: context, user: user, stack: stack).rate(cardId: cardId, compatId: id)
         return Response(status: .ok)
     }
 }

@@ -17,7 +17,8 @@ struct GenerationRoutes: RouteCollection {
 
     private func service(_ req: Request) async throws -> GenerationService {
         let context = ServiceContext(req)
-        let stack = try await StackService(context: context, user: try req.user).find(req.parameters.get("stackId"))
+        let stack = try await StackService(context: context, user: try req.user).find(
+            req.parameters.get("stackId"), preloaded: req.preloadedStack)
         return GenerationService(context: context, stack: stack)
     }
 
@@ -92,7 +93,8 @@ struct CreateFromFileRoute: RouteCollection {
 
     func createFromFile(_ req: Request) async throws -> Response {
         let context = ServiceContext(req)
-        let stack = try await StackService(context: context, user: try req.user).find(req.parameters.get("stackId"))
+        let stack = try await StackService(context: context, user: try req.user).find(
+            req.parameters.get("stackId"), preloaded: req.preloadedStack)
         let upload = try await GenerationService.readUpload(req, instructionsFields: ["custom-instructions"])
         let service = GenerationService(context: context, stack: stack)
         let job = try await service.start(upload: upload, allowed: [.pdf], acceptAll: true)

@@ -28,22 +28,24 @@ struct ImportRoutes: RouteCollection {
 
     func export(_ req: Request) async throws -> Response {
         let context = ServiceContext(req)
-        let stack = try await StackService(context: context, user: try req.user).find(req.parameters.get("stackId"))
+        let stack = try await StackService(context: context, user: try req.user).find(
+            req.parameters.get("stackId"), preloaded: req.preloadedStack)
         let text = req.queryText("format") ?? "csv"
         guard let format = ExportFormat(rawValue: text) else {
             throw AppError.validation("format muss csv, tsv, apkg oder json sein.")
         }
         if format == .json {
-            let document = try await BackupService.stackDocument(stack, db: req.db, now: context.now)
+            let document = try await BackupService.stackDocument(stack, store: context.store, now: context.now)
             return try BackupService.response(document, fileName: stack.name, zipped: false)
         }
         guard format == .apkg else {
-            return try await ExportService.delimited(stack, format: format, on: context.store.sql)
+            return try await ExportService.delimited(stack, format: format, store: context.store)
         }
         let user = try req.user
-        let parameters = try await storedParameters(of: user.id!, on: context.store.sql)
+        let parameters = try await context.store.parameters(of: user.id!)
         return try await ExportService.anki(
-            stack, scheduler: SchedulerCache.scheduler(for: stack, user: user, parameters: parameters), db: req.db,
+            stack, scheduler: SchedulerCache.scheduler(for: stack, user: user, parameters: parameters),
+            store: context.store,
             now: context.now, threadPool: req.application.threadPool)
     }
 
@@ -53,7 +55,7 @@ struct ImportRoutes: RouteCollection {
         let format = req.queryText("format") ?? "json"
         guard ["json", "zip"].contains(format) else { throw AppError.validation("format muss json oder zip sein.") }
         let now = ServiceContext(req).now
-        let document = try await BackupService.accountDocument(of: user, db: req.db, now: now)
+        let document = try await BackupService.accountDocument(of: user, store: req.studyStore, now: now)
         let day = FlashcardsJSON.string(from: now).prefix(10)
         return try BackupService.response(
             document, fileName: "Smart Flashcards Sicherung \(day)", zipped: format == "zip")

@@ -13,7 +13,8 @@ struct JobRoutes: RouteCollection {
     }
 
     private func job(_ req: Request) async throws -> JobModel {
-        try await JobQueue(db: req.db, now: req.now).find(req.parameters.get("jobId"), userId: try req.user.requireID())
+        try await JobQueue(store: req.studyStore, now: req.now).find(
+            req.parameters.get("jobId"), userId: try req.user.requireID())
     }
 
     func show(_ req: Request) async throws -> Response {
@@ -21,7 +22,7 @@ struct JobRoutes: RouteCollection {
     }
 
     func cancel(_ req: Request) async throws -> Response {
-        let queue = JobQueue(db: req.db, now: req.now)
+        let queue = JobQueue(store: req.studyStore, now: req.now)
         return try jsonResponse(try await queue.cancel(try await job(req)).dto)
     }
 

@@ -18,10 +18,13 @@ struct ReviewRoutes: RouteCollection {
     func undo(_ req: Request) async throws -> Response {
         let context = ServiceContext(req)
         let user = try req.user
-        let stack = try await StackService(context: context, user: user).find(req.parameters.get("stackId"))
+        let stack = try await StackService(context: context, user: user).find(
+            req.parameters.get("stackId"), preloaded: req.preloadedStack)
         let body = req.hasBody ? try req.decodeBody(UndoRequest.self) : UndoRequest()
         let result = try await ReviewService(context: context, user: user)
-            .undo(card: req.parameters.get("cardId"), in: stack, undoId: body.id, reviewId: body.reviewId)
+            .undo(
+                card: req.parameters.get("cardId"), in: stack, undoId: body.id, reviewId: body.reviewId,
+                parameters: req.preloadedParameters)
         return try jsonResponse(result)
     }
 }

@@ -34,7 +34,7 @@ struct SchedulerRoutes: RouteCollection {
 
     /// Queues the optimization; follow it at `/api/v1/jobs/{id}`.
     func optimize(_ req: Request) async throws -> Response {
-        let job = try await JobQueue(db: req.db, now: req.now).enqueue(
+        let job = try await JobQueue(store: req.studyStore, now: req.now).enqueue(
             kind: OptimizeJobHandler.kind, userId: try req.user.requireID(), payload: OptimizeJobHandler.Payload())
         return try jsonResponse(job.dto, status: .accepted)
     }

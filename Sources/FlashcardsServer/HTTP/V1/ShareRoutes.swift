@@ -14,7 +14,8 @@ struct ShareRoutes: RouteCollection {
 
     private func ownStack(_ req: Request) async throws -> (StackModel, ShareService) {
         let context = ServiceContext(req)
-        let stack = try await StackService(context: context, user: try req.user).find(req.parameters.get("stackId"))
+        let stack = try await StackService(context: context, user: try req.user).find(
+            req.parameters.get("stackId"), preloaded: req.preloadedStack)
         return (stack, ShareService(context: context))
     }
 

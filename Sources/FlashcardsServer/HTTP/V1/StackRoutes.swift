@@ -48,24 +48,25 @@ struct StackRoutes: RouteCollection {
 
     func show(_ req: Request) async throws -> Response {
         let service = StackService(context: ServiceContext(req), user: try req.user)
-        let stack = try await service.find(req.parameters.get("stackId"))
+        let stack = try await service.find(req.parameters.get("stackId"), preloaded: req.preloadedStack)
         return try jsonResponse(try await service.counted(stack).dto)
     }
 
     func update(_ req: Request) async throws -> Response {
         let service = StackService(context: ServiceContext(req), user: try req.user)
-        let stack = try await service.find(req.parameters.get("stackId"))
+        let stack = try await service.find(req.parameters.get("stackId"), preloaded: req.preloadedStack)
         let body = try req.decodeBody(UpdateStackRequest.self)
         let updated = try await service.update(
             stack, name: body.name, color: body.color, hintsEnabled: body.hintsEnabled,
             settings: body.settingsChange,
-            library: .init(description: body.description, icon: body.icon, favorite: body.favorite))
+            library: .init(description: body.description, icon: body.icon, favorite: body.favorite),
+            parameters: req.preloadedParameters)
         return try jsonResponse(try await service.counted(updated).dto)
     }
 
     func delete(_ req: Request) async throws -> Response {
         let service = StackService(context: ServiceContext(req), user: try req.user)
-        try await service.delete(try await service.find(req.parameters.get("stackId")))
+        try await service.delete(try await service.find(req.parameters.get("stackId"), preloaded: req.preloadedStack))
         return Response(status: .noContent)
     }
 
@@ -73,7 +74,8 @@ struct StackRoutes: RouteCollection {
 
     private func stackAndCards(_ req: Request) async throws -> (StackModel, CardService) {
         let context = ServiceContext(req)
-        let stack = try await StackService(context: context, user: try req.user).find(req.parameters.get("stackId"))
+        let stack = try await StackService(context: context, user: try req.user).find(
+            req.parameters.get("stackId"), preloaded: req.preloadedStack)
         return (stack, CardService(context: context, stack: stack))
     }
 
@@ -146,8 +148,9 @@ struct StackRoutes: RouteCollection {
     private func study(_ req: Request) async throws -> StudyService {
         let context = ServiceContext(req)
         let user = try req.user
-        let stack = try await StackService(context: context, user: user).find(req.parameters.get("stackId"))
-        return StudyService(context: context, user: user, stack: stack)
+        let stack = try await StackService(context: context, user: user)
+            .find(req.parameters.get("stackId"), preloaded: req.preloadedStack)
+        return StudyService(context: context, user: user, stack: stack, parameters: req.preloadedParameters)
     }
 
     func next(_ req: Request) async throws -> Response {
@@ -173,7 +176,7 @@ struct StackRoutes: RouteCollection {
 
     func recordMatch(_ req: Request) async throws -> Response {
         let service = StackService(context: ServiceContext(req), user: try req.user)
-        let stack = try await service.find(req.parameters.get("stackId"))
+        let stack = try await service.find(req.parameters.get("stackId"), preloaded: req.preloadedStack)
         let body = try req.decodeBody(MatchResultRequest.self)
         let result = try await service.recordMatch(stack, milliseconds: body.milliseconds)
         return try jsonResponse(MatchResultResponse(bestMs: result.bestMs, newBest: result.newBest))
@@ -200,7 +203,7 @@ struct StackRoutes: RouteCollection {
         let body = try req.decodeBody(RateRequest.self)
         let daysAhead = try Validate.daysAhead(body.daysAhead)
         let rated = try await study.rate(
-            cardId: body.cardId.uuidString, key: body.rating.rawValue, reviewId: body.reviewId,
+            cardId: body.cardId, key: body.rating, reviewId: body.reviewId,
             durationMs: body.durationMs, mode: body.mode ?? .flashcards, daysAhead: daysAhead)
         return StudyRendering.response(
             RateResponse(

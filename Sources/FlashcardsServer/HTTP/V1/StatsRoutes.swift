@@ -14,7 +14,7 @@ struct StatsRoutes: RouteCollection {
 
     private func scope(_ req: Request) async throws -> StatsService.Scope {
         let stack = try await StackService(context: ServiceContext(req), user: try req.user)
-            .find(req.parameters.get("stackId"))
+            .find(req.parameters.get("stackId"), preloaded: req.preloadedStack)
         return .stack(stack)
     }
 

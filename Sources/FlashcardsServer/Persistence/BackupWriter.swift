@@ -43,7 +43,7 @@ enum BackupWriter {
             try await writeAccount(account, userId: userId, on: sql)
             let written = try await writeStacks(
                 document.stacks, images: document.images ?? [], userId: userId, keepIds: keep, renamed: nil,
-                uuid: uuid, now: now, on: sql)
+                uuid: uuid, now: now, in: transaction)
             return Written(stacks: written, keptIds: keep)
         }
     }
@@ -57,7 +57,7 @@ enum BackupWriter {
         try await store.writeTransaction { transaction in
             let written = try await writeStacks(
                 document.stacks, images: document.images ?? [], userId: userId, keepIds: false,
-                renamed: document.stacks.count == 1 ? name : nil, uuid: uuid, now: now, on: transaction.sql)
+                renamed: document.stacks.count == 1 ? name : nil, uuid: uuid, now: now, in: transaction)
             return Written(stacks: written, keptIds: false)
         }
     }
@@ -143,17 +143,17 @@ enum BackupWriter {
     /// new ones), and the ids to write into the card texts.
     private static func images(
         _ images: [BackupImageDTO], of stacks: [BackupStackDTO], userId: UUID, keepIds: Bool, uuid: () -> UUID
-    ) -> (images: [ImageService.Stored], renamed: [String: String]) {
+    ) -> (images: [StoredImage], renamed: [String: String]) {
         let shown = Set(
             stacks.flatMap(\.cards).filter { $0.format == .markdown }
                 .flatMap { [$0.question, $0.answer, $0.hint ?? ""].flatMap(RichText.imageIds) })
-        var stored: [ImageService.Stored] = []
+        var stored: [StoredImage] = []
         var renamed: [String: String] = [:]
         for image in images {
             let id = image.id.uuidString.lowercased()
             // Checked by `BackupService.check`; an image no card shows is left out.
             guard shown.contains(id), let size = image.size?.size else { continue }
-            let copy = ImageService.Stored(
+            let copy = StoredImage(
                 id: keepIds ? image.id : uuid(), userId: userId, mediaType: image.mediaType, width: size.width,
                 height: size.height, data: ByteBuffer(data: image.data))
             renamed[id] = copy.id.uuidString.lowercased()
@@ -167,10 +167,11 @@ enum BackupWriter {
     /// computed again from the log.
     private static func writeStacks(
         _ stacks: [BackupStackDTO], images sourceImages: [BackupImageDTO], userId: UUID, keepIds: Bool,
-        renamed: String?, uuid: @escaping () -> UUID, now: Date, on sql: any SQLDatabase
+        renamed: String?, uuid: @escaping () -> UUID, now: Date, in transaction: any StudyTransaction
     ) async throws -> [(stack: StackModel, cards: Int, reviews: Int)] {
+        let sql = transaction.sql
         let (images, renamedImages) = images(sourceImages, of: stacks, userId: userId, keepIds: keepIds, uuid: uuid)
-        try await ImageService.insert(images, now: now, on: sql)
+        try await transaction.images.insert(images, now: now)
         var written: [(stack: StackModel, cards: Int, reviews: Int)] = []
         var firstReview: Date?
         for (index, source) in stacks.enumerated() {
@@ -198,11 +199,7 @@ enum BackupWriter {
             stack.matchBestMs = source.matchBestMs
             try await stack.insert(on: sql)
             let stackId = stack.id!
-            let sqlite = !(sql is any PostgresDatabase)
-            let firstId =
-                sqlite
-                ? try await ImportWriter.lastCardId(on: sql) + 1
-                : try await ImportWriter.sequenceIds(source.cards.count, on: sql)
+            let firstId = try await transaction.takeCardIds(source.cards.count, taken: nil)
             var cardIds: [UUID: Int] = [:]
             var noteIds = NoteIds()
             var cardRows: [[StoredValue]] = []
@@ -252,8 +249,8 @@ enum BackupWriter {
             written.append((stack, source.cards.count, source.reviews.count))
         }
         if let firstReview {
-            try await StackDayCounts.forget(stackIds: written.map { $0.stack.id! }, on: sql)
-            try await MotivationService.logChanged(userId: userId, from: firstReview, on: sql)
+            try await transaction.forgetDayCounts(stackIds: written.map { $0.stack.id! })
+            try await transaction.logChanged(userId: userId, from: firstReview)
         }
         return written
     }

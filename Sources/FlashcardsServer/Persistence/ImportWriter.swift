@@ -58,12 +58,12 @@ enum ImportWriter {
     /// `images` are the card images the cards show, written in the same transaction.
     static func save(
         _ decks: [Deck], target: StackModel?, name: String?, userId: UUID, uuid: @escaping @Sendable () -> UUID,
-        now: Date, on db: any Database, store: any StudyStore, images: [ImageService.Stored] = []
+        now: Date, on db: any Database, store: any StudyStore, images: [StoredImage] = []
     ) async throws -> [(stack: StackModel, cards: Int, created: Bool)] {
         guard let user = try await UserModel.find(userId, on: db) else {
             throw JobFailure("Das Konto gibt es nicht mehr.", code: "account_not_found")
         }
-        let parameters = try await storedParameters(of: userId, on: db.sql)
+        let parameters = try await store.parameters(of: userId)
         var building: [(stack: StackModel, cards: [Card], created: Bool)] = []
         if let target {
             building = [(target, decks.flatMap(\.cards), false)]
@@ -79,7 +79,6 @@ enum ImportWriter {
         }
         let groups = building
         let total = groups.reduce(0) { $0 + $1.cards.count }
-        let sqlite = db is any SQLiteDatabase
         @Sendable func prepareAll(from first: Int) -> [[Prepared]] {
             var next = first
             return groups.map { group in
@@ -88,7 +87,7 @@ enum ImportWriter {
                 return prepare(group.cards, firstId: next, scheduler: scheduler, now: now, uuid: uuid)
             }
         }
-        let firstId = sqlite ? try await lastCardId(on: db.sql) + 1 : try await sequenceIds(total, on: db.sql)
+        let firstId = try await store.takeCardIds(total)
         let prepared = prepareAll(from: firstId)
         // The store's write transaction: on SQLite the inline writer under the write gate (the write
         // lock taken up front, no driver connection held, the long inserts on the thread pool), on
@@ -96,13 +95,10 @@ enum ImportWriter {
         return try await store.writeTransaction { transaction in
             let sql = transaction.sql
             var prepared = prepared
-            if sqlite {
-                // The transaction holds the write lock, so the ids are still free unless a card was
-                // made between taking them and now.
-                let next = try await lastCardId(on: sql) + 1
-                if next != firstId { prepared = prepareAll(from: next) }
-            }
-            try await ImageService.insert(images, now: now, on: sql)
+            // Still free unless a card was made between taking them and now (SQLite).
+            let next = try await transaction.takeCardIds(total, taken: firstId)
+            if next != firstId { prepared = prepareAll(from: next) }
+            try await transaction.images.insert(images, now: now)
             var firstReview: Date?
             // The source's notes (an Anki cloze, a copied reversed pair) get ids of their own here.
             var noteIds = NoteIds()
@@ -135,8 +131,8 @@ enum ImportWriter {
                 try await BulkInsert.run(into: "review_logs", columns: logColumns, rows: logRows, on: sql)
             }
             if let firstReview {
-                try await StackDayCounts.forget(stackIds: groups.map { $0.stack.id! }, on: sql)
-                try await MotivationService.logChanged(userId: userId, from: firstReview, on: sql)
+                try await transaction.forgetDayCounts(stackIds: groups.map { $0.stack.id! })
+                try await transaction.logChanged(userId: userId, from: firstReview)
             }
             return groups.map { ($0.stack, $0.cards.count, $0.created) }
         }
@@ -158,28 +154,5 @@ enum ImportWriter {
             .text(before), .text(after), durationMs.map(StoredValue.int) ?? .null, .text(kind),
             undoes.map(StoredValue.uuid) ?? .null, elapsedDays.map(StoredValue.int) ?? .null, .int(seq), .text(mode),
         ]
-    }
-
-    /// The largest card id (SQLite gives the next card the one after it: `cards.id` is a rowid
-    /// without AUTOINCREMENT).
-    static func lastCardId(on sql: any SQLDatabase) async throws -> Int {
-        struct Last: Decodable { let id: Int? }
-        return try await sql.raw("SELECT MAX(id) AS id FROM cards").first(decoding: Last.self)?.id ?? 0
-    }
-
-    /// The first of `count` consecutive ids taken from PostgreSQL's sequence of `cards.id` (one
-    /// statement, so no other session's ids come in between).
-    static func sequenceIds(_ count: Int, on sql: any SQLDatabase) async throws -> Int {
-        guard count > 0 else { return 1 }
-        struct Row: Decodable { let id: Int }
-        let sequence = "pg_get_serial_sequence('cards', 'id')"
-        // Advance the sequence by `count` at once and take the block that ends there.
-        let row = try await sql.raw(
-            "SELECT setval(\(unsafeRaw: sequence), nextval(\(unsafeRaw: sequence)) + \(bind: count - 1)) AS id"
-        ).first(decoding: Row.self)
-        guard let last = row?.id else {
-            throw JobFailure("Keine Kartennummern frei.", code: "ids_unavailable", userError: false)
-        }
-        return last - count + 1
     }
 }
