@@ -29,6 +29,11 @@ final class InlineSQLite: Sendable {
     let threadPool: NIOThreadPool
     /// The connection of write transactions; only used inside the write gate.
     let writer: InlineSQLiteConnection
+    /// The write gate of this database file: one write transaction at a time, of the writer or of
+    /// the driver (`SQLiteStudyStore.modelTransaction`). One per file, not per process: the tests
+    /// run many applications, each on a file of its own, whose transactions need not wait for
+    /// each other's.
+    let gate = SQLiteWriteGate()
     /// Which stacks' due counts last reached the limit (`SQLiteCappedCount.Hints`).
     let cappedCountHints = SQLiteCappedCount.Hints()
     /// The readers: every one opened, those no thread is using, and whether `close` ran.
@@ -91,9 +96,9 @@ final class InlineSQLite: Sendable {
             return readers.idle
         }
         for reader in idle { reader.close() }
-        await SQLiteWriteGate.shared.enter()
+        await gate.enter()
         writer.close()
-        SQLiteWriteGate.shared.leave()
+        gate.leave()
     }
 
     /// The database for statements outside a transaction; `fallback` (the driver) runs what finds
@@ -114,8 +119,8 @@ final class InlineSQLite: Sendable {
     func writeTransaction<T: Sendable>(
         fallback: any SQLDatabase, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
-        await SQLiteWriteGate.shared.enter()
-        defer { SQLiteWriteGate.shared.leave() }
+        await gate.enter()
+        defer { gate.leave() }
         if try !writer.execute("BEGIN IMMEDIATE") {
             // Another process holds the write lock: wait for it off the event loop, as the driver does.
             let writer = self.writer

@@ -56,8 +56,10 @@ struct SQLiteStudyStore: StudyStore {
     func modelTransaction<T: Sendable>(_ body: @escaping @Sendable (any ModelTransaction) async throws -> T)
         async throws -> T
     {
-        await SQLiteWriteGate.shared.enter()
-        defer { SQLiteWriteGate.shared.leave() }
+        // The file's gate (an in-memory database, which has no inline connections, the process's).
+        let gate = inline?.gate ?? SQLiteWriteGate.shared
+        await gate.enter()
+        defer { gate.leave() }
         return try await driver.withConnection { connection in
             let sql = connection.sql
             try await sql.raw("BEGIN IMMEDIATE").run()

@@ -1,6 +1,7 @@
 import NIOConcurrencyHelpers
 
-/// A first-in, first-out gate that lets one SQLite write transaction of the process run at a time.
+/// A first-in, first-out gate that lets one SQLite write transaction of a database file run at a time
+/// (`InlineSQLite.gate`; `shared` serves in-memory databases).
 ///
 /// SQLite has one writer at a time. Write transactions of this process queue here first, so a
 /// second one waits without holding a thread; inside SQLite it would wait in the busy handler on one
