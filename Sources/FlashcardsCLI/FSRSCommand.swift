@@ -14,7 +14,10 @@ public struct FSRSCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "fsrs",
         abstract: "FSRS-6 tools: replay a review log, benchmark the scheduler, fit parameters.",
-        subcommands: [Replay.self, Bench.self, FSRSOptimizeCommand.self]
+        subcommands: [
+            Replay.self, Bench.self, FSRSOptimizeCommand.self, FSRSEvaluateCommand.self, FSRSSimulateCommand.self,
+            FSRSLoadBalanceCommand.self,
+        ]
     )
 
     /// Creates the command.

@@ -55,8 +55,11 @@ public struct FSRSScheduler: Sendable {
     /// The card after answering `rating` at `now`.
     ///
     /// `fuzzSeed` only matters when fuzz is on and the card lands in the review state; derive it with
-    /// `fuzzSeed(cardID:reviewCount:)`.
-    public func review(_ card: FSRSCard, rating: FSRSRating, at now: Date, fuzzSeed: UInt64) -> FSRSCard {
+    /// `fuzzSeed(cardID:reviewCount:)`. With `load` (the days ahead of `now`'s learner day) and fuzz
+    /// on, the due day within the fuzz range is chosen by `FSRSLoadBalancer`, drawn with the same seed.
+    public func review(
+        _ card: FSRSCard, rating: FSRSRating, at now: Date, fuzzSeed: UInt64, load: FSRSLoadBalancer.Days? = nil
+    ) -> FSRSCard {
         let elapsed = card.lastReview.map { clock.elapsedDays(from: $0, to: now) }
         var next = card
         next.lastReview = now
@@ -87,7 +90,7 @@ public struct FSRSScheduler: Sendable {
                 next.step = 0
                 next.due = now.addingTimeInterval(configuration.relearningSteps[0])
             } else {
-                graduate(&next, stability: stability, now: now, fuzzSeed: fuzzSeed)
+                graduate(&next, stability: stability, now: now, fuzzSeed: fuzzSeed, load: load)
             }
         case .learning, .relearning:
             let steps = card.state == .learning ? configuration.learningSteps : configuration.relearningSteps
@@ -95,7 +98,7 @@ public struct FSRSScheduler: Sendable {
             // A card may sit on a step that no longer exists when the steps were shortened; any pass
             // then graduates it.
             if steps.isEmpty || (step >= steps.count && rating != .again) {
-                graduate(&next, stability: stability, now: now, fuzzSeed: fuzzSeed)
+                graduate(&next, stability: stability, now: now, fuzzSeed: fuzzSeed, load: load)
                 break
             }
             switch rating {
@@ -114,13 +117,13 @@ public struct FSRSScheduler: Sendable {
                 next.due = now.addingTimeInterval(delay)
             case .good:
                 if step + 1 >= steps.count {
-                    graduate(&next, stability: stability, now: now, fuzzSeed: fuzzSeed)
+                    graduate(&next, stability: stability, now: now, fuzzSeed: fuzzSeed, load: load)
                 } else {
                     next.step = step + 1
                     next.due = now.addingTimeInterval(steps[step + 1])
                 }
             case .easy:
-                graduate(&next, stability: stability, now: now, fuzzSeed: fuzzSeed)
+                graduate(&next, stability: stability, now: now, fuzzSeed: fuzzSeed, load: load)
             }
         }
         return next
@@ -154,14 +157,22 @@ public struct FSRSScheduler: Sendable {
     // MARK: - Internals
 
     /// Moves the card to the review state, due a (possibly fuzzed) whole number of days from now.
-    private func graduate(_ card: inout FSRSCard, stability: Double, now: Date, fuzzSeed: UInt64) {
+    private func graduate(
+        _ card: inout FSRSCard, stability: Double, now: Date, fuzzSeed: UInt64, load: FSRSLoadBalancer.Days?
+    ) {
         card.state = .review
         card.step = nil
         let days: Int
         if configuration.fuzz {
-            days = Self.fuzzedInterval(
-                stability * intervalPerStability, minimum: 1, maximum: configuration.maximumInterval,
-                fraction: Self.unitFraction(seed: fuzzSeed))
+            let raw = stability * intervalPerStability
+            let fraction = Self.unitFraction(seed: fuzzSeed)
+            days =
+                load.flatMap {
+                    FSRSLoadBalancer.interval(
+                        min(max(raw, 1), Double(configuration.maximumInterval)),
+                        maximum: configuration.maximumInterval, days: $0, fraction: fraction)
+                }
+                ?? Self.fuzzedInterval(raw, minimum: 1, maximum: configuration.maximumInterval, fraction: fraction)
         } else {
             days = interval(forStability: stability)
         }
