@@ -80,14 +80,31 @@ Anki settings used everywhere
      that day; a card reviewed (or learned) on day d counts with its new state, i.e. R = 1 on
      that day. New cards not yet introduced count 0.
    Totals: sums over the days; averages: totals / days; memorizedEnd = memorized[days-1].
-   Also printed: get_optimal_retention_parameters("") (the costs/probabilities the simulator
-   used: extracted from the revlog of the searched cards, smoothed towards the defaults; with
-   no revlog they are exactly fsrs-rs' SimulatorConfig defaults), compute_optimal_retention
-   (Brent search on [0.70, 0.95] minimising total cost / memorized at the end, each point the
-   mean of 180 seeded simulations for days <= 30; clamped to [0.7, 0.95]), simulate_fsrs_workload
-   (the "help me decide" data: for DR 70..99 the memorized at the end, total cost, reviews +
-   new), get_retention_workload (fsrs-rs expected_workload_with_existing_cards for DR 70..99,
-   a dynamic-programming estimate of the expected review seconds).
+   Also printed:
+   - simulatorInputs = get_optimal_retention_parameters(""): the costs/probabilities the simulator
+     used, from fsrs-rs extract_simulator_config over the revlog of the searched cards (mean
+     answer time per (state, rating), first-answer and same-day step transition frequencies,
+     each smoothed towards the defaults with weight n/(n+50)); with no revlog, as here, exactly
+     fsrs-rs' SimulatorConfig defaults;
+   - retentionSweep (--retention-sweep): the same simulation at DR 0.70 .. 0.97 (all cards use
+     the swept DR); secondsPerMemorized = total time / memorized at the end;
+   - computeOptimalRetention = compute_optimal_retention(request): fsrs-rs Brent search on
+     [0.70, 0.95] minimising mean(total cost / memorized at the end) over 180 seeded simulations
+     (days <= 30), clamped to [0.7, 0.95]. NOTE: the existing cards keep the request's DR in
+     every simulation (only the new cards get the candidate DR), and with anki 26.9.3 it returned
+     0.9367321 for every input tried (with and without existing or new cards, 30/100/365 days):
+     exactly where this Brent search ends for a constant/NaN/decreasing objective. Do not
+     reproduce it; use the sweep or the workload figures;
+   - simulateFsrsWorkload = simulate_fsrs_workload(request) ("help me decide"): for DR 70..99 %
+     one seeded simulation each with every card at that DR: memorizedEnd (memorized on the last
+     day), timeSeconds (sum of daily time), reviewsPlusNew (reviews + new cards learned);
+     reviewlessEndMemorized = sum over existing review cards of R(days + lastReviewDaysAgo, S)
+     (no reviews at all, measured at day index `days`);
+   - getRetentionWorkload = get_retention_workload(w, ""): for DR 70..99 %, fsrs-rs
+     expected_workload_with_existing_cards: expected review seconds over `learn_span` = 365 days
+     (SimulatorConfig default, not the scenario's days) from a dynamic program over a (S, D, t)
+     grid, for the existing cards (their next review R(due - last_date)) plus
+     deck_size - existing new cards (learn_limit default = unlimited -> all on day 0).
 
 2. load-balance  (the real scheduler, v3, FSRS; no simulation)
    Day k = 0 .. days-1: the clock is set to startDate + k days, 12:00 UTC, the queue is rebuilt,
@@ -102,15 +119,36 @@ Anki settings used everywhere
    number of (day, note) pairs in which two cards of the same note were answered as reviews,
    weekday counts (Monday..Sunday, over all review answers). peakToMean = max / mean of the
    daily review counts over days 1 .. days-1 (day 0 holds the scenario's overdue backlog and is
-   left out). Run three ways (unless --only): load balancer on with the scenario's easy days,
-   load balancer off, load balancer on with --easy-days (default Sunday minimum
-   1,1,1,1,1,1,0); easyDayShare = reviews on the minimum weekday(s) with those easy days /
-   reviews on the same weekday(s) with the scenario's easy days.
+   left out). siblingsSameDay is also given per day, after day 0, and as the number of pairs
+   the scenario itself puts on one day (siblingsSameDayAsGiven: both due the same day, overdue =
+   day 0); siblingsDueSameDay = per day, notes with >= 2 review cards due (today or overdue) when
+   the day starts (after Anki's unburying).
+   Five runs (unless --only): load balancer on with the scenario's easy days; off; on with
+   --easy-days (default Sunday minimum 1,1,1,1,1,1,0); on and off with siblings buried (new,
+   review and interday-learning burying on). easyDayShare = reviews (and next-30-day dues) on the
+   minimum/reduced weekday(s) with those easy days / the same with the scenario's easy days.
+   How Anki's load balancer picks the day (rslib scheduler/states/load_balancer.rs, fuzz.rs):
+   - only for review intervals (the FSRS interval, truncated) <= 90 days and minimum <= 90; else
+     ordinary fuzz; candidates are the fuzz range [lower, upper] = constrained_fuzz_bounds(ivl,
+     min, max): delta = 0 below 2.5 d, else 1 + 0.15*(min(ivl,7)-2.5) + 0.1*(min(ivl,20)-7)+ +
+     0.05*(ivl-20)+, lower/upper = round(ivl -/+ delta), widened to lower+1 if equal (and > 2);
+   - per candidate day: n = cards of the same preset due that day (the balancer's own count,
+     built from the cards due in the next 99 days when the queue is built and updated as cards
+     are answered); weight = 1 if n == 0, else (1/n)^2.15 * (1/ivl)^3 * sibling * easy;
+   - easy: Normal 1, Minimum 0.0001, Reduced: 0.0001 if n/0.5 > (reviews on the other candidate
+     days)/(sum of the other days' modifiers) else 1; note an EMPTY day keeps weight 1 whatever
+     its easy-day setting;
+   - sibling (only when the preset buries review siblings): for each day d with a card of the same
+     note, candidate days d-5..d+5 get x[1, .8, .6, .4, .2, 1e-6, .2, .4, .6, .8, 1];
+   - one weighted random pick, StdRng seeded with the card's fuzz seed (card id + reps):
+     deterministic for the same collection.
+   Without the load balancer easy days have no effect on the real scheduler either.
 
 3. evaluate  (Collection.evaluate_params_legacy / evaluate_params / compute_fsrs_params)
    The CSV (card_id, review_rating, review_time ISO UTC, review_duration ms) becomes one Basic
    note per card, whose card id is set to card_id, and one revlog row per line: id = review time
-   in ms (made unique by +1 ms if needed), ease = rating, time = duration (ms), type: a card's
+   in ms (made unique by +1 ms if needed), ease = rating, time = duration in ms capped at
+   60,000 (Anki's default maxTaken; only the simulator's costs read it), type: a card's
    reviews on its first Anki day -> 0 (learning), later the first review of a day -> 1 (review),
    a further review that day -> 2 (relearning) after an Again that day, else 1; ivl/lastIvl =
    days to the next/from the previous review (-600 s for same-day). Days are Anki days with the
@@ -269,7 +307,7 @@ def day_start(scn: dict, day: int = 0, hour: int = STUDY_HOUR, minute: int = 0) 
 
 
 def configure(col, scn: dict, *, load_balancer: bool, easy_days: list[float] | None = None,
-              new_per_day: int | None = None) -> None:
+              new_per_day: int | None = None, bury: bool = False) -> None:
     col.set_config("rollover", ROLLOVER_HOUR)
     col.set_config("fsrs", True)
     col.load_balancer_enabled = load_balancer
@@ -278,11 +316,11 @@ def configure(col, scn: dict, *, load_balancer: bool, easy_days: list[float] | N
     conf["desiredRetention"] = float(scn["desiredRetention"])
     conf["new"]["perDay"] = int(scn["newCardsPerDay"] if new_per_day is None else new_per_day)
     conf["new"]["delays"] = [float(x) for x in scn["learningSteps"]]
-    conf["new"]["bury"] = False
+    conf["new"]["bury"] = bury
     conf["rev"]["perDay"] = int(scn["maxReviewsPerDay"])
     conf["rev"]["maxIvl"] = int(scn["maxInterval"])
-    conf["rev"]["bury"] = False
-    conf["buryInterdayLearning"] = False
+    conf["rev"]["bury"] = bury
+    conf["buryInterdayLearning"] = bury
     conf["lapse"]["delays"] = [float(x) for x in scn["relearningSteps"]]
     conf["lapse"]["leechAction"] = 1  # tag only
     conf["reviewOrder"] = 0
@@ -292,13 +330,14 @@ def configure(col, scn: dict, *, load_balancer: bool, easy_days: list[float] | N
 
 def build_collection(clock: Clock, workdir: str, scn: dict, *, load_balancer: bool,
                      easy_days: list[float] | None = None, new_cards: bool = True,
-                     new_per_day: int | None = None):
+                     new_per_day: int | None = None, bury: bool = False):
     """Returns (col, card ids in scenario order, note id per scenario note number)."""
     from anki.collection import AddNoteRequest, Collection
 
     clock.set(day_start(scn, -400))
     col = Collection(os.path.join(workdir, "collection.anki2"))
-    configure(col, scn, load_balancer=load_balancer, easy_days=easy_days, new_per_day=new_per_day)
+    configure(col, scn, load_balancer=load_balancer, easy_days=easy_days, new_per_day=new_per_day,
+              bury=bury)
     basic = col.models.by_name("Basic")
     reversed_ = col.models.by_name("Basic (and reversed card)")
 
@@ -495,12 +534,14 @@ def cmd_simulate(args, clock: Clock) -> dict:
 # 2. load-balance
 
 
-def run_scheduler(clock: Clock, scn: dict, *, load_balancer: bool, easy_days: list[float]) -> dict:
+def run_scheduler(clock: Clock, scn: dict, *, load_balancer: bool, easy_days: list[float],
+                  bury: bool = False) -> dict:
     work = tempfile.mkdtemp(prefix="anki-ref-lb.")
     try:
         t0 = wall()
         col, card_ids, _ = build_collection(clock, work, scn, load_balancer=load_balancer,
-                                            easy_days=easy_days, new_cards=False, new_per_day=0)
+                                            easy_days=easy_days, new_cards=False, new_per_day=0,
+                                            bury=bury)
         index = {cid: i for i, cid in enumerate(card_ids)}
         note_of = {cid: int(scn["cards"][i]["note"]) for i, cid in enumerate(card_ids)}
         ratings = [int(r) for r in scn["ratings"]]
@@ -519,6 +560,7 @@ def run_scheduler(clock: Clock, scn: dict, *, load_balancer: bool, easy_days: li
         given_pairs = sum(1 for n in given.values() if n >= 2)
         ratings_used = {1: 0, 2: 0, 3: 0, 4: 0}
         today0 = None
+        due_pairs: list[int] = []
         for k in range(days):
             minute = 0
             clock.set(day_start(scn, k, STUDY_HOUR, minute))
@@ -529,6 +571,11 @@ def run_scheduler(clock: Clock, scn: dict, *, load_balancer: bool, easy_days: li
             while True:
                 col.decks.select(1)
                 col.sched.get_queued_cards()  # builds the queue anew (the clock moved)
+                if minute == 0:
+                    # notes with two review cards due (today or overdue) at the start of the day
+                    due_pairs.append(col.db.scalar(
+                        "select count() from (select nid from cards where queue = 2 and due <= ? "
+                        "group by nid having count() >= 2)", col.sched.today))
                 got = 0
                 while True:
                     card = col.sched.getCard()
@@ -580,7 +627,8 @@ def run_scheduler(clock: Clock, scn: dict, *, load_balancer: bool, easy_days: li
         hmean = sum(hist) / len(hist)
         hsd = (sum((x - hmean) ** 2 for x in hist) / len(hist)) ** 0.5
         return {
-            "settings": {"loadBalancer": load_balancer, "easyDays": easy_days},
+            "settings": {"loadBalancer": load_balancer, "easyDays": easy_days,
+                         "burySiblings": bury},
             "dailyReviews": reviews,
             "dailyRelearningAnswers": relearn,
             "dailyOtherLearningAnswers": learn_other,
@@ -592,6 +640,8 @@ def run_scheduler(clock: Clock, scn: dict, *, load_balancer: bool, easy_days: li
             "siblingsSameDayByDay": sibling_days,
             "siblingsSameDayAfterDay0": sum(sibling_days[1:]),
             "siblingsSameDayAsGiven": given_pairs,
+            "siblingsDueSameDay": sum(due_pairs),
+            "siblingsDueSameDayByDay": due_pairs,
             "reviewsByWeekday": dict(zip(WEEKDAYS, weekday)),
             "ratingsUsed": ratings_used,
             "dueHistogramNext30": hist,
@@ -619,14 +669,17 @@ def cmd_load_balance(args, clock: Clock) -> dict:
     if args.only:
         lb = not args.no_load_balancer
         ed = minimum_days if args.easy_days else [float(x) for x in scn["easyDays"]]
-        out["run"] = run_scheduler(clock, scn, load_balancer=lb, easy_days=ed)
+        out["run"] = run_scheduler(clock, scn, load_balancer=lb, easy_days=ed, bury=args.bury)
         return out
     runs = {}
-    for name, lb, ed in (("loadBalancerOn", True, [float(x) for x in scn["easyDays"]]),
-                         ("loadBalancerOff", False, [float(x) for x in scn["easyDays"]]),
-                         ("loadBalancerOnEasyDays", True, minimum_days)):
+    given = [float(x) for x in scn["easyDays"]]
+    for name, lb, ed, bury in (("loadBalancerOn", True, given, False),
+                               ("loadBalancerOff", False, given, False),
+                               ("loadBalancerOnEasyDays", True, minimum_days, False),
+                               ("loadBalancerOnBurySiblings", True, given, True),
+                               ("loadBalancerOffBurySiblings", False, given, True)):
         log(f"load-balance: {name} ...")
-        runs[name] = run_scheduler(clock, scn, load_balancer=lb, easy_days=ed)
+        runs[name] = run_scheduler(clock, scn, load_balancer=lb, easy_days=ed, bury=bury)
         log(f"load-balance: {name}: total {runs[name]['totalReviews']}, "
             f"peak/mean {runs[name]['peakToMean']}, {runs[name]['seconds']} s")
     out["runs"] = runs
@@ -816,6 +869,8 @@ def main() -> None:
     p.add_argument("scenario")
     p.add_argument("--easy-days", help="W1,...,W7 (Monday..Sunday) for the easy-days run")
     p.add_argument("--no-load-balancer", action="store_true", help="with --only")
+    p.add_argument("--bury", action="store_true", help="with --only: bury siblings (new, review, "
+                   "interday learning); the load balancer spreads siblings only then")
     p.add_argument("--only", action="store_true",
                    help="one run (load balancer per --no-load-balancer, easy days per --easy-days)")
     p = sub.add_parser("evaluate", help="Anki's parameter evaluation and optimizer on a review log")
