@@ -51,10 +51,13 @@ Anki settings used everywhere
      floor(i / newCardsPerDay) (Anki's own placeholders have stability 1e-8 and are dropped by
      fsrs-rs' `stability > 1e-9` filter; fsrs-rs recreates deck_size - existing of them);
    - cards are processed from a priority queue ordered by (due day, new-after-review, review
-     order key); a card due on day t < 0 (overdue) is reviewed on day max(t,0) - indeed day index
-     is `due as usize`, so an overdue card is reviewed on day 0;
+     order key); the day a card is reviewed is `due as usize` (saturating), so an overdue card
+     (due < 0) is reviewed on day 0;
    - review of an existing/learned card: R = (1 + factor * (t - last_date) / S) ^ -w20 with
-     factor = 0.9^(-1/w20) - 1 and t = the review day; forgot with probability 1 - R (one
+     factor = 0.9^(-1/w20) - 1 and t = the card's due field, NOT the review day: for an overdue
+     card t stays its original (negative) due, so t - last_date = ivl and the overdue days are
+     ignored (for a card pushed to the next day by the review limit, due is moved, so t is the
+     day it is reviewed); forgot with probability 1 - R (one
      Bernoulli draw from StdRng seeded with 42); if recalled the rating is drawn from
      review_rating_prob over Hard/Good/Easy; Again -> S' = post-lapse stability, then
      relearning_step_count short-term steps whose ratings are drawn from
