@@ -268,6 +268,20 @@ extension Endpoint {
         /// `GET /api/v1/me/stats/retrievability`
         public static let userRetrievability = Endpoint(.get, .v1, "me/stats/retrievability")
 
+        // Workload and retention advice (`docs/fsrs.md`)
+        /// `GET /api/v1/stacks/{stackId}/workload?days=30`: the days ahead as the simulator expects them.
+        public static let stackWorkload = Endpoint(.get, .v1, "stacks/:stackId/workload")
+        /// `GET /api/v1/me/workload?days=30`: the same over all FSRS stacks.
+        public static let userWorkload = Endpoint(.get, .v1, "me/workload")
+        /// `POST /api/v1/stacks/{stackId}/workload/simulate`: the workload with "what if" inputs.
+        public static let simulateStack = Endpoint(.post, .v1, "stacks/:stackId/workload/simulate")
+        /// `POST /api/v1/me/workload/simulate`.
+        public static let simulateUser = Endpoint(.post, .v1, "me/workload/simulate")
+        /// `GET /api/v1/stacks/{stackId}/retention-advice`: a year simulated at each retention.
+        public static let stackRetentionAdvice = Endpoint(.get, .v1, "stacks/:stackId/retention-advice")
+        /// `GET /api/v1/me/retention-advice`.
+        public static let userRetentionAdvice = Endpoint(.get, .v1, "me/retention-advice")
+
         // MARK: Scheduler parameters
 
         /// `GET /api/v1/me/scheduler`
@@ -355,6 +369,7 @@ extension Endpoint {
             publication, publish, unpublish, explore, exploreEntry, copyExplored, reportExplored, studyNext, studyRate,
             studyQuiz, studyCheck, recordMatch, undoReview, syncReviews,
             stackStats, stackRetrievability, userStats, userRetrievability,
+            stackWorkload, userWorkload, simulateStack, simulateUser, stackRetentionAdvice, userRetentionAdvice,
             schedulerParameters, resetSchedulerParameters, optimizeScheduler,
             job, jobEvents, cancelJob,
             generationInfo, startGeneration, listDrafts, acceptDrafts, updateDraft, discardDraft,

@@ -180,6 +180,8 @@ private struct LoadBalanceRun {
     var answers: [Int] = []
     /// Cards due on each learner day.
     var dueCounts: [Int: Int] = [:]
+    /// The cards of each note.
+    var cardsOfNote: [Int: [Int]] = [:]
 
     init(scheduler: FSRSScheduler, scenario: FSRSScenario, startDay: Int, weekdays: [EasyDay], balance: Bool) {
         self.scheduler = scheduler
@@ -196,6 +198,7 @@ private struct LoadBalanceRun {
             cards.append(state)
             answers.append(0)
             dueCounts[startDay + card.dueInDays, default: 0] += 1
+            cardsOfNote[card.note, default: []].append(cards.count - 1)
         }
     }
 
@@ -216,12 +219,30 @@ private struct LoadBalanceRun {
             siblingPairs += notes.values.filter { $0 > 1 }.count
             byWeekday[FSRSLoadBalancer.weekday(ofDay: day)] += due.count
         }
-        let window = daily.dropFirst().map(Double.init)
-        let mean = window.reduce(0, +) / Double(max(window.count, 1))
+        // What the scheduler placed: the cards due on each of the 30 days after the last one.
+        let after = startDay + scenario.days
+        let next30 = (after..<after + 30).map { dueCounts[$0] ?? 0 }
+        var next30ByWeekday = [Int](repeating: 0, count: 7)
+        for (offset, count) in next30.enumerated() {
+            next30ByWeekday[FSRSLoadBalancer.weekday(ofDay: after + offset)] += count
+        }
+        // Of these, the cards answered in the run: their due day is the scheduler's choice.
+        var placedByWeekday = [Int](repeating: 0, count: 7)
+        for index in cards.indices where answers[index] > 0 {
+            let day = scheduler.dayNumber(of: cards[index].due)
+            if (after..<after + 30).contains(day) { placedByWeekday[FSRSLoadBalancer.weekday(ofDay: day)] += 1 }
+        }
         return [
-            "dailyReviews": daily, "peakToMean": mean > 0 ? window.max()! / mean : 0,
-            "siblingPairsSameDay": siblingPairs, "reviewsByWeekday": byWeekday,
+            "dailyReviews": daily, "peakToMean": Self.peakToMean(daily.dropFirst()),
+            "siblingPairsSameDay": siblingPairs, "reviewsByWeekday": byWeekday, "dueNext30": next30,
+            "dueNext30PeakToMean": Self.peakToMean(next30[...]), "dueNext30ByWeekday": next30ByWeekday,
+            "placedDueNext30ByWeekday": placedByWeekday,
         ]
+    }
+
+    static func peakToMean(_ counts: ArraySlice<Int>) -> Double {
+        let mean = Double(counts.reduce(0, +)) / Double(max(counts.count, 1))
+        return mean > 0 ? Double(counts.max()!) / mean : 0
     }
 
     /// Answers card `index` with its next scenario rating; a lapse is answered Good through its
@@ -245,7 +266,7 @@ private struct LoadBalanceRun {
     private mutating func review(_ card: FSRSCard, index: Int, rating: FSRSRating, at time: Date) -> FSRSCard {
         let today = scheduler.dayNumber(of: time)
         let note = scenario.cards[index].note
-        let siblings = scenario.cards.indices.filter { $0 != index && scenario.cards[$0].note == note }
+        let siblings = (cardsOfNote[note] ?? []).filter { $0 != index }
             .map { scheduler.dayNumber(of: cards[$0].due) - today }
         let counts = dueCounts
         let weekdays = weekdays

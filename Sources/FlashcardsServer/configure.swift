@@ -89,6 +89,7 @@ func routes(_ app: Application) throws {
     try v1.register(collection: StackRoutes())
     try v1.register(collection: ReviewRoutes())
     try v1.register(collection: StatsRoutes())
+    try v1.register(collection: WorkloadRoutes())
     try v1.register(collection: SchedulerRoutes())
     try v1.register(collection: JobRoutes())
     try v1.register(collection: GenerationRoutes())

@@ -623,6 +623,11 @@ def run_scheduler(clock: Clock, scn: dict, *, load_balancer: bool, easy_days: li
         hist_weekday = [0] * 7
         for j, n in enumerate(hist):
             hist_weekday[day_start(scn, days + j).weekday()] += n
+        # Only the cards answered in the run: their due day is the scheduler's choice.
+        placed_weekday = [0] * 7
+        for (due,) in col.db.all("select due from cards where queue = 2 and due >= ? and due < ? "
+                                 "and id in (select cid from revlog)", end, end + 30):
+            placed_weekday[day_start(scn, days + due - end).weekday()] += 1
         overdue_after = col.db.scalar("select count() from cards where queue = 2 and due < ?", end)
         col.close()
         window = reviews[1:] if len(reviews) > 1 else reviews
@@ -650,6 +655,7 @@ def run_scheduler(clock: Clock, scn: dict, *, load_balancer: bool, easy_days: li
             "dueHistogramNext30": hist,
             "dueHistogramStartsAt": (day_start(scn, days)).date().isoformat(),
             "dueHistogramByWeekday": dict(zip(WEEKDAYS, hist_weekday)),
+            "placedDueNext30ByWeekday": dict(zip(WEEKDAYS, placed_weekday)),
             "dueHistogramPeakToMean": round(max(hist) / hmean, 4) if hmean else None,
             "dueHistogramCV": round(hsd / hmean, 4) if hmean else None,
             "overdueAfterLastDay": overdue_after,

@@ -53,24 +53,35 @@ public enum FSRSRetentionAdvice {
         settings: FSRSSimulator.Settings, cards: [FSRSSimulator.Card], behaviour: FSRSBehaviour,
         minutesBudget: Int?, current: Double
     ) -> Advice {
+        advise(
+            groups: [FSRSSimulator.Group(settings: settings, cards: cards)], days: settings.days,
+            behaviour: behaviour, minutesBudget: minutesBudget, current: current)
+    }
+
+    /// The same for several stacks, each with its own settings, simulated for `days` days and added up.
+    public static func advise(
+        groups: [FSRSSimulator.Group], days: Int, behaviour: FSRSBehaviour, minutesBudget: Int?, current: Double
+    ) -> Advice {
         let results = UnsafeResults(count: retentions.count)
         DispatchQueue.concurrentPerform(iterations: retentions.count) { index in
-            var run = settings
-            run.desiredRetention = retentions[index]
-            results.set(index, FSRSSimulator.run(run, cards: cards, behaviour: behaviour))
+            let atRetention = groups.map { group in
+                var group = group
+                group.settings.desiredRetention = retentions[index]
+                return group
+            }
+            results.set(index, FSRSSimulator.run(atRetention, days: days, behaviour: behaviour))
         }
         let options = zip(retentions, results.values).map { retention, result in
             let minutes = result.seconds.reduce(0, +) / 60
             let answered = result.reviews.reduce(0, +) + result.learned.reduce(0, +)
             return Option(
-                desiredRetention: retention, reviewsPerDay: Double(answered) / Double(settings.days),
-                minutesPerDay: minutes / Double(settings.days), remembered: result.finalMemorized,
+                desiredRetention: retention, reviewsPerDay: Double(answered) / Double(days),
+                minutesPerDay: minutes / Double(days), remembered: result.finalMemorized,
                 rememberedPerMinute: minutes > 0 ? result.finalMemorized / minutes : 0)
         }
         let (recommended, reason) = recommend(options, minutesBudget: minutesBudget, current: current)
         return Advice(
-            options: options, recommended: recommended, reason: reason, minutesBudget: minutesBudget,
-            days: settings.days)
+            options: options, recommended: recommended, reason: reason, minutesBudget: minutesBudget, days: days)
     }
 
     static func recommend(_ options: [Option], minutesBudget: Int?, current: Double) -> (Double, Reason) {

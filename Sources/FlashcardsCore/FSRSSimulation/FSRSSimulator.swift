@@ -145,6 +145,41 @@ public enum FSRSSimulator {
         var due: Int
     }
 
+    /// Cards simulated with their own settings (one stack), as part of a larger run.
+    public struct Group: Sendable, Hashable {
+        /// The stack's settings.
+        public var settings: Settings
+        /// Its studied cards.
+        public var cards: [Card]
+
+        /// Creates a group.
+        public init(settings: Settings, cards: [Card]) {
+            self.settings = settings
+            self.cards = cards
+        }
+    }
+
+    /// Runs every group (each with its own limits) over `days` days and adds up the figures.
+    public static func run(_ groups: [Group], days: Int, behaviour: FSRSBehaviour = .defaults) -> Result {
+        var total = Result(
+            reviews: Array(repeating: 0, count: days), learned: Array(repeating: 0, count: days),
+            recalled: Array(repeating: 0, count: days), seconds: Array(repeating: 0, count: days),
+            memorized: Array(repeating: 0, count: days))
+        for group in groups {
+            var settings = group.settings
+            settings.days = days
+            let result = run(settings, cards: group.cards, behaviour: behaviour)
+            for day in 0..<days {
+                total.reviews[day] += result.reviews[day]
+                total.learned[day] += result.learned[day]
+                total.recalled[day] += result.recalled[day]
+                total.seconds[day] += result.seconds[day]
+                total.memorized[day] += result.memorized[day]
+            }
+        }
+        return total
+    }
+
     /// Runs the simulation. `settings.problems` must be empty.
     public static func run(
         _ settings: Settings, cards: [Card], behaviour: FSRSBehaviour = .defaults

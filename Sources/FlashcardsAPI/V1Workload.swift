@@ -1,0 +1,129 @@
+import Foundation
+
+/// One day of a workload forecast or simulation.
+public struct WorkloadDayDTO: Codable, Sendable, Hashable {
+    /// The learner's day (`YYYY-MM-DD`, days start at 04:00 in the user's time zone).
+    public var date: String
+    /// Reviews of cards studied before (learning-step repeats not counted).
+    public var reviews: Int
+    /// New cards introduced.
+    public var newCards: Int
+    /// Estimated minutes of study, from the learner's own answer times where known.
+    public var minutes: Double
+    /// Cards remembered that day: the sum of every studied card's probability of recall.
+    public var remembered: Double
+
+    /// Creates the day.
+    public init(date: String, reviews: Int, newCards: Int, minutes: Double, remembered: Double) {
+        self.date = date
+        self.reviews = reviews
+        self.newCards = newCards
+        self.minutes = minutes
+        self.remembered = remembered
+    }
+}
+
+/// `GET /api/v1/stacks/{id}/workload`, `GET /api/v1/me/workload` and the simulations: the days ahead
+/// as the FSRS simulator expects them from the learner's memory states, settings and habits.
+public struct WorkloadDTO: Codable, Sendable, Hashable {
+    /// Day by day, today first.
+    public var days: [WorkloadDayDTO]
+    /// Average reviews per day (new cards included).
+    public var averageReviews: Double
+    /// Average minutes per day.
+    public var averageMinutes: Double
+    /// Cards remembered on the last day.
+    public var remembered: Double
+    /// FSRS cards the forecast starts from (studied and new).
+    public var cards: Int
+    /// The minutes per day the learner chose in onboarding, if any.
+    @Nullable public var minutesBudget: Int?
+
+    /// Creates the workload.
+    public init(
+        days: [WorkloadDayDTO], averageReviews: Double, averageMinutes: Double, remembered: Double, cards: Int,
+        minutesBudget: Int?
+    ) {
+        self.days = days
+        self.averageReviews = averageReviews
+        self.averageMinutes = averageMinutes
+        self.remembered = remembered
+        self.cards = cards
+        self.minutesBudget = minutesBudget
+    }
+}
+
+/// `POST …/workload/simulate`: "what if" inputs; every field left out keeps the stack's setting.
+public struct SimulationRequest: Codable, Sendable, Hashable {
+    /// Days to simulate, 1 … 365 (default 30).
+    public var days: Int?
+    /// New cards per day, 0 … 1000.
+    public var newCardsPerDay: Int?
+    /// Reviews per day at most, 0 … 10000.
+    public var reviewsPerDay: Int?
+    /// Desired retention, 0.70 … 0.97.
+    public var desiredRetention: Double?
+    /// New cards added on top of the stacks' own, 0 … 100000.
+    public var additionalNewCards: Int?
+
+    /// Creates the request.
+    public init(
+        days: Int? = nil, newCardsPerDay: Int? = nil, reviewsPerDay: Int? = nil, desiredRetention: Double? = nil,
+        additionalNewCards: Int? = nil
+    ) {
+        self.days = days
+        self.newCardsPerDay = newCardsPerDay
+        self.reviewsPerDay = reviewsPerDay
+        self.desiredRetention = desiredRetention
+        self.additionalNewCards = additionalNewCards
+    }
+}
+
+/// What studying at one desired retention would mean over the simulated year.
+public struct RetentionOptionDTO: Codable, Sendable, Hashable {
+    /// The desired retention.
+    public var desiredRetention: Double
+    /// Reviews per day on average (new cards included).
+    public var reviewsPerDay: Double
+    /// Minutes per day on average.
+    public var minutesPerDay: Double
+    /// Cards remembered at the end.
+    public var remembered: Double
+
+    /// Creates the option.
+    public init(desiredRetention: Double, reviewsPerDay: Double, minutesPerDay: Double, remembered: Double) {
+        self.desiredRetention = desiredRetention
+        self.reviewsPerDay = reviewsPerDay
+        self.minutesPerDay = minutesPerDay
+        self.remembered = remembered
+    }
+}
+
+/// `GET /api/v1/stacks/{id}/retention-advice` and `GET /api/v1/me/retention-advice`.
+public struct RetentionAdviceDTO: Codable, Sendable, Hashable {
+    /// One option per retention (0.70 … 0.97), ascending.
+    public var options: [RetentionOptionDTO]
+    /// The recommended desired retention.
+    public var recommended: Double
+    /// The desired retention studied at now (for all stacks: the one most cards use).
+    public var current: Double
+    /// Why: `within_budget`, `over_budget`, `no_budget` or `nothing_to_study`.
+    public var reason: String
+    /// The minutes per day the learner chose in onboarding, if any.
+    @Nullable public var minutesBudget: Int?
+    /// Days simulated (365).
+    public var days: Int
+
+    /// Creates the advice.
+    public init(
+        options: [RetentionOptionDTO], recommended: Double, current: Double, reason: String, minutesBudget: Int?,
+        days: Int
+    ) {
+        self.options = options
+        self.recommended = recommended
+        self.current = current
+        self.reason = reason
+        self.minutesBudget = minutesBudget
+        self.days = days
+    }
+}

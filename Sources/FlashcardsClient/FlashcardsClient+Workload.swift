@@ -1,0 +1,38 @@
+import FlashcardsAPI
+import Foundation
+
+extension FlashcardsClient {
+    /// The next `days` days of a stack (FSRS only) as the simulator expects them: reviews, new cards,
+    /// minutes and cards remembered per day.
+    public func workload(of stack: UUID, days: Int = 30) async throws -> WorkloadDTO {
+        try await transport.send(
+            WorkloadDTO.self, Endpoint.V1.stackWorkload, stack.path,
+            query: [URLQueryItem(name: "days", value: "\(days)")])
+    }
+
+    /// The same over all of the user's FSRS stacks.
+    public func workload(days: Int = 30) async throws -> WorkloadDTO {
+        try await transport.send(
+            WorkloadDTO.self, Endpoint.V1.userWorkload, query: [URLQueryItem(name: "days", value: "\(days)")])
+    }
+
+    /// A stack's workload with "what if" inputs (left-out fields keep the stack's settings).
+    public func simulate(_ stack: UUID, _ changes: SimulationRequest) async throws -> WorkloadDTO {
+        try await transport.send(WorkloadDTO.self, Endpoint.V1.simulateStack, stack.path, body: .json(changes))
+    }
+
+    /// The workload of all FSRS stacks with "what if" inputs.
+    public func simulate(_ changes: SimulationRequest) async throws -> WorkloadDTO {
+        try await transport.send(WorkloadDTO.self, Endpoint.V1.simulateUser, body: .json(changes))
+    }
+
+    /// A year simulated at each desired retention from 0.70 to 0.97 for one stack, with a recommendation.
+    public func retentionAdvice(for stack: UUID) async throws -> RetentionAdviceDTO {
+        try await transport.send(RetentionAdviceDTO.self, Endpoint.V1.stackRetentionAdvice, stack.path)
+    }
+
+    /// The retention advice over all FSRS stacks.
+    public func retentionAdvice() async throws -> RetentionAdviceDTO {
+        try await transport.send(RetentionAdviceDTO.self, Endpoint.V1.userRetentionAdvice)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import SQLKit
+
+/// The statements of the workload forecast and the retention advice (`WorkloadService`): the cards of
+/// FSRS stacks as the simulator starts from them, and the learner's recent answers (rating, time,
+/// state), from which it learns how the learner answers.
+struct WorkloadStore {
+    let store: any StudyStore
+
+    /// A card as the simulator needs it: stack, state, memory, last review and due time.
+    struct CardRow: Decodable {
+        let stack_id: Int
+        let state: String
+        let stability: Double?
+        let difficulty: Double?
+        let last_reviewed_at: Date?
+        let due_at: Date
+    }
+
+    /// The cards of the stacks `stackIds`.
+    func cards(stackIds: [Int]) async throws -> [CardRow] {
+        guard !stackIds.isEmpty else { return [] }
+        return try await store.bulk.raw(
+            """
+            SELECT stack_id, state, stability, difficulty, last_reviewed_at, due_at FROM cards
+            WHERE stack_id IN (\(binds: stackIds))
+            """
+        ).all(decoding: CardRow.self)
+    }
+
+    /// One answer of the log: FSRS rating (1 … 4), duration, the card's phase before it (0 learning or
+    /// new, 1 review, 2 relearning) and whether it was the card's first answer (no elapsed days).
+    struct AnswerRow: Decodable {
+        let rating: Int
+        let duration_ms: Int?
+        let phase: Int
+        let first: Int
+    }
+
+    /// The user's latest `limit` counted FSRS answers, newest first.
+    func recentAnswers(of userId: UUID, limit: Int) async throws -> [AnswerRow] {
+        try await store.bulk.raw(
+            """
+            SELECT rating, duration_ms,
+            CASE WHEN state_before LIKE '%"state":"relearning"%' THEN 2
+            WHEN state_before LIKE '%"state":"review"%' THEN 1 ELSE 0 END AS phase,
+            CASE WHEN elapsed_days IS NULL THEN 1 ELSE 0 END AS first
+            FROM review_logs
+            WHERE user_id = \(bind: userId) AND kind = 'review' AND scheduler = 'fsrs'
+            AND id NOT IN (SELECT undoes FROM review_logs WHERE user_id = \(bind: userId) AND kind = 'undo' AND undoes IS NOT NULL)
+            ORDER BY reviewed_at DESC LIMIT \(bind: limit)
+            """
+        ).all(decoding: AnswerRow.self)
+    }
+}
+
+extension StudyStore {
+    /// The workload's statements.
+    var workload: WorkloadStore { WorkloadStore(store: self) }
+}

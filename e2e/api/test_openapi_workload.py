@@ -1,0 +1,83 @@
+"""The workload forecast, what-if simulations and the retention advice on /api/v1.
+
+Every real response is checked against Public/openapi.json (conftest.SpecChecker).
+"""
+
+from __future__ import annotations
+
+from conftest import Api
+from openapi_helpers import CARDS, MADE_OFFLINE, REVIEWS, SETTINGS, STACKS, V1, code, history
+
+WORKLOAD = STACKS + "/{stackId}/workload"
+SIMULATE = WORKLOAD + "/simulate"
+ADVICE = STACKS + "/{stackId}/retention-advice"
+ME_WORKLOAD = V1 + "/me/workload"
+ME_SIMULATE = ME_WORKLOAD + "/simulate"
+ME_ADVICE = V1 + "/me/retention-advice"
+
+
+def test_v1_workload_story(api: Api):
+    token = api.signup(time_zone="Europe/Berlin")["token"]
+    other = api.signup("Jonas Fremd")["token"]
+
+    # Nothing studied yet: a calm, empty forecast and nothing to advise.
+    _, empty = api.call("GET", ME_WORKLOAD, token=token, expect=200)
+    assert empty["cards"] == 0 and all(day["reviews"] == 0 and day["newCards"] == 0 for day in empty["days"])
+    _, idle = api.call("GET", ME_ADVICE, token=token, expect=200)
+    assert idle["reason"] == "nothing_to_study"
+
+    _, stack = api.call("POST", STACKS, token=token, json_body={"name": "Physik", "color": "#0EA5E9"}, expect=201)
+    at = {"stackId": stack["id"]}
+    cards = [
+        api.call(
+            "POST", CARDS, path=at, token=token,
+            json_body={"question": f"Frage {i}", "answer": f"Antwort {i}", "createdAt": MADE_OFFLINE}, expect=201,
+        )[1]
+        for i in range(12)
+    ]
+    api.call("POST", REVIEWS, token=token, json_body={"reviews": history([c["id"] for c in cards[:6]])}, expect=200)
+
+    _, forecast = api.call("GET", WORKLOAD, path=at, token=token, params={"days": 14}, expect=200)
+    assert len(forecast["days"]) == 14 and forecast["cards"] == 12
+    assert sum(day["newCards"] for day in forecast["days"]) == 6
+    assert forecast["averageMinutes"] > 0 and forecast["minutesBudget"] is None
+    _, everything = api.call("GET", ME_WORKLOAD, token=token, expect=200)
+    assert len(everything["days"]) == 30 and everything["cards"] == 12
+
+    _, what_if = api.call(
+        "POST", SIMULATE, path=at, token=token, json_body={"days": 10, "newCardsPerDay": 2, "additionalNewCards": 50},
+        expect=200,
+    )
+    assert [day["newCards"] for day in what_if["days"]] == [2] * 10 and what_if["cards"] == 62
+    _, nothing_new = api.call("POST", ME_SIMULATE, token=token, json_body={"newCardsPerDay": 0}, expect=200)
+    assert all(day["newCards"] == 0 for day in nothing_new["days"])
+
+    api.call("PATCH", SETTINGS, token=token, json_body={"onboarding": {"minutesPerDay": 10}}, expect=200)
+    _, advice = api.call("GET", ADVICE, path=at, token=token, expect=200)
+    assert advice["minutesBudget"] == 10 and advice["days"] == 365 and advice["current"] == 0.9
+    assert [o["desiredRetention"] for o in advice["options"]][0] == 0.7
+    assert advice["recommended"] in [o["desiredRetention"] for o in advice["options"]]
+    _, all_advice = api.call("GET", ME_ADVICE, token=token, expect=200)
+    assert all_advice["reason"] in ("within_budget", "over_budget")
+
+    # Bad input, a ladder stack, another learner's stack, no token.
+    api.call("GET", WORKLOAD, path=at, token=token, params={"days": 0}, expect=400)
+    for body, expected in (
+        ({"days": 366}, "validation_failed"), ({"desiredRetention": 0.5}, "validation_failed"),
+        ({"newCardsPerDay": -1}, "validation_failed"), ({"days": "viele"}, "malformed_json"),
+    ):
+        response, answer = api.call("POST", SIMULATE, path=at, token=token, json_body=body)
+        assert response.status_code == 400 and code(answer) == expected, (body, answer)
+    api.call("POST", ME_SIMULATE, token=token, data="{\"days\": ", headers={"Content-Type": "application/json"}, expect=400)
+    api.call("POST", ME_SIMULATE, token=token, data="days=3", headers={"Content-Type": "text/plain"}, expect=415)
+    _, ladder = api.call(
+        "POST", STACKS, token=token, json_body={"name": "Leiter", "color": "#22C55E", "scheduler": "ladder"}, expect=201
+    )
+    for template, method in ((WORKLOAD, "GET"), (SIMULATE, "POST"), (ADVICE, "GET")):
+        body = {} if method == "POST" else None
+        _, answer = api.call(method, template, path={"stackId": ladder["id"]}, token=token, json_body=body, expect=409)
+        assert code(answer) == "workload_needs_fsrs"
+        _, answer = api.call(method, template, path=at, token=other, json_body=body, expect=404)
+        assert code(answer) == "stack_not_found"
+    for template, method in ((ME_WORKLOAD, "GET"), (ME_SIMULATE, "POST"), (ME_ADVICE, "GET")):
+        api.call(method, template, expect=401)
