@@ -281,6 +281,10 @@ extension Endpoint {
         public static let stackRetentionAdvice = Endpoint(.get, .v1, "stacks/:stackId/retention-advice")
         /// `GET /api/v1/me/retention-advice`.
         public static let userRetentionAdvice = Endpoint(.get, .v1, "me/retention-advice")
+        /// `GET /api/v1/stacks/{stackId}/stats/memory`: FSRS memory distributions, true retention, buttons.
+        public static let stackMemoryStats = Endpoint(.get, .v1, "stacks/:stackId/stats/memory")
+        /// `GET /api/v1/me/stats/memory`.
+        public static let userMemoryStats = Endpoint(.get, .v1, "me/stats/memory")
 
         // MARK: Scheduler parameters
 
@@ -370,6 +374,7 @@ extension Endpoint {
             studyQuiz, studyCheck, recordMatch, undoReview, syncReviews,
             stackStats, stackRetrievability, userStats, userRetrievability,
             stackWorkload, userWorkload, simulateStack, simulateUser, stackRetentionAdvice, userRetentionAdvice,
+            stackMemoryStats, userMemoryStats,
             schedulerParameters, resetSchedulerParameters, optimizeScheduler,
             job, jobEvents, cancelJob,
             generationInfo, startGeneration, listDrafts, acceptDrafts, updateDraft, discardDraft,

@@ -127,3 +127,85 @@ public struct RetentionAdviceDTO: Codable, Sendable, Hashable {
         self.days = days
     }
 }
+
+/// Long-term reviews and how many of them were recalled.
+public struct RecallCountDTO: Codable, Sendable, Hashable {
+    /// Reviews at least a day after the card's previous review.
+    public var reviews: Int
+    /// Of these, recalled (anything but Again; ladder: anything but Schwer).
+    public var recalled: Int
+
+    /// Creates the count.
+    public init(reviews: Int, recalled: Int) {
+        self.reviews = reviews
+        self.recalled = recalled
+    }
+}
+
+/// True retention over one period, for young and mature cards (Anki's table).
+public struct TrueRetentionRowDTO: Codable, Sendable, Hashable {
+    /// `today`, `yesterday`, `week` (the last 7 days), `month` (30) or `year` (365).
+    public var period: String
+    /// Reviews less than 21 days after the card's previous one.
+    public var young: RecallCountDTO
+    /// Reviews 21 days or more after the card's previous one.
+    public var mature: RecallCountDTO
+
+    /// Creates the row.
+    public init(period: String, young: RecallCountDTO, mature: RecallCountDTO) {
+        self.period = period
+        self.young = young
+        self.mature = mature
+    }
+}
+
+/// How often each FSRS button was pressed in one phase, over the last 365 days.
+public struct AnswerButtonsDTO: Codable, Sendable, Hashable {
+    /// `learning` (a card's first review, or the same day as its previous one), `young` (1–20 days
+    /// after the previous review) or `mature` (21 days or more).
+    public var phase: String
+    /// Presses of Again, Hard, Good, Easy.
+    public var counts: [Int]
+
+    /// Creates the entry.
+    public init(phase: String, counts: [Int]) {
+        self.phase = phase
+        self.counts = counts
+    }
+}
+
+/// `GET /api/v1/stacks/{id}/stats/memory` and `GET /api/v1/me/stats/memory`: what FSRS knows about
+/// the cards' memory, and the figures FSRS users read.
+public struct MemoryStatsDTO: Codable, Sendable, Hashable {
+    /// Cards with an FSRS memory state.
+    public var cards: Int
+    /// Cards remembered now, as FSRS estimates it: the sum of their probabilities of recall.
+    public var estimatedKnowledge: Double
+    /// Cards by difficulty: 10 bins, 1–1.9, 2–2.9, …, 10.
+    public var difficulty: [Int]
+    /// Upper bounds (days, exclusive) of the stability bins; the last bin has none.
+    public var stabilityBounds: [Int]
+    /// Cards by stability, one count per bin of `stabilityBounds` and one above.
+    public var stability: [Int]
+    /// Cards by probability of recall now: 10 bins, 0–9 %, 10–19 %, …, 90–100 %.
+    public var retrievability: [Int]
+    /// True retention today, yesterday, over the last 7, 30 and 365 days.
+    public var trueRetention: [TrueRetentionRowDTO]
+    /// FSRS buttons pressed per phase over the last 365 days.
+    public var answerButtons: [AnswerButtonsDTO]
+
+    /// Creates the statistics.
+    public init(
+        cards: Int, estimatedKnowledge: Double, difficulty: [Int], stabilityBounds: [Int], stability: [Int],
+        retrievability: [Int], trueRetention: [TrueRetentionRowDTO], answerButtons: [AnswerButtonsDTO]
+    ) {
+        self.cards = cards
+        self.estimatedKnowledge = estimatedKnowledge
+        self.difficulty = difficulty
+        self.stabilityBounds = stabilityBounds
+        self.stability = stability
+        self.retrievability = retrievability
+        self.trueRetention = trueRetention
+        self.answerButtons = answerButtons
+    }
+}

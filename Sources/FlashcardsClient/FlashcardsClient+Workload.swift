@@ -36,3 +36,15 @@ extension FlashcardsClient {
         try await transport.send(RetentionAdviceDTO.self, Endpoint.V1.userRetentionAdvice)
     }
 }
+
+extension FlashcardsClient {
+    /// What FSRS knows about a stack's memory: distributions, estimated knowledge, true retention, buttons.
+    public func memoryStats(of stack: UUID) async throws -> MemoryStatsDTO {
+        try await transport.send(MemoryStatsDTO.self, Endpoint.V1.stackMemoryStats, stack.path)
+    }
+
+    /// The same over all of the user's stacks.
+    public func memoryStats() async throws -> MemoryStatsDTO {
+        try await transport.send(MemoryStatsDTO.self, Endpoint.V1.userMemoryStats)
+    }
+}

@@ -148,4 +148,65 @@ struct WorkloadTests {
             }
         }
     }
+
+    @Test(
+        "memory statistics: distributions, true retention of young and mature cards, buttons",
+        arguments: TestDatabase.available)
+    func memoryStats(db: TestDatabase) async throws {
+        let clock = TestClock()  // Saturday 2026-06-13 10:00 UTC
+        try await withApp(db, clock: clock) { app in
+            try await withRunningServer(app) { client, _ in
+                try await client.signup(
+                    name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
+                let stack = try await client.createStack(name: "Gedächtnis", color: "#047857")
+                var cards: [CardDTO] = []
+                for index in 0..<3 {
+                    cards.append(
+                        try await client.createCard(
+                            in: stack.id, question: "Q\(index)", answer: "A", createdAt: longAgo))
+                }
+                func review(_ card: Int, _ rating: RatingKey, _ time: String) -> SyncReviewDTO {
+                    SyncReviewDTO(
+                        id: UUID(), cardId: cards[card].id, rating: rating, reviewedAt: FlashcardsJSON.date(from: time)!
+                    )
+                }
+                _ = try await client.syncReviews([
+                    review(0, .good, "2026-05-01T10:00:00.000Z"),  // first: learning
+                    review(0, .good, "2026-06-01T10:00:00.000Z"),  // 31 days later: mature, recalled
+                    review(0, .again, "2026-06-12T10:00:00.000Z"),  // 11 days later: young, forgotten (yesterday)
+                    review(1, .easy, "2026-06-10T10:00:00.000Z"),  // first: learning
+                    review(1, .good, "2026-06-13T09:00:00.000Z"),  // 3 days later: young, recalled (today)
+                    review(1, .hard, "2026-06-13T09:30:00.000Z"),  // the same day: learning, then undone
+                ])
+                _ = try await client.undoLastReview(of: cards[1].id, in: stack.id)
+                let memory = try await client.memoryStats(of: stack.id)
+                #expect(memory.cards == 2)
+                #expect(memory.difficulty.reduce(0, +) == 2 && memory.difficulty.count == 10)
+                #expect(
+                    memory.stability.reduce(0, +) == 2 && memory.stability.count == memory.stabilityBounds.count + 1)
+                #expect(memory.retrievability.reduce(0, +) == 2)
+                #expect(memory.estimatedKnowledge > 0.5 && memory.estimatedKnowledge <= 2)
+                let table = Dictionary(uniqueKeysWithValues: memory.trueRetention.map { ($0.period, $0) })
+                #expect(memory.trueRetention.map(\.period) == ["today", "yesterday", "week", "month", "year"])
+                #expect(table["today"]?.young == RecallCountDTO(reviews: 1, recalled: 1))
+                #expect(table["yesterday"]?.young == RecallCountDTO(reviews: 1, recalled: 0))
+                #expect(table["week"]?.young == RecallCountDTO(reviews: 2, recalled: 1))
+                #expect(table["week"]?.mature == RecallCountDTO(reviews: 0, recalled: 0))
+                #expect(table["month"]?.mature == RecallCountDTO(reviews: 1, recalled: 1))
+                #expect(table["year"]?.young == RecallCountDTO(reviews: 2, recalled: 1))
+                let buttons = Dictionary(uniqueKeysWithValues: memory.answerButtons.map { ($0.phase, $0.counts) })
+                #expect(buttons["learning"] == [0, 0, 1, 1])
+                #expect(buttons["young"] == [1, 0, 1, 0])
+                #expect(buttons["mature"] == [0, 0, 1, 0])
+                // Over all stacks: the same cards; another learner sees nothing of them.
+                #expect(try await client.memoryStats().cards == 2)
+                let other = FlashcardsClient(baseURL: client.baseURL)
+                try await other.signup(name: "Bo", mail: "bo@example.org", password: "correct horse")
+                await Self.refused("stack_not_found") { _ = try await other.memoryStats(of: stack.id) }
+                let empty = try await other.memoryStats()
+                #expect(empty.cards == 0 && empty.estimatedKnowledge == 0)
+                #expect(empty.trueRetention.allSatisfy { $0.young.reviews == 0 && $0.mature.reviews == 0 })
+            }
+        }
+    }
 }

@@ -14,6 +14,8 @@ ADVICE = STACKS + "/{stackId}/retention-advice"
 ME_WORKLOAD = V1 + "/me/workload"
 ME_SIMULATE = ME_WORKLOAD + "/simulate"
 ME_ADVICE = V1 + "/me/retention-advice"
+MEMORY = STACKS + "/{stackId}/stats/memory"
+ME_MEMORY = V1 + "/me/stats/memory"
 
 
 def test_v1_workload_story(api: Api):
@@ -59,6 +61,17 @@ def test_v1_workload_story(api: Api):
     assert advice["recommended"] in [o["desiredRetention"] for o in advice["options"]]
     _, all_advice = api.call("GET", ME_ADVICE, token=token, expect=200)
     assert all_advice["reason"] in ("within_budget", "over_budget")
+
+    # The FSRS figures: six studied cards, their reviews of the last month in the table.
+    _, memory = api.call("GET", MEMORY, path=at, token=token, expect=200)
+    assert memory["cards"] == 6 and sum(memory["retrievability"]) == 6 and 0 < memory["estimatedKnowledge"] <= 6
+    assert [row["period"] for row in memory["trueRetention"]] == ["today", "yesterday", "week", "month", "year"]
+    year = memory["trueRetention"][-1]
+    assert year["young"]["reviews"] + year["mature"]["reviews"] > 0
+    _, all_memory = api.call("GET", ME_MEMORY, token=token, expect=200)
+    assert all_memory["cards"] == 6
+    api.call("GET", MEMORY, path=at, token=other, expect=404)
+    api.call("GET", ME_MEMORY, expect=401)
 
     # Bad input, a ladder stack, another learner's stack, no token.
     api.call("GET", WORKLOAD, path=at, token=token, params={"days": 0}, expect=400)

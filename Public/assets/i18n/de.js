@@ -185,6 +185,8 @@ export default {
   'detail.loadingCards': 'Karten werden geladen…',
   'detail.cardsError': 'Die Karten konnten nicht geladen werden.',
   'detail.stats': 'Statistik',
+  'detail.workload': { one: 'Die nächsten 30 Tage: etwa {count} Minute am Tag.', other: 'Die nächsten 30 Tage: etwa {count} Minuten am Tag.' },
+  'detail.workloadCalm': 'Die nächsten 30 Tage bleiben ruhig.',
   'detail.import': 'Karten importieren',
   'detail.export': 'Exportieren',
   'detail.share': 'Teilen',

@@ -180,6 +180,8 @@ export default {
   'detail.loadingCards': 'Loading cards…',
   'detail.cardsError': 'The cards could not be loaded.',
   'detail.stats': 'Statistics',
+  'detail.workload': { one: 'The next 30 days: about {count} minute a day.', other: 'The next 30 days: about {count} minutes a day.' },
+  'detail.workloadCalm': 'The next 30 days stay calm.',
   'detail.import': 'Import cards',
   'detail.export': 'Export',
   'detail.share': 'Share',

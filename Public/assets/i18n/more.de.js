@@ -48,6 +48,8 @@ export default {
   'home.goalReached': 'Tagesziel erreicht. Alles Weitere ist ein Bonus.',
   'home.start': 'Jetzt lernen',
   'home.due': { one: 'Heute ist {count} Karte fällig.', other: 'Heute sind {count} Karten fällig.' },
+  'home.workload': { one: 'Die nächsten 7 Tage: etwa {count} Minute am Tag.', other: 'Die nächsten 7 Tage: etwa {count} Minuten am Tag.' },
+  'home.workloadCalm': 'Die nächsten 7 Tage bleiben ruhig: kaum Wiederholungen.',
   'home.topicsTitle': 'Themen für dich',
   'home.topicsLead': 'Aus deinen Interessen: leg für eines einen Stapel an.',
   'home.allDone': 'Für heute ist alles gelernt',

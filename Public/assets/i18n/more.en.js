@@ -48,6 +48,8 @@ export default {
   'home.goalReached': 'Daily goal reached. Anything more is a bonus.',
   'home.start': 'Learn now',
   'home.due': { one: '{count} card is due today.', other: '{count} cards are due today.' },
+  'home.workload': { one: 'The next 7 days: about {count} minute a day.', other: 'The next 7 days: about {count} minutes a day.' },
+  'home.workloadCalm': 'The next 7 days stay calm: hardly any reviews.',
   'home.topicsTitle': 'Topics for you',
   'home.topicsLead': 'From your interests: start a stack for one of them.',
   'home.allDone': 'All done for today',

@@ -27,6 +27,10 @@ struct StatsStore {
         let n: Int
         let l: Int?
         let k: Int?
+        /// Of the long-term reviews, the mature ones (21 days or more after the previous review), and
+        /// of these the recalled ones.
+        let m: Int?
+        let mk: Int?
     }
 
     /// A count per learner day.
@@ -38,9 +42,13 @@ struct StatsStore {
     /// The aggregates of a `ReviewBucket`; recalled is anything but FSRS Again and ladder Schwer.
     private static let reviewFigures: SQLQueryString = """
         COUNT(*) AS n, SUM(CASE WHEN elapsed_days >= 1 THEN 1 ELSE 0 END) AS l,
-        SUM(CASE WHEN elapsed_days >= 1 AND ((scheduler = 'fsrs' AND rating >= 2) OR (scheduler = 'ladder' AND rating <> 2))
-        THEN 1 ELSE 0 END) AS k
+        SUM(CASE WHEN elapsed_days >= 1 AND \(unsafeRaw: recalled) THEN 1 ELSE 0 END) AS k,
+        SUM(CASE WHEN elapsed_days >= 21 THEN 1 ELSE 0 END) AS m,
+        SUM(CASE WHEN elapsed_days >= 21 AND \(unsafeRaw: recalled) THEN 1 ELSE 0 END) AS mk
         """
+
+    /// A review that was recalled: anything but FSRS Again and ladder Schwer.
+    private static let recalled = "((scheduler = 'fsrs' AND rating >= 2) OR (scheduler = 'ladder' AND rating <> 2))"
 
     /// The reviews since `since` per learner day of `days`, and (`undone`) those of them undone
     /// since: undone reviews are counted, then taken off again from a second, small query over the
@@ -85,6 +93,43 @@ struct StatsStore {
             WHERE \(scope.filter) AND state <> 'new' AND due_at < \(bind: before) GROUP BY b
             """
         ).all(decoding: DayCount.self)
+    }
+
+    /// FSRS answers since `since` by rating and phase (`p`: 0 learning, 1 young, 2 mature), undone
+    /// ones left out.
+    struct ButtonCount: Decodable {
+        let rating: Int
+        let p: Int
+        let n: Int
+    }
+
+    func answerButtons(_ scope: Scope, since: Date) async throws -> [ButtonCount] {
+        try await store.sql.raw(
+            """
+            SELECT rating, CASE WHEN elapsed_days IS NULL OR elapsed_days < 1 THEN 0
+            WHEN elapsed_days < 21 THEN 1 ELSE 2 END AS p, COUNT(*) AS n FROM review_logs
+            WHERE \(scope.filter) AND kind = 'review' AND scheduler = 'fsrs' AND reviewed_at >= \(bind: since)
+            AND id NOT IN (SELECT undoes FROM review_logs WHERE \(scope.filter) AND kind = 'undo' AND undoes IS NOT NULL)
+            GROUP BY rating, p
+            """
+        ).all(decoding: ButtonCount.self)
+    }
+
+    /// A card's FSRS memory: stability, difficulty and last review.
+    struct MemoryRow: Decodable {
+        let stability: Double
+        let difficulty: Double
+        let last_reviewed_at: Date
+    }
+
+    /// The memory of every card that has one.
+    func memory(_ scope: Scope) async throws -> [MemoryRow] {
+        try await store.bulk.raw(
+            """
+            SELECT stability, difficulty, last_reviewed_at FROM cards
+            WHERE \(scope.filter) AND stability IS NOT NULL AND difficulty IS NOT NULL AND last_reviewed_at IS NOT NULL
+            """
+        ).all(decoding: MemoryRow.self)
     }
 }
 

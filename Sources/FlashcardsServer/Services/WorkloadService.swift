@@ -143,11 +143,13 @@ struct WorkloadService {
             groups.append(
                 FSRSSimulator.Group(
                     settings: FSRSSimulator.Settings(
-                        parameters: parameters, desiredRetention: changes.desiredRetention ?? settings.desiredRetention,
-                        days: 1, newCards: newCards, newCardsPerDay: changes.newCardsPerDay ?? settings.newCardsPerDay,
+                        parameters: parameters,
+                        desiredRetention: min(max(changes.desiredRetention ?? settings.desiredRetention, 0.5), 0.99),
+                        days: 1, newCards: min(newCards, 1_000_000),
+                        newCardsPerDay: changes.newCardsPerDay ?? settings.newCardsPerDay,
                         maximumReviewsPerDay: changes.reviewsPerDay ?? settings.reviewsPerDay,
-                        learningStepCount: settings.learningSteps.count,
-                        relearningStepCount: settings.relearningSteps.count,
+                        learningStepCount: min(settings.learningSteps.count, 10),
+                        relearningStepCount: min(settings.relearningSteps.count, 10),
                         startWeekday: FSRSLoadBalancer.weekday(ofDay: today), restDays: restDays,
                         seed: UInt64(stack.id!)),
                     cards: cards))

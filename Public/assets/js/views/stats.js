@@ -3,7 +3,8 @@
 // the due cards of the next 30 days and the cards by state. One request (`GET …/stats`, see
 // docs/api.md "Statistics"); the charts (charts.js) are sized to their containers and drawn
 // again when a container changes width. The statistics of all stacks link to the leaderboard (when
-// game elements are on): it belongs to the learner's progress, not to the main navigation.
+// game elements are on): it belongs to the learner's progress, not to the main navigation. Below the
+// charts, the workload forecast and the retention advice (stats/workload.js).
 
 import { html, render } from '../html.js';
 import { locale, t } from '../i18n.js';
@@ -12,6 +13,7 @@ import { errorText, errorView, icon, loadingView, stackBreadcrumb, stacksBreadcr
 import { gameElements } from '../account.js';
 import { barChart, heatLegend, heatmap, labelIndices, lineChart, stackedBar } from '../charts.js';
 import '../../components/stats-chart/stats-chart.js';
+import { WorkloadPanels } from './stats/workload.js';
 
 const RANGES = [30, 90, 365];
 const STATES = ['new', 'learning', 'review', 'relearning'];
@@ -159,9 +161,14 @@ class StatsScreen {
       <div class="stats-grid">
         ${forecastPanel(stats, f)}
         ${statesPanel(stats, f)}
-      </div>`;
+      </div>
+      <div id="workload-host"></div>`;
     render(this.root, pageFrame(stack, html`${stacks?.length ? stackLinks(stacks) : ''}${body}`, pageActions(stack, f)));
-    if (!f.empty) this.plotCharts(stats, stack);
+    if (f.empty) return;
+    this.plotCharts(stats, stack);
+    // The workload and the retention advice come with their own requests, after the charts.
+    new WorkloadPanels(this.root.querySelector('#workload-host'), stack, this.controller.signal).start()
+      .catch((error) => { if (error.name !== 'AbortError') throw error; });
   }
 
   plotCharts(stats, stack) {

@@ -1,8 +1,8 @@
 import FlashcardsAPI
 import Vapor
 
-/// Statistics: `GET /api/v1/stacks/{id}/stats`, `GET /api/v1/me/stats` and the retrievability pages
-/// `…/stats/retrievability?page=1&perPage=50`.
+/// Statistics: `GET /api/v1/stacks/{id}/stats`, `GET /api/v1/me/stats`, the retrievability pages
+/// `…/stats/retrievability?page=1&perPage=50` and the FSRS figures `…/stats/memory`.
 struct StatsRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         let authed = routes.grouped(RequireUserMiddleware())
@@ -10,6 +10,18 @@ struct StatsRoutes: RouteCollection {
         authed.on(Endpoint.V1.stackRetrievability, use: stackRetrievability)
         authed.on(Endpoint.V1.userStats, use: userStats)
         authed.on(Endpoint.V1.userRetrievability, use: userRetrievability)
+        authed.on(Endpoint.V1.stackMemoryStats, use: stackMemory)
+        authed.on(Endpoint.V1.userMemoryStats, use: userMemory)
+    }
+
+    func stackMemory(_ req: Request) async throws -> Response {
+        let service = StatsService(context: ServiceContext(req), user: try req.user)
+        return try jsonResponse(try await service.memory(try await scope(req)))
+    }
+
+    func userMemory(_ req: Request) async throws -> Response {
+        let service = StatsService(context: ServiceContext(req), user: try req.user)
+        return try jsonResponse(try await service.memory(.user))
     }
 
     private func scope(_ req: Request) async throws -> StatsService.Scope {

@@ -164,6 +164,7 @@ function todayPanel(progress, stacks) {
       <div class="today-action">
         ${cards > 0 || progress.dueCount > 0 ? html`<p class="goal-caption">${reached ? t('home.goalReached') : t('home.goalCaption', { count: goal - cards })}</p>` : ''}
         ${action}
+        ${totalCards ? html`<p class="muted small home-workload" id="home-workload" hidden><a href="/app/stats#workload"></a></p>` : ''}
       </div>
     </section>`;
 }

@@ -5,7 +5,7 @@
 
 import { render } from '../../html.js';
 import { t } from '../../i18n.js';
-import { api, hasCode, session } from '../../api/client.js';
+import { api, hasCode, request, session } from '../../api/client.js';
 import { saveSettings } from '../../account.js';
 import { announce, errorText, toast } from '../../ui.js';
 import { applyShares, userKey } from '../../progress-ui.js';
@@ -38,7 +38,23 @@ export class HomeScreen {
     if (levelUp) celebrate(this.celebration, progress.level.level);
     if (!this.focus) showReminderNote(this.$('#reminder-note'), this.settings, progress);
     this.root.addEventListener('click', (event) => this.#onClick(event), { signal: this.#controller.signal });
+    this.#showWorkload();
     return () => this.#controller.abort();
+  }
+
+  /** One calm line on the week ahead (the FSRS stacks' forecast); nothing when it cannot be had. */
+  async #showWorkload() {
+    const line = this.$('#home-workload');
+    if (!line) return;
+    try {
+      const workload = await request('GET', '/me/workload?days=7', undefined, { signal: this.#controller.signal });
+      if (workload.cards === 0) return;
+      const minutes = Math.round(workload.averageMinutes);
+      line.firstElementChild.textContent = minutes > 0 ? t('home.workload', { count: minutes }) : t('home.workloadCalm');
+      line.hidden = false;
+    } catch {
+      // The line is a bonus: the page is complete without it.
+    }
   }
 
   async #onClick(event) {

@@ -31,6 +31,7 @@ const stackHeader = ({ stack, base }) => html`
         <p class="muted" id="stack-stats">
           ${t('dash.cards', { count: stack.cardCount })} · ${t('dash.due', { count: dueCountValue(stack.dueCount) })}
         </p>
+        ${stack.scheduler === 'fsrs' && stack.cardCount > 0 ? html`<p class="muted small" id="stack-workload" hidden><a href="${base}/stats#workload"></a></p>` : ''}
       </div>
     </div>
     <div class="actions">

@@ -1,10 +1,11 @@
 // The logic of a stack's page (views/stack-detail.js): one StackScreen per visit owns the list's
 // state (page, search, bookmark filter, kept in the URL), the request under way and the search's
-// pause timer (destroy ends both), and the stack's actions: share, delete, export.
+// pause timer (destroy ends both), the line on the month ahead, and the stack's actions: share,
+// delete, export.
 
 import { render } from '../../html.js';
 import { t } from '../../i18n.js';
-import { api } from '../../api/client.js';
+import { api, request } from '../../api/client.js';
 import { exportStack } from '../../api/transfer.js';
 import { setCardImages, setCardLine } from '../../rich-text.js';
 import { leaveTo } from '../../router.js';
@@ -22,11 +23,14 @@ export class StackScreen {
     this.controller = null;
     this.timer = null;
     this.host = root.querySelector('#cards');
+    this.workload = new AbortController();
     this.listen();
     this.listenExport(root.querySelector('#export-menu'));
+    this.showWorkload();
   }
 
   destroy() {
+    this.workload.abort();
     this.controller?.abort();
     clearTimeout(this.timer);
   }
@@ -50,6 +54,21 @@ export class StackScreen {
     });
     root.querySelector('#share-stack').addEventListener('click', (event) => this.share(event.currentTarget));
     root.querySelector('#delete-stack').addEventListener('click', () => this.remove());
+  }
+
+  /** One line on the month ahead (FSRS stacks), from the workload forecast; nothing without it. */
+  async showWorkload() {
+    const line = this.root.querySelector('#stack-workload');
+    if (!line) return;
+    try {
+      const workload = await request('GET', `/stacks/${encodeURIComponent(this.view.stack.id)}/workload?days=30`, undefined,
+        { signal: this.workload.signal });
+      const minutes = Math.round(workload.averageMinutes);
+      line.firstElementChild.textContent = minutes > 0 ? t('detail.workload', { count: minutes }) : t('detail.workloadCalm');
+      line.hidden = false;
+    } catch {
+      // The line is a bonus: the page is complete without it.
+    }
   }
 
   /** The list's state in the URL; the entry keeps its state (the page it was opened from, see

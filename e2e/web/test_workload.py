@@ -1,0 +1,197 @@
+"""The workload forecast and the retention advice in the web app (issue 35): the statistics page of
+a stack and of all stacks, the "what if" form with its error, the advice table and taking the
+recommendation, the calm lines on the home screen and the stack page, a ladder stack, English, a
+phone, the keyboard path and axe. Expected values come from the API's own answers."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import datetime, timedelta, timezone
+
+from playwright.sync_api import Page, expect
+
+from conftest import api, make_stack, shot, sign_in_storage, signup_via_api
+from test_accessibility import _axe
+from test_mobile import PHONE
+from test_stats import assert_touch_targets
+
+
+def iso(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+def learner(page: Page, minutes: int | None = 10) -> dict:
+    """An account with an FSRS stack of 12 cards, 8 of them studied over the last month, a ladder
+    stack, and (optionally) the minutes per day from onboarding."""
+    account = signup_via_api(page)
+    token = account["token"]
+    made = iso(datetime.now(timezone.utc) - timedelta(days=60))
+    physics = make_stack(page, token, "Physik", 12, colour="#059669", scheduler="fsrs", created_at=made)
+    ladder = make_stack(page, token, "Vokabeln", 2, colour="#DC2626", scheduler="ladder")
+    now = datetime.now(timezone.utc)
+    history = [{"id": str(uuid.uuid4()), "cardId": card["id"], "rating": rating, "durationMs": 7000,
+                "reviewedAt": iso(now - timedelta(days=days))}
+               for card in physics["cards"][:8] for days, rating in ((30, "good"), (21, "good"), (6, "easy"))]
+    status, body = api(page, "POST", "/reviews", {"reviews": history}, token=token)
+    assert status == 200 and body["inserted"] == 24, body
+    if minutes:
+        status, body = api(page, "PATCH", "/me/settings", {"onboarding": {"minutesPerDay": minutes}}, token=token)
+        assert status == 200, body
+    account.update(physics=physics, ladder=ladder)
+    return account
+
+
+def minutes_text(minutes: float, decimal: str = ",") -> str:
+    """What the page shows for minutes: one decimal under 10 ("0,4"), whole minutes above."""
+    if minutes >= 10:
+        return f"{minutes:.0f}"
+    return f"{round(minutes, 1):g}".replace(".", decimal)
+
+
+def workload_of(page: Page, token: str, stack: dict | None = None, days: int = 30) -> dict:
+    path = f"/stacks/{stack['id']}/workload?days={days}" if stack else f"/me/workload?days={days}"
+    status, body = api(page, "GET", path, token=token)
+    assert status == 200, body
+    return body
+
+
+def test_stack_workload_what_if_and_advice(page: Page):
+    account = learner(page)
+    token, physics = account["token"], account["physics"]
+    sign_in_storage(page, account)
+    page.goto(f"/app/stacks/{physics['id']}/stats")
+    panel = page.locator("#workload")
+    expect(panel.get_by_role("heading", name="Dein Lernpensum")).to_be_visible()
+    expected = workload_of(page, token, physics)
+    minutes = minutes_text(expected["averageMinutes"])
+    summary = page.locator("#workload-summary")
+    expect(summary).to_contain_text("In den nächsten 30 Tagen")
+    expect(summary).to_contain_text(f"etwa {minutes} Minuten")
+    assert panel.locator("svg rect.bar").count() > 0
+    # The table for screen readers holds every day.
+    assert panel.locator("#workload-table tbody tr").count() == 30
+
+    # What if: an invalid number is refused in words, then 0 new cards over 90 days.
+    form = page.locator("#what-if")
+    form.get_by_label("Neue Karten pro Tag").fill("-3")
+    form.get_by_role("button", name="Durchrechnen").click()
+    expect(page.locator("#what-if-error")).to_have_text("Neue Karten pro Tag: eine ganze Zahl von 0 bis 1000.")
+    form.get_by_label("Neue Karten pro Tag").fill("0")
+    form.get_by_label("Zeitraum").select_option("90")
+    form.get_by_label("Zielquote").select_option("0.8")
+    form.get_by_role("button", name="Durchrechnen").click()
+    expect(summary).to_contain_text("In den nächsten 90 Tagen")
+    expect(page.locator("#what-if-error")).to_have_text("")
+    assert panel.locator("#workload-table tbody tr").count() == 90
+    status, what_if = api(page, "POST", f"/stacks/{physics['id']}/workload/simulate",
+                          {"days": 90, "newCardsPerDay": 0, "desiredRetention": 0.8}, token=token)
+    assert status == 200
+    expect(summary).to_contain_text(f"etwa {minutes_text(what_if['averageMinutes'])} Minuten")
+    form.get_by_role("button", name="Zurücksetzen").click()
+    expect(summary).to_contain_text("In den nächsten 30 Tagen")
+
+    # The advice: a year at every retention, the recommendation marked, one sentence, take it.
+    advice_panel = page.locator("#retention-advice")
+    expect(advice_panel.get_by_role("heading", name="Welche Zielquote passt zu dir?")).to_be_visible()
+    advice_panel.get_by_role("button", name="Zielquoten vergleichen").click()
+    status, advice = api(page, "GET", f"/stacks/{physics['id']}/retention-advice", token=token)
+    assert status == 200
+    rows = advice_panel.locator("table.advice-table tbody tr")
+    expect(rows).to_have_count(len(advice["options"]))
+    recommended = re.compile(rf"{advice['recommended'] * 100:.0f}\s%")
+    expect(advice_panel.locator("tr.is-recommended th")).to_contain_text(recommended)
+    expect(advice_panel.locator("tr.is-recommended th")).to_contain_text("Empfohlen")
+    sentence = advice_panel.locator(".advice-sentence")
+    expect(sentence).to_contain_text(recommended)
+    if advice["reason"] == "within_budget":
+        expect(sentence).to_contain_text("deinen 10 Minuten am Tag")
+    shot(page, "workload-advice-de")
+    take = advice_panel.get_by_role("button", name=re.compile("Zielquote .* übernehmen"))
+    if advice["recommended"] != advice["current"]:
+        take.click()
+        expect(page.locator("#toasts")).to_contain_text(
+            re.compile(rf"Die Zielquote ist jetzt {advice['recommended'] * 100:.0f}\s%\."))
+        status, stack = api(page, "GET", f"/stacks/{physics['id']}", token=token)
+        assert stack["desiredRetention"] == advice["recommended"]
+        expect(take).to_have_count(0)
+    else:
+        expect(take).to_have_count(0)
+    # The FSRS figures under it: knowledge, the true-retention table, three distributions, buttons.
+    status, memory = api(page, "GET", f"/stacks/{physics['id']}/stats/memory", token=token)
+    assert status == 200 and memory["cards"] == 8
+    memory_panel = page.locator("#memory")
+    expect(memory_panel.get_by_role("heading", name="Gedächtnis laut FSRS")).to_be_visible()
+    known = f"{memory['estimatedKnowledge']:.0f}"
+    expect(memory_panel.locator(".chart-figure")).to_have_text(f"Du kannst jetzt etwa {known} von 8 Karten.")
+    expect(memory_panel.locator("table.memory-table").first.locator("tbody tr")).to_have_count(5)
+    expect(memory_panel.locator(".memory-distribution svg")).to_have_count(3)
+    mature_year = memory["trueRetention"][-1]["mature"]
+    year_row = memory_panel.locator("table.memory-table").first.locator("tbody tr").last
+    expect(year_row.locator("th")).to_have_text("Letztes Jahr")
+    if mature_year["reviews"]:
+        expect(year_row.locator("td").nth(1)).to_contain_text(f"({mature_year['reviews']})")
+    result = _axe(page)
+    assert result["blocking"] == [], result["blocking"]
+
+
+def test_all_stacks_home_and_stack_page_lines(page: Page):
+    account = learner(page, minutes=None)
+    token, physics, ladder = account["token"], account["physics"], account["ladder"]
+    sign_in_storage(page, account)
+    page.goto("/app/stats")
+    expected = workload_of(page, token)
+    expect(page.locator("#workload-summary")).to_contain_text(f"etwa {minutes_text(expected['averageMinutes'])} Minuten")
+    page.locator("#advice-run").click()
+    expect(page.locator(".advice-sentence")).to_contain_text("merkst du dir pro Minute Lernzeit am meisten")
+    # Over all stacks there is no stack to set a retention on.
+    expect(page.get_by_role("button", name=re.compile("übernehmen"))).to_have_count(0)
+
+    # A ladder stack (with a review, so that its statistics are not empty): the preview says why
+    # there is none.
+    status, body = api(page, "POST", f"/stacks/{ladder['id']}/study/rate",
+                       {"cardId": ladder["cards"][0]["id"], "rating": "easy", "reviewId": str(uuid.uuid4())}, token=token)
+    assert status == 200, body
+    page.goto(f"/app/stacks/{ladder['id']}/stats")
+    expect(page.locator("#workload-summary")).to_have_text("Die Vorschau rechnet mit FSRS; dieser Stapel nutzt die Lernstufen.")
+    expect(page.locator("#retention-advice")).to_be_hidden()
+
+    # The calm lines: the week on the home screen, the month on the stack page.
+    week = round(workload_of(page, token, days=7)["averageMinutes"])
+    page.goto("/app")
+    line = page.locator("#home-workload")
+    expect(line).to_be_visible()
+    expect(line).to_have_text(f"Die nächsten 7 Tage: etwa {week} Minuten am Tag." if week > 1 else re.compile("Die nächsten 7 Tage"))
+    line.get_by_role("link").click()
+    expect(page).to_have_url(re.compile(r"/app/stats"))
+    month = round(workload_of(page, token, physics)["averageMinutes"])
+    page.goto(f"/app/stacks/{physics['id']}")
+    expect(page.locator("#stack-workload")).to_contain_text("Die nächsten 30 Tage")
+    if month > 1:
+        expect(page.locator("#stack-workload")).to_have_text(f"Die nächsten 30 Tage: etwa {month} Minuten am Tag.")
+    page.goto(f"/app/stacks/{ladder['id']}")
+    expect(page.locator("#stack-stats")).to_be_visible()
+    expect(page.locator("#stack-workload")).to_have_count(0)
+
+
+def test_english_phone_and_keyboard(make_page):
+    page = make_page(locale="en-US", **PHONE)
+    account = learner(page)
+    physics = account["physics"]
+    sign_in_storage(page, account)
+    page.goto(f"/app/stacks/{physics['id']}/stats")
+    expect(page.get_by_role("heading", name="Your study load")).to_be_visible()
+    expect(page.locator("#workload-summary")).to_contain_text("Over the next 30 days")
+    expect(page.get_by_role("heading", name="Memory according to FSRS")).to_be_visible()
+    expect(page.locator("#memory .chart-figure")).to_contain_text("You know about")
+    # Keyboard only: to the comparison button and Enter.
+    run = page.get_by_role("button", name="Compare retentions")
+    run.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".advice-sentence")).to_contain_text(re.compile(r"At \d+ %|At \d+%"))
+    expect(page.locator("#retention-advice table.advice-table thead")).to_contain_text("Minutes a day")
+    # Nothing sticks out of a phone's width (the table scrolls inside its own box).
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the page is {overflow}px wider than the phone"
+    assert_touch_targets(page)
+    shot(page, "workload-advice-en-phone")
