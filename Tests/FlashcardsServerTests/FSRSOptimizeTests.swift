@@ -85,6 +85,14 @@ struct FSRSOptimizeTests {
                 #expect(stored.reviews == expected.reviews)
                 #expect(stored.parameters != FSRSConfiguration.defaultParameters)
 
+                // The result says how the check went and what the new parameters change.
+                let outcome = try FlashcardsJSON.makeDecoder().decode(
+                    SchedulerParametersDTO.self, from: Data(try #require(finished.result).utf8))
+                #expect(outcome.kept == false)
+                #expect(outcome.workloadChange != nil)
+                if let check = outcome.check {
+                    #expect(check.better && check.heldOutReviews >= FSRSParameterCheck.minimumHeldOut)
+                }
                 // A new card's first Good now starts from the fitted w2.
                 let card = try await client.createCard(in: stack.id, question: "Neu", answer: "A", createdAt: longAgo)
                 let rated = try await client.rate(card.id, in: stack.id, rating: .good)
@@ -92,6 +100,97 @@ struct FSRSOptimizeTests {
 
                 try await client.resetSchedulerParameters()
                 #expect(try await client.schedulerParameters().isDefault)
+            }
+        }
+    }
+
+    @Test(
+        "parameters that predict the latest reviews at least as well as a new fit stay",
+        arguments: TestDatabase.available)
+    func keeps(db: TestDatabase) async throws {
+        let clock = TestClock()
+        try await withApp(db, clock: clock) { app in
+            try await withRunningServer(app) { client, _ in
+                try await client.signup(
+                    name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
+                let stack = try await client.createStack(name: "Wahrheit", color: "#000000")
+                // A learner whose memory follows the default parameters exactly: a fit to the earlier
+                // 80 % of their reviews cannot predict the latest 20 % better than the truth.
+                let simulated = FSRSSyntheticHistory.generate(reviewCount: 3_000, seed: 5).map { history in
+                    FSRSReviewHistory(
+                        cardID: history.cardID, reviews: history.reviews.filter { $0.reviewedAt < clock.now })
+                }
+                var reviews: [SyncReviewDTO] = []
+                for history in simulated {
+                    let card = try await client.createCard(
+                        in: stack.id, question: "Q\(history.cardID)", answer: "A", createdAt: longAgo)
+                    reviews += history.reviews.map {
+                        SyncReviewDTO(
+                            id: UUID(), cardId: card.id, rating: RatingKey(rawValue: $0.rating.key)!,
+                            reviewedAt: $0.reviewedAt)
+                    }
+                }
+                for start in stride(from: 0, to: reviews.count, by: 500) {
+                    _ = try await client.syncReviews(Array(reviews[start..<min(start + 500, reviews.count)]))
+                }
+                let job = try await client.optimizeScheduler()
+                try await app.jobWorker.runNow(id: job.id)
+                let finished = try await waitForJob(app, job.id)
+                #expect(finished.status == "succeeded", "\(finished.error ?? "")")
+                let outcome = try FlashcardsJSON.makeDecoder().decode(
+                    SchedulerParametersDTO.self, from: Data(try #require(finished.result).utf8))
+                let check = try #require(outcome.check)
+                #expect(outcome.kept == true && !check.better)
+                #expect(check.heldOutReviews >= FSRSParameterCheck.minimumHeldOut)
+                #expect(check.healthy)
+                #expect(outcome.isDefault && outcome.parameters == FSRSConfiguration.defaultParameters)
+                #expect(outcome.workloadChange == nil)
+                #expect(try await client.schedulerParameters().isDefault)
+            }
+        }
+    }
+
+    @Test("after 500 new reviews an optimization is queued by itself, once", arguments: TestDatabase.available)
+    func automatic(db: TestDatabase) async throws {
+        let clock = TestClock()
+        try await withApp(db, clock: clock) { app in
+            try await withRunningServer(app) { client, _ in
+                try await client.signup(
+                    name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
+                let userId = try #require(try await UserModel.query(on: app.db).first()?.requireID())
+                func optimizeJobs() async throws -> [JobModel] {
+                    try await JobModel.query(on: app.db).filter(\.$userId == userId)
+                        .filter(\.$kind == OptimizeJobHandler.kind).all()
+                }
+                let stack = try await client.createStack(name: "Viel", color: "#000000")
+                var cards: [CardDTO] = []
+                for index in 0..<40 {
+                    cards.append(
+                        try await client.createCard(
+                            in: stack.id, question: "Q\(index)", answer: "A", createdAt: longAgo))
+                }
+                func history(_ count: Int, from start: Int) -> [SyncReviewDTO] {
+                    (start..<start + count).map { index in
+                        SyncReviewDTO(
+                            id: UUID(), cardId: cards[index % cards.count].id, rating: .good,
+                            reviewedAt: clock.now.addingTimeInterval(-Double(600 - index / cards.count) * 86_400))
+                    }
+                }
+                _ = try await client.syncReviews(history(480, from: 0))
+                #expect(try await optimizeJobs().isEmpty)
+                _ = try await client.syncReviews(history(40, from: 480))
+                let queued = try await optimizeJobs()
+                #expect(queued.count == 1 && queued.first?.status == "queued")
+                // Queued already: more reviews queue no second one.
+                _ = try await client.syncReviews(history(40, from: 520))
+                #expect(try await optimizeJobs().count == 1)
+                let jobId = try #require(queued.first?.id)
+                try await app.jobWorker.runNow(id: jobId)
+                #expect(try await waitForJob(app, jobId).status == "succeeded")
+                // Reviews after it count anew: 25 ratings are far from the next 500.
+                let ratings = min(25, cards.count)
+                for card in cards.prefix(ratings) { _ = try await client.rate(card.id, in: stack.id, rating: .good) }
+                #expect(try await optimizeJobs().count == 1)
             }
         }
     }

@@ -195,3 +195,52 @@ def test_english_phone_and_keyboard(make_page):
     assert overflow <= 0, f"the page is {overflow}px wider than the phone"
     assert_touch_targets(page)
     shot(page, "workload-advice-en-phone")
+
+
+def test_fitting_the_parameters_in_settings(page: Page):
+    """Settings → Zeitplan (FSRS): too short a history says so; with a history the parameters are
+    fitted and the page says what changed; the defaults come back on request."""
+    account = signup_via_api(page)
+    token = account["token"]
+    physics = make_stack(page, token, "Physik", 30, colour="#059669", scheduler="fsrs",
+                         created_at=iso(datetime.now(timezone.utc) - timedelta(days=400)))
+    sign_in_storage(page, account)
+    page.goto("/app/settings")
+    section = page.locator("#scheduler-panel")
+    expect(section.get_by_role("heading", name="Zeitplan (FSRS)")).to_be_visible()
+    expect(section.locator("#scheduler-status")).to_have_text("Deine FSRS-Stapel planen mit den Standard-Parametern von FSRS.")
+    section.get_by_role("button", name="Jetzt anpassen").click()
+    expect(section.get_by_role("alert")).to_contain_text("Noch zu wenige Wiederholungen")
+
+    # A year of reviews of 30 cards: every card reviewed at growing intervals, some forgotten.
+    now = datetime.now(timezone.utc)
+    reviews = []
+    for index, card in enumerate(physics["cards"]):
+        day, interval = 360, 1
+        while day > 0:
+            rating = "again" if (index + day) % 7 == 0 else "good"
+            reviews.append({"id": str(uuid.uuid4()), "cardId": card["id"], "rating": rating,
+                            "reviewedAt": iso(now - timedelta(days=day, hours=index % 5))})
+            interval = 1 if rating == "again" else min(interval * 2 + index % 3, 60)
+            day -= interval
+    for start in range(0, len(reviews), 1000):
+        status, body = api(page, "POST", "/reviews", {"reviews": reviews[start:start + 1000]}, token=token)
+        assert status == 200, body
+    section.get_by_role("button", name="Jetzt anpassen").click()
+    outcome = section.locator(".scheduler-outcome")
+    expect(outcome).to_contain_text(re.compile(r"Neue Parameter|Deine Parameter bleiben"), timeout=30_000)
+    shot(page, "scheduler-outcome")
+    status, parameters = api(page, "GET", "/me/scheduler", token=token)
+    assert status == 200
+    print("\noptimization outcome:", outcome.inner_text())
+    if "Neue Parameter" in outcome.inner_text():
+        assert not parameters["isDefault"]
+        expect(section.locator("#scheduler-status")).to_contain_text("Angepasst an deine Wiederholungen am")
+        page.reload()
+        section.get_by_role("button", name="Standard verwenden").click()
+        expect(section.locator("#scheduler-status")).to_have_text(
+            "Deine FSRS-Stapel planen mit den Standard-Parametern von FSRS.")
+        status, parameters = api(page, "GET", "/me/scheduler", token=token)
+        assert parameters["isDefault"]
+    else:
+        assert parameters["isDefault"]

@@ -50,6 +50,14 @@ public enum FSRSEvaluator {
         try evaluate(parameters: parameters, set: FSRSTrainingSet(histories: histories))
     }
 
+    /// Evaluates `parameters` on the reviews of `histories` made at or after `date` only, each predicted
+    /// from its card's whole history before it: the held-out part of a time-ordered split.
+    public static func evaluate(
+        parameters: [Double], histories: [FSRSReviewHistory], predictingFrom date: Date
+    ) throws(FSRSOptimizerError) -> FSRSEvaluation {
+        try evaluate(parameters: parameters, set: FSRSTrainingSet(histories: histories).predicting(from: date))
+    }
+
     static func evaluate(parameters: [Double], set: FSRSTrainingSet) throws(FSRSOptimizerError) -> FSRSEvaluation {
         guard parameters.count == 21, parameters.allSatisfy(\.isFinite) else { throw .invalidParameters }
         guard !set.items.isEmpty else { throw .notEnoughData }

@@ -31,6 +31,8 @@ struct FSRSTrainingSet: Sendable {
     var firstLongTermDeltaOfCard: [Int]
     /// The predicted reviews, ordered by review time (ties: card order, then position).
     var items: [Item]
+    /// Review time (Unix seconds) of each item, in the order of `items`.
+    var itemTimes: [Double]
 
     init(histories: [FSRSReviewHistory]) {
         var ratings: [Int] = []
@@ -76,6 +78,17 @@ struct FSRSTrainingSet: Sendable {
         self.lapsesBefore = lapses
         self.firstLongTermDeltaOfCard = firstLongTerm
         self.items = keyed.map { Item(card: $0.card, position: $0.position) }
+        self.itemTimes = keyed.map(\.time)
+    }
+
+    /// Only the items reviewed at or after `date` are predicted; every review still shapes the
+    /// memory states before them.
+    func predicting(from date: Date) -> FSRSTrainingSet {
+        var set = self
+        let start = itemTimes.firstIndex { $0 >= date.timeIntervalSince1970 } ?? itemTimes.count
+        set.items = Array(items[start...])
+        set.itemTimes = Array(itemTimes[start...])
+        return set
     }
 
     /// Flat index of an item's predicted review.

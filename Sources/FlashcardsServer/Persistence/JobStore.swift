@@ -132,6 +132,38 @@ struct JobStore {
             .where(SQLColumn("hint_source"), .is, SQLLiteral.null)
             .run()
     }
+
+    /// What the automatic re-optimization needs to know (`OptimizeTrigger`): whether an `optimize` job
+    /// of the user is queued or running, and since when reviews are new to the parameters (the later
+    /// of the last optimize job's creation and the parameters' fitting time).
+    func optimizeState(of userId: UUID) async throws -> (active: Bool, since: Date?) {
+        struct Row: Decodable {
+            let active: Int?
+            let last: Date?
+        }
+        let row = try await sql.raw(
+            """
+            SELECT SUM(CASE WHEN status IN ('queued', 'running') THEN 1 ELSE 0 END) AS active, MAX(created_at) AS last
+            FROM jobs WHERE user_id = \(bind: userId) AND kind = 'optimize'
+            """
+        ).first(decoding: Row.self)
+        struct Fitted: Decodable { let optimized_at: Date }
+        let fitted = try await sql.raw(
+            "SELECT optimized_at FROM scheduler_parameters WHERE user_id = \(bind: userId)"
+        ).first(decoding: Fitted.self)
+        let since = [row?.last, fitted?.optimized_at].compactMap { $0 }.max()
+        return ((row?.active ?? 0) > 0, since)
+    }
+
+    /// The user's reviews (not undo entries) made at or after `since` (all when nil). By review time:
+    /// reviews synced late from an offline device count by when they were made.
+    func reviewCount(of userId: UUID, since: Date?) async throws -> Int {
+        struct Row: Decodable { let n: Int }
+        let filter: SQLQueryString = since.map { "AND reviewed_at >= \(bind: $0)" } ?? ""
+        return try await sql.raw(
+            "SELECT COUNT(*) AS n FROM review_logs WHERE user_id = \(bind: userId) AND kind = 'review' \(filter)"
+        ).first(decoding: Row.self)?.n ?? 0
+    }
 }
 
 extension StudyStore {

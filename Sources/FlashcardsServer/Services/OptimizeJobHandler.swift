@@ -4,9 +4,11 @@ import Fluent
 import Foundation
 import SQLKit
 
-/// The `optimize` job: fits the user's FSRS-6 parameters to their whole review history
-/// (`FSRSOptimizer`, the fsrs-rs method) and stores them; every FSRS stack of the user schedules
-/// with them from then on. Reviews of ladder stacks count too, mapped as a scheduler switch maps
+/// The `optimize` job: checks first whether fitting helps (`FSRSParameterCheck`: parameters fitted to
+/// the earlier 80 % of the reviews must predict the latest 20 % better than the learner's own), then
+/// fits the user's FSRS-6 parameters to their whole review history (`FSRSOptimizer`, the fsrs-rs
+/// method) and stores them, with the simulated change of the month's workload; every FSRS stack of the
+/// user schedules with them from then on. When the check fails the learner's parameters stay. Reviews of ladder stacks count too, mapped as a scheduler switch maps
 /// them (Einfach → Good, Mittel → Hard, Schwer → Again); undone reviews do not.
 struct OptimizeJobHandler: JobHandler {
     static let kind = "optimize"
@@ -20,21 +22,44 @@ struct OptimizeJobHandler: JobHandler {
             throw JobFailure("Das Konto gibt es nicht mehr.")
         }
         let histories = try await Self.histories(of: job.userId, timeZone: user.zone, in: job.store)
+        let stored = try await job.store.parameters(of: job.userId).flatMap(SchedulerParametersModel.weights)
+        let current = stored ?? FSRSConfiguration.defaultParameters
+        try await job.report(
+            JobProgressDTO(
+                stage: "checking", total: histories.reduce(0) { $0 + $1.reviews.count },
+                message: "Neue Parameter werden an deinen letzten Wiederholungen geprüft …"))
+        let check = try Self.fitting { () throws(FSRSOptimizerError) in
+            try FSRSParameterCheck.check(
+                current: current, histories: histories, shouldContinue: { _ in !Task.isCancelled })
+        }
+        let checkDTO = check.map {
+            ParameterCheckDTO(
+                currentLogLoss: $0.current.logLoss, currentRMSEBins: $0.current.rmseBins,
+                candidateLogLoss: $0.candidate.logLoss, candidateRMSEBins: $0.candidate.rmseBins,
+                heldOutReviews: $0.current.reviews, better: $0.better, healthy: $0.healthy)
+        }
+        if let check, !check.better {
+            // The parameters the learner has predict their latest reviews at least as well: kept.
+            try await job.report(JobProgressDTO(stage: "done", message: "Deine Parameter bleiben: sie passen weiter."))
+            let row = try await SchedulerParametersModel.find(job.userId, on: job.db)
+            let dto = SchedulerParametersDTO(
+                parameters: current, isDefault: stored == nil, optimizedAt: row?.optimizedAt, logLoss: row?.logLoss,
+                defaultLogLoss: row?.defaultLogLoss, reviews: row?.reviews, kept: true, check: checkDTO)
+            return String(decoding: try FlashcardsJSON.makeEncoder().encode(dto), as: UTF8.self)
+        }
         try await job.report(
             JobProgressDTO(
                 stage: "optimizing", total: histories.reduce(0) { $0 + $1.reviews.count },
                 message: "Parameter werden angepasst …"))
-        let result: FSRSOptimizationResult
-        do {
-            result = try FSRSOptimizer.fit(histories: histories, shouldContinue: { _ in !Task.isCancelled })
-        } catch .notEnoughData {
-            throw JobFailure("Noch zu wenige Wiederholungen für eine Anpassung (mindestens einige Tage Verlauf nötig).")
-        } catch .cancelled {
-            throw CancellationError()
-        } catch {
-            throw JobFailure("Die Anpassung ist fehlgeschlagen: \(error)")
+        let result = try Self.fitting { () throws(FSRSOptimizerError) in
+            try FSRSOptimizer.fit(histories: histories, shouldContinue: { _ in !Task.isCancelled })
         }
         try await job.report(JobProgressDTO(stage: "saving", message: "Parameter werden gespeichert …"))
+        let context = ServiceContext(job)
+        let before = try await WorkloadService(context: context, user: user, parameters: current)
+            .workload(.user, days: 30).averageReviews
+        let after = try await WorkloadService(context: context, user: user, parameters: result.parameters)
+            .workload(.user, days: 30).averageReviews
         let now = job.now()
         let row = SchedulerParametersModel(
             userId: job.userId, parameters: result.parameters, optimizedAt: now, logLoss: result.logLoss,
@@ -43,8 +68,23 @@ struct OptimizeJobHandler: JobHandler {
         try await job.report(JobProgressDTO(stage: "done", message: "Fertig."))
         let dto = SchedulerParametersDTO(
             parameters: result.parameters, isDefault: false, optimizedAt: now, logLoss: result.logLoss,
-            defaultLogLoss: result.defaultLogLoss, reviews: result.reviews)
+            defaultLogLoss: result.defaultLogLoss, reviews: result.reviews, kept: false, check: checkDTO,
+            workloadChange: before > 0 ? (after - before) / before : nil)
         return String(decoding: try FlashcardsJSON.makeEncoder().encode(dto), as: UTF8.self)
+    }
+
+    /// Runs a fit, turning its errors into the job's: too little history is a German message,
+    /// cancelling ends the job.
+    private static func fitting<T>(_ body: () throws(FSRSOptimizerError) -> T) throws -> T {
+        do {
+            return try body()
+        } catch .notEnoughData {
+            throw JobFailure("Noch zu wenige Wiederholungen für eine Anpassung (mindestens einige Tage Verlauf nötig).")
+        } catch .cancelled {
+            throw CancellationError()
+        } catch {
+            throw JobFailure("Die Anpassung ist fehlgeschlagen: \(error)")
+        }
     }
 
     /// The user's counted reviews as per-card histories, elapsed days counted across the 04:00

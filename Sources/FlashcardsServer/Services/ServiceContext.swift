@@ -15,6 +15,17 @@ struct ServiceContext {
     let passwords: AsyncPasswordHasher
     let clientAddress: String?
 
+    /// The context of a background job: its database, the application's settings, no client.
+    init(_ job: JobContext) {
+        self.db = job.db
+        self.store = job.store
+        self.now = job.now()
+        self.uuid = job.application.serverEnvironment.uuid
+        self.configuration = job.application.appConfiguration
+        self.passwords = job.application.password.async
+        self.clientAddress = nil
+    }
+
     init(_ request: Request) {
         self.db = request.db
         self.store = request.studyStore

@@ -10,6 +10,8 @@ import Foundation
 struct WorkloadService {
     let context: ServiceContext
     let user: UserModel
+    /// FSRS parameters to simulate with instead of the learner's (an optimization's "what changed").
+    var parameters: [Double]? = nil
 
     /// What is simulated.
     enum Scope {
@@ -113,9 +115,8 @@ struct WorkloadService {
         }
         let counting = dayCounting
         let today = counting.dayNumber(of: context.now)
-        let parameters =
-            try await context.store.parameters(of: userId).flatMap(SchedulerParametersModel.weights)
-            ?? FSRSConfiguration.defaultParameters
+        let stored = try await context.store.parameters(of: userId).flatMap(SchedulerParametersModel.weights)
+        let parameters = self.parameters ?? stored ?? FSRSConfiguration.defaultParameters
         let restDays = Set(try await context.store.motivation(of: userId).restDays().map { $0 - today })
         let rows = try await context.store.workload.cards(stackIds: stacks.map { $0.id! })
         let byStack = Dictionary(grouping: rows, by: \.stack_id)

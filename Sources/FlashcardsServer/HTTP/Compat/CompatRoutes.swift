@@ -164,6 +164,7 @@ struct CompatRoutes: RouteCollection {
         let stack = try await StackService(context: context, user: user).find(body.stackId)
         let cardId = try Validate.uuid(body.cardId, notFound: .cardNotFound)
         try await StudyService(context: context, user: user, stack: stack).rate(cardId: cardId, compatId: id)
+        await OptimizeTrigger.note(1, of: try user.requireID(), context: context, logger: req.logger)
         return Response(status: .ok)
     }
 }

@@ -11,7 +11,10 @@ struct ReviewRoutes: RouteCollection {
 
     func sync(_ req: Request) async throws -> Response {
         let body = try req.decodeBody(SyncReviewsRequest.self)
-        let result = try await ReviewService(context: ServiceContext(req), user: try req.user).sync(body.reviews)
+        let context = ServiceContext(req)
+        let user = try req.user
+        let result = try await ReviewService(context: context, user: user).sync(body.reviews)
+        await OptimizeTrigger.note(result.inserted, of: try user.requireID(), context: context, logger: req.logger)
         return try jsonResponse(result)
     }
 

@@ -205,6 +205,7 @@ struct StackRoutes: RouteCollection {
         let rated = try await study.rate(
             cardId: body.cardId, key: body.rating, reviewId: body.reviewId,
             durationMs: body.durationMs, mode: body.mode ?? .flashcards, daysAhead: daysAhead)
+        await OptimizeTrigger.note(1, of: try req.user.requireID(), context: study.context, logger: req.logger)
         return StudyRendering.response(
             RateResponse(
                 card: try rated.card.dto(stack: study.stack, hintVisible: rated.next.hintsVisible),

@@ -185,6 +185,7 @@ export const settingsMarkup = (page) => html`
       ${profileSection(page)}
       ${accountSection(page)}
       ${learningSection(page)}
+      <section class="panel" aria-labelledby="scheduler-title" id="scheduler-panel"></section>
       ${remindersSection(page)}
       ${onboardingSection(page)}
       ${lookSections(page)}

@@ -14,6 +14,7 @@ import { GOAL_MAX, GOAL_MIN, settingsMarkup } from './markup.js';
 import { setAppearance } from './appearances.js';
 import { deleteDialog } from './delete-dialog.js';
 import { RemindersSection } from './reminders.js';
+import { mountSchedulerPanel } from './scheduler.js';
 
 export class SettingsScreen {
   #controller = new AbortController();
@@ -40,6 +41,7 @@ export class SettingsScreen {
     this.#account();
     this.#learning();
     new RemindersSection(this).start();
+    mountSchedulerPanel(this.$('#scheduler-panel'), this.signal);
     this.#choices();
     // Data and backup: after a restore the page is drawn again, with the name, time zone and
     // settings it brought, and says what came back.
