@@ -528,3 +528,41 @@ func generationFixture(_ name: String) throws -> Data {
         .appendingPathComponent("FlashcardsGenerationTests/Fixtures/\(name)")
     return try Data(contentsOf: url)
 }
+
+extension AppCoreTests {
+    @Test("the workload: the days ahead, what if, the retention advice in a sentence; a ladder stack says why not")
+    func workload() async throws {
+        try await TestServer.with { server in try await Self.workloadStory(client: server.client()) }
+    }
+
+    @MainActor
+    private static func workloadStory(client: FlashcardsClient) async throws {
+        try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
+        let stack = try await client.createStack(name: "Physik", color: "#047857", scheduler: .fsrs)
+        for index in 0..<6 { _ = try await client.createCard(in: stack.id, question: "Frage \(index)", answer: "A") }
+        let model = WorkloadModel(client: client, stack: stack.id)
+        await model.load()
+        let forecast = try #require(model.forecast.value)
+        #expect(forecast.days.count == 30 && forecast.cards == 6)
+        #expect(forecast.days.map(\.newCards).reduce(0, +) == 6)
+        #expect(model.summary?.hasPrefix("In den nächsten 30 Tagen: im Schnitt etwa") == true)
+        await model.simulate(SimulationRequest(newCardsPerDay: -1))
+        #expect(model.inputError == "Neue Karten pro Tag: eine ganze Zahl von 0 bis 1000.")
+        await model.simulate(SimulationRequest(days: 7, newCardsPerDay: 0))
+        #expect(model.inputError == nil && model.forecast.value?.days.count == 7)
+        #expect(model.forecast.value?.days.allSatisfy { $0.newCards == 0 } == true)
+        await model.loadAdvice()
+        let advice = try #require(model.advice.value)
+        #expect(advice.reason == "no_budget")
+        #expect(model.adviceSentence?.contains("merkst du dir pro Minute Lernzeit am meisten") == true)
+        #expect(WorkloadModel.minutesText(0.42) == "0,4" && WorkloadModel.minutesText(12.6) == "13")
+
+        let ladder = try await client.createStack(name: "Vokabeln", color: "#000000", scheduler: .ladder)
+        let refused = WorkloadModel(client: client, stack: ladder.id)
+        await refused.load()
+        #expect(refused.forecast.failure == "Die Vorschau rechnet mit FSRS; dieser Stapel nutzt die Lernstufen.")
+        let all = WorkloadModel(client: client)
+        await all.load(days: 14)
+        #expect(all.forecast.value?.days.count == 14 && all.forecast.value?.cards == 6)
+    }
+}
