@@ -50,8 +50,8 @@ function panel(memory) {
   const labels = binLabels(memory);
   return html`
     <p class="chart-figure">${t('memory.knowledge', { known: number(memory.estimatedKnowledge), count: memory.cards })}</p>
-    <h3>${t('memory.trueRetention')}</h3>
-    <div class="table-scroll"><table class="advice-table memory-table">
+    <h3 id="memory-retention-title">${t('memory.trueRetention')}</h3>
+    <div class="table-scroll" tabindex="0" role="region" aria-labelledby="memory-retention-title"><table class="advice-table memory-table">
       <thead><tr><th scope="col">${t('memory.period')}</th><th scope="col">${t('memory.young')}</th><th scope="col">${t('memory.mature')}</th><th scope="col">${t('memory.total')}</th></tr></thead>
       <tbody>${PERIODS.map((period) => html`<tr><th scope="row">${t(`memory.period.${period}`)}</th>
         <td>${share(rows[period].young)}</td><td>${share(rows[period].mature)}</td><td>${share(sum(rows[period].young, rows[period].mature))}</td></tr>`)}</tbody>
@@ -62,8 +62,8 @@ function panel(memory) {
       ${distribution('stability', memory.stability, labels.stability)}
       ${distribution('retrievability', memory.retrievability, labels.retrievability)}
     </div>
-    <h3>${t('memory.buttons')}</h3>
-    <div class="table-scroll"><table class="advice-table memory-table">
+    <h3 id="memory-buttons-title">${t('memory.buttons')}</h3>
+    <div class="table-scroll" tabindex="0" role="region" aria-labelledby="memory-buttons-title"><table class="advice-table memory-table">
       <thead><tr><th scope="col">${t('memory.phase')}</th>${BUTTONS.map((b) => html`<th scope="col">${t(`memory.button.${b}`)}</th>`)}</tr></thead>
       <tbody>${PHASES.map((phase) => {
         const counts = buttons[phase] ?? [0, 0, 0, 0];

@@ -206,7 +206,7 @@ export class WorkloadPanels {
     const takeable = this.stack && advice.reason !== 'nothing_to_study' && advice.recommended !== advice.current;
     render(result, html`
       <p class="advice-sentence"><strong>${adviceSentence(advice)}</strong></p>
-      ${advice.reason === 'nothing_to_study' ? '' : html`<div class="table-scroll"><table class="advice-table">
+      ${advice.reason === 'nothing_to_study' ? '' : html`<div class="table-scroll" tabindex="0" role="region" aria-labelledby="advice-title"><table class="advice-table">
         <caption class="visually-hidden">${t('workload.adviceTitle')}</caption>
         <thead><tr><th scope="col">${t('workload.retention')}</th><th scope="col">${t('workload.colMinutesPerDay')}</th><th scope="col">${t('workload.colCardsPerDay')}</th><th scope="col">${t('workload.colRemembered')}</th></tr></thead>
         <tbody>${advice.options.map((o) => html`<tr class="${o.desiredRetention === advice.recommended ? 'is-recommended' : ''}">
