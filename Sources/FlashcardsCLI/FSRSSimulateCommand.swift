@@ -55,7 +55,7 @@ struct FSRSScenario: Decodable {
             newCardsPerDay: newCardsPerDay, maximumReviewsPerDay: maxReviewsPerDay, maximumInterval: maxInterval,
             learningStepCount: learningSteps.count, relearningStepCount: relearningSteps.count,
             easyDays: try Self.easyDays(override ?? easyDays),
-            startWeekday: FSRSLoadBalancer.weekday(ofDay: try startDay()), loadBalancing: loadBalancing, seed: seed)
+            startWeekday: CivilDate.weekday(daysSince1970: try startDay()), loadBalancing: loadBalancing, seed: seed)
         guard settings.problems.isEmpty else { throw ValidationError(settings.problems.joined(separator: "; ")) }
         return settings
     }
@@ -67,6 +67,12 @@ struct FSRSScenario: Decodable {
                 dueDay: $0.dueInDays)
         }
     }
+}
+
+/// One JSON object on standard output, keys sorted (the scenario commands' output).
+private func printJSON(_ object: [String: Any]) throws {
+    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
 }
 
 /// `flashcards fsrs simulate SCENARIO`: the FSRS simulator on a scenario, as JSON.
@@ -117,8 +123,7 @@ struct FSRSSimulateCommand: AsyncParsableCommand {
             object["reason"] = advice!.reason.rawValue
             object["sweepMilliseconds"] = Self.milliseconds(sweep)
         }
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        print(String(decoding: data, as: UTF8.self))
+        try printJSON(object)
     }
 
     static func milliseconds(_ duration: Duration) -> Double {
@@ -164,8 +169,7 @@ struct FSRSLoadBalanceCommand: AsyncParsableCommand {
             scheduler: scheduler, scenario: scenario, startDay: try scenario.startDay(), weekdays: weekdays,
             balance: loadBalancer)
         let report = run.answerEveryDay()
-        let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
-        print(String(decoding: data, as: UTF8.self))
+        try printJSON(report)
     }
 }
 
@@ -217,20 +221,20 @@ private struct LoadBalanceRun {
             }
             daily.append(due.count)
             siblingPairs += notes.values.filter { $0 > 1 }.count
-            byWeekday[FSRSLoadBalancer.weekday(ofDay: day)] += due.count
+            byWeekday[CivilDate.weekday(daysSince1970: day)] += due.count
         }
         // What the scheduler placed: the cards due on each of the 30 days after the last one.
         let after = startDay + scenario.days
         let next30 = (after..<after + 30).map { dueCounts[$0] ?? 0 }
         var next30ByWeekday = [Int](repeating: 0, count: 7)
         for (offset, count) in next30.enumerated() {
-            next30ByWeekday[FSRSLoadBalancer.weekday(ofDay: after + offset)] += count
+            next30ByWeekday[CivilDate.weekday(daysSince1970: after + offset)] += count
         }
         // Of these, the cards answered in the run: their due day is the scheduler's choice.
         var placedByWeekday = [Int](repeating: 0, count: 7)
         for index in cards.indices where answers[index] > 0 {
             let day = scheduler.dayNumber(of: cards[index].due)
-            if (after..<after + 30).contains(day) { placedByWeekday[FSRSLoadBalancer.weekday(ofDay: day)] += 1 }
+            if (after..<after + 30).contains(day) { placedByWeekday[CivilDate.weekday(daysSince1970: day)] += 1 }
         }
         return [
             "dailyReviews": daily, "peakToMean": Self.peakToMean(daily.dropFirst()),
@@ -272,7 +276,7 @@ private struct LoadBalanceRun {
         let weekdays = weekdays
         let days = FSRSLoadBalancer.Days(
             dueCount: { counts[today + $0] ?? 0 },
-            weight: { weekdays[FSRSLoadBalancer.weekday(ofDay: today + $0)].weight }, siblingDays: siblings)
+            weight: { weekdays[CivilDate.weekday(daysSince1970: today + $0)].weight }, siblingDays: siblings)
         let seed = FSRSScheduler.fuzzSeed(cardID: Int64(index + 1), reviewCount: answers[index])
         answers[index] += 1
         return scheduler.review(card, rating: rating, at: time, fuzzSeed: seed, load: balance ? days : nil)
@@ -307,7 +311,6 @@ struct FSRSEvaluateCommand: AsyncParsableCommand {
         let result = try FSRSEvaluator.evaluate(
             parameters: weights ?? FSRSConfiguration.defaultParameters, histories: histories)
         let object: [String: Any] = ["logLoss": result.logLoss, "rmseBins": result.rmseBins, "reviews": result.reviews]
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        print(String(decoding: data, as: UTF8.self))
+        try printJSON(object)
     }
 }

@@ -12,6 +12,11 @@ public enum CivilDate {
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    /// The weekday (0 Monday … 6 Sunday) of a day counted from 1970-01-01 (a Thursday).
+    public static func weekday(daysSince1970 day: Int) -> Int {
+        ((day + 3) % 7 + 7) % 7
+    }
+
     /// The date of a day counted from 1970-01-01 (the inverse of `days(year:month:day:)`).
     public static func date(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468  // days from 0000-03-01

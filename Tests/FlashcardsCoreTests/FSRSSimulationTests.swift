@@ -69,15 +69,15 @@ struct FSRSLoadBalancerTests {
         #expect(FSRSLoadBalancer.siblingModifier(day: sibling + 7, siblingDays: [sibling]) == 1)
     }
 
-    @Test("long intervals are not balanced; weekdays count from a Thursday")
+    @Test("long intervals are not balanced; weekdays count from a Thursday (CivilDate)")
     func longIntervals() {
         #expect(FSRSLoadBalancer.interval(91, maximum: 36_500, days: Self.days([:]), fraction: 0.5) == nil)
         #expect(FSRSLoadBalancer.interval(30, maximum: 25, days: Self.days([:]), fraction: 0.99)! <= 25)
-        #expect(FSRSLoadBalancer.weekday(ofDay: 0) == 3)
-        #expect(FSRSLoadBalancer.weekday(ofDay: -1) == 2)
+        #expect(CivilDate.weekday(daysSince1970: 0) == 3)
+        #expect(CivilDate.weekday(daysSince1970: -1) == 2)
         // 2026-12-07 is a Monday.
         let monday = CivilDate.days(year: 2026, month: 12, day: 7)
-        #expect(FSRSLoadBalancer.weekday(ofDay: monday) == 0)
+        #expect(CivilDate.weekday(daysSince1970: monday) == 0)
     }
 }
 

@@ -75,8 +75,12 @@ export function t(key, params = {}) {
   });
 }
 
-/** A number in the user's locale. */
-export const formatNumber = (n) => new Intl.NumberFormat(locale()).format(n);
+/** A number in the user's locale; `digits`: at most that many decimals (default: Intl's 3). */
+export const formatNumber = (n, digits) => new Intl.NumberFormat(locale(),
+  digits === undefined ? {} : { maximumFractionDigits: digits }).format(n);
+
+/** A share 0 … 1 as a whole percentage in the user's locale ("85 %", "85%"). */
+export const formatPercent = (share) => new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 0 }).format(share);
 
 /** The server counts due cards up to this many (`dueCount`); that many means "at least". */
 export const DUE_COUNT_LIMIT = 1000;

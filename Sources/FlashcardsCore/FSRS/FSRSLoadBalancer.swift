@@ -127,9 +127,4 @@ public enum FSRSLoadBalancer {
         }
         return weights.count - 1
     }
-
-    /// The weekday (0 Monday … 6 Sunday) of learner day number `day` (days since 1970-01-01, a Thursday).
-    public static func weekday(ofDay day: Int) -> Int {
-        ((day + 3) % 7 + 7) % 7
-    }
 }

@@ -125,7 +125,7 @@ struct StatsService {
 
     /// The Monday on or before learner day `day` (day 0, 1970-01-01, was a Thursday).
     static func weekStart(_ day: Int) -> Int {
-        day - ((day + 3) % 7 + 7) % 7
+        day - CivilDate.weekday(daysSince1970: day)
     }
 
     /// `YYYY-MM-DD` of a learner day (the local date on which it starts).

@@ -151,7 +151,7 @@ struct WorkloadService {
                         maximumReviewsPerDay: changes.reviewsPerDay ?? settings.reviewsPerDay,
                         learningStepCount: min(settings.learningSteps.count, 10),
                         relearningStepCount: min(settings.relearningSteps.count, 10),
-                        startWeekday: FSRSLoadBalancer.weekday(ofDay: today), restDays: restDays,
+                        startWeekday: CivilDate.weekday(daysSince1970: today), restDays: restDays,
                         seed: UInt64(stack.id!)),
                     cards: cards))
         }

@@ -5,12 +5,11 @@
 // The server also fits by itself after every 500 new reviews (docs/fsrs.md).
 
 import { html, render } from '../../html.js';
-import { formatDateTime, locale, t } from '../../i18n.js';
+import { formatDateTime, formatPercent as percent, t } from '../../i18n.js';
 import { request } from '../../api/client.js';
 import { followJob, jobResult } from '../../api/jobs.js';
 import { errorText } from '../../ui.js';
 
-const percent = (share) => new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 0 }).format(share);
 
 /** The sentence on what an optimization did. */
 function outcomeText(outcome) {

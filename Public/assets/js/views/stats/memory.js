@@ -3,7 +3,7 @@
 // probability of recall, and the buttons pressed per phase. Strings: the 'workload' bundle.
 
 import { html, render } from '../../html.js';
-import { locale, t } from '../../i18n.js';
+import { formatNumber, formatPercent as percent, t } from '../../i18n.js';
 import { request } from '../../api/client.js';
 import { barChart } from '../../charts.js';
 import { errorText } from '../../ui.js';
@@ -12,8 +12,7 @@ const PERIODS = ['today', 'yesterday', 'week', 'month', 'year'];
 const PHASES = ['learning', 'young', 'mature'];
 const BUTTONS = ['again', 'hard', 'good', 'easy'];
 
-const number = (n, digits = 0) => new Intl.NumberFormat(locale(), { maximumFractionDigits: digits }).format(n);
-const percent = (share) => new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 0 }).format(share);
+const number = (n, digits = 0) => formatNumber(n, digits);
 
 /** "93 % (41)" or a dash when nothing was reviewed. */
 const share = ({ reviews, recalled }) => (reviews > 0

@@ -5,7 +5,7 @@
 // screen owns the request signal; the panels add no listener that outlives the page.
 
 import { html, render } from '../../html.js';
-import { loadStrings, locale, t } from '../../i18n.js';
+import { formatNumber, formatPercent as percent, loadStrings, locale, t } from '../../i18n.js';
 import { api, hasCode, request } from '../../api/client.js';
 import { barChart, labelIndices } from '../../charts.js';
 import { errorText, toast } from '../../ui.js';
@@ -16,8 +16,7 @@ const PERIODS = [30, 90, 365];
 
 const scopePath = (stackId) => (stackId ? `/stacks/${encodeURIComponent(stackId)}` : '/me');
 
-const number = (n, digits = 0) => new Intl.NumberFormat(locale(), { maximumFractionDigits: digits }).format(n);
-const percent = (share) => new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 0 }).format(share);
+const number = (n, digits = 0) => formatNumber(n, digits);
 
 /** A learner day 'YYYY-MM-DD' as a short date ("12. Dez."). */
 function shortDay(date) {
