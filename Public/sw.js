@@ -45,6 +45,7 @@ const SHELL = [
   '/assets/js/views/settings/screen.js', '/assets/js/views/settings/markup.js', '/assets/js/views/settings/reminders.js',
   '/assets/js/views/settings/push.js', '/assets/js/views/settings/appearances.js', '/assets/js/views/settings/delete-dialog.js',
   '/assets/js/views/settings/scheduler.js',
+  '/assets/js/views/settings/easy-days.js',
   '/assets/js/views/match/game.js', '/assets/js/views/match/markup.js',
   '/assets/js/views/explore/screen.js', '/assets/js/views/explore/markup.js',
   '/assets/js/views/welcome/screen.js', '/assets/js/views/welcome/markup.js',

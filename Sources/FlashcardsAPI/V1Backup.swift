@@ -1,3 +1,4 @@
+import FlashcardsCore
 import Foundation
 
 /// A backup: a whole account (`GET /api/v1/me/backup`, restored by `POST /api/v1/me/restore`) or
@@ -117,12 +118,18 @@ public struct BackupSettingsDTO: Codable, Sendable, Hashable {
     public var interests: [String]
     /// Absent in backups made before the setting existed (then `true`).
     public var gameElements: Bool?
+    /// Absent in backups made before load balancing (then `true`).
+    public var loadBalancing: Bool?
+    /// Absent in backups made before easy days (then all `normal`).
+    public var easyDays: [EasyDay]?
 
     public init(
         language: String, dailyGoal: Int, focusMode: Bool, remindersEnabled: Bool, reminderTime: String,
         leaderboardOptIn: Bool, theme: String?, onboardingDone: Bool, purpose: String?, minutesPerDay: Int?,
-        interests: [String], gameElements: Bool? = nil
+        interests: [String], gameElements: Bool? = nil, loadBalancing: Bool? = nil, easyDays: [EasyDay]? = nil
     ) {
+        self.loadBalancing = loadBalancing
+        self.easyDays = easyDays
         self.gameElements = gameElements
         self.language = language
         self.dailyGoal = dailyGoal
@@ -333,10 +340,13 @@ public struct BackupReviewDTO: Codable, Sendable, Hashable {
     public var seq: Int
     /// The study mode it was made in.
     public var mode: String
+    /// The interval the load balancer chose (absent in backups made before it).
+    public var balancedDays: Int?
 
     public init(
         id: UUID, card: UUID, reviewedAt: Date, rating: Int, scheduler: String, stateBefore: String,
-        stateAfter: String, durationMs: Int?, kind: String, undoes: UUID?, elapsedDays: Int?, seq: Int, mode: String
+        stateAfter: String, durationMs: Int?, kind: String, undoes: UUID?, elapsedDays: Int?, seq: Int, mode: String,
+        balancedDays: Int? = nil
     ) {
         self.id = id
         self.card = card
@@ -351,5 +361,6 @@ public struct BackupReviewDTO: Codable, Sendable, Hashable {
         self.elapsedDays = elapsedDays
         self.seq = seq
         self.mode = mode
+        self.balancedDays = balancedDays
     }
 }

@@ -1,3 +1,4 @@
+import FlashcardsCore
 import Foundation
 
 // Wire types of progress without pressure (issue 18): guest accounts, settings, the home screen's
@@ -71,12 +72,19 @@ public struct SettingsDTO: Codable, Sendable, Hashable {
     /// Themes won so far.
     public var unlockedThemes: [String]
     public var onboarding: OnboardingDTO
+    /// Whether a rating's due day (FSRS, intervals up to 90 days) is chosen within its fuzz range by
+    /// how many cards are due on each day, the weekday's weight and the card's siblings (default `true`).
+    public var loadBalancing: Bool
+    /// How much each weekday should get, Monday first (7 entries); planned rest days count as `minimum`.
+    public var easyDays: [EasyDay]
 
     public init(
         language: String, dailyGoal: Int, focusMode: Bool, gameElements: Bool = true, remindersEnabled: Bool,
         reminderTime: String, leaderboardOptIn: Bool, theme: String?, unlockedThemes: [String],
-        onboarding: OnboardingDTO
+        onboarding: OnboardingDTO, loadBalancing: Bool = true, easyDays: [EasyDay] = EasyDay.allNormal
     ) {
+        self.loadBalancing = loadBalancing
+        self.easyDays = easyDays
         self.language = language
         self.dailyGoal = dailyGoal
         self.focusMode = focusMode
@@ -119,12 +127,18 @@ public struct UpdateSettingsRequest: Codable, Sendable, Hashable {
     /// `null` returns to the standard theme.
     public var theme: Patch<String>
     public var onboarding: OnboardingPatch?
+    public var loadBalancing: Bool?
+    /// Seven of `normal`, `reduced`, `minimum`, Monday first.
+    public var easyDays: [String]?
 
     public init(
         language: String? = nil, dailyGoal: Int? = nil, focusMode: Bool? = nil, gameElements: Bool? = nil,
         remindersEnabled: Bool? = nil, reminderTime: String? = nil, leaderboardOptIn: Bool? = nil,
-        theme: Patch<String> = .keep, onboarding: OnboardingPatch? = nil
+        theme: Patch<String> = .keep, onboarding: OnboardingPatch? = nil, loadBalancing: Bool? = nil,
+        easyDays: [String]? = nil
     ) {
+        self.loadBalancing = loadBalancing
+        self.easyDays = easyDays
         self.language = language
         self.dailyGoal = dailyGoal
         self.focusMode = focusMode

@@ -18,11 +18,17 @@ public struct SyncReviewDTO: Codable, Sendable, Hashable {
     public var durationMs: Int?
     /// The study mode the review was made in; `flashcards` when absent.
     public var mode: StudyMode?
+    /// The interval in days the client's load balancer chose when the review graduated the card
+    /// (FSRS). The server keeps it while it lies within a day of the fuzz range it computes for the
+    /// review, so that client and server agree on the due day; otherwise it fuzzes as usual.
+    public var balancedDays: Int?
 
     /// Creates the review.
     public init(
-        id: UUID, cardId: UUID, rating: RatingKey, reviewedAt: Date, durationMs: Int? = nil, mode: StudyMode? = nil
+        id: UUID, cardId: UUID, rating: RatingKey, reviewedAt: Date, durationMs: Int? = nil, mode: StudyMode? = nil,
+        balancedDays: Int? = nil
     ) {
+        self.balancedDays = balancedDays
         self.id = id
         self.cardId = cardId
         self.rating = rating

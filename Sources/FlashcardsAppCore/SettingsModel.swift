@@ -1,5 +1,6 @@
 import FlashcardsAPI
 import FlashcardsClient
+import FlashcardsCore
 import Foundation
 import Observation
 
@@ -83,6 +84,21 @@ public final class SettingsModel {
     /// "Spielelemente": off keeps levels, XP, challenges, the box, achievements and the leaderboard
     /// out of sight even once earned.
     public func setGameElements(_ on: Bool) async { await update(UpdateSettingsRequest(gameElements: on)) }
+
+    /// Load balancing: a rating's next day is chosen within its leeway by how many cards are due then,
+    /// the weekday's weight and the card's siblings (on by default).
+    public func setLoadBalancing(_ on: Bool) async { await update(UpdateSettingsRequest(loadBalancing: on)) }
+
+    /// Sets how much `weekday` (0 Monday … 6 Sunday) should get, keeping the other days.
+    public func setEasyDay(_ weekday: Int, to day: EasyDay) async {
+        guard (0..<7).contains(weekday), case .loaded(let settings) = state else {
+            fail("Diesen Wochentag gibt es nicht.")
+            return
+        }
+        var days = settings.easyDays
+        days[weekday] = day
+        await update(UpdateSettingsRequest(easyDays: days.map(\.rawValue)))
+    }
 
     /// Daily names on the leaderboards (off unless the learner turns it on).
     public func setLeaderboardOptIn(_ on: Bool) async { await update(UpdateSettingsRequest(leaderboardOptIn: on)) }

@@ -1,6 +1,7 @@
 import FlashcardsAPI
 import FlashcardsAppCore
 import FlashcardsClient
+import FlashcardsCore
 import FlashcardsTestServer
 import Foundation
 import Testing
@@ -332,12 +333,19 @@ struct AppCoreTests {
         await model.setReminder(enabled: true, time: "25:00")
         #expect(model.errorMessage == "Gib die Uhrzeit als HH:MM an, zum Beispiel 18:30.")
         await model.setReminder(enabled: true, time: "18:30")
+        await model.setEasyDay(9, to: .minimum)
+        #expect(model.errorMessage == "Diesen Wochentag gibt es nicht.")
+        await model.setEasyDay(6, to: .minimum)
+        await model.setEasyDay(2, to: .reduced)
+        #expect(model.state.value?.easyDays == [.normal, .normal, .reduced, .normal, .normal, .normal, .minimum])
+        await model.setLoadBalancing(false)
         await model.setLeaderboardOptIn(true)
         await model.setLanguage("en")
         #expect(model.errorMessage == nil && model.confirmation == "Gespeichert.")
         let saved = try await session.client.settings()
         #expect(saved.dailyGoal == 35 && saved.focusMode && saved.remindersEnabled && saved.reminderTime == "18:30")
         #expect(saved.leaderboardOptIn && saved.language == "en" && !saved.gameElements)
+        #expect(!saved.loadBalancing && saved.easyDays[6] == .minimum && saved.easyDays[2] == .reduced)
 
         await model.changePassword(current: "correct horse", new: "battery staple", repeated: "battery stapel")
         #expect(model.errorMessage == "Die beiden neuen Passwörter stimmen nicht überein.")

@@ -83,6 +83,22 @@ struct CoreConstantsTests {
         var answerCheck: Check
         var textLimits: Limits
         var cardKinds: Kinds
+        struct LoadBalancer: Codable, Equatable {
+            struct Weights: Codable, Equatable {
+                var normal: Double
+                var reduced: Double
+                var minimum: Double
+            }
+            var maximumBalancedInterval: Int
+            var horizon: Int
+            var minimumWeight: Double
+            var siblingSameDay: Double
+            var siblingNear: [Double]
+            var loadExponent: Double
+            var intervalExponent: Double
+            var easyDayWeights: Weights
+        }
+        var loadBalancer: LoadBalancer
     }
 
     /// Core's values.
@@ -131,7 +147,14 @@ struct CoreConstantsTests {
                 maximumPassword: TextLimits.maximumPassword),
             cardKinds: .init(
                 minimumChoices: CardKind.choiceRange.lowerBound, maximumChoices: CardKind.choiceRange.upperBound,
-                choiceLength: CardKind.choiceLength, maximumGaps: Cloze.maximumGaps))
+                choiceLength: CardKind.choiceLength, maximumGaps: Cloze.maximumGaps),
+            loadBalancer: .init(
+                maximumBalancedInterval: FSRSLoadBalancer.maximumBalancedInterval, horizon: FSRSLoadBalancer.horizon,
+                minimumWeight: FSRSLoadBalancer.minimumWeight, siblingSameDay: FSRSLoadBalancer.siblingSameDay,
+                siblingNear: FSRSLoadBalancer.siblingNear, loadExponent: FSRSLoadBalancer.loadExponent,
+                intervalExponent: FSRSLoadBalancer.intervalExponent,
+                easyDayWeights: .init(
+                    normal: EasyDay.normal.weight, reduced: EasyDay.reduced.weight, minimum: EasyDay.minimum.weight)))
     }
 
     static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

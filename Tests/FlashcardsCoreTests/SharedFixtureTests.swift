@@ -421,3 +421,48 @@ struct StudyModesSharedFixtureTests {
         }
     }
 }
+
+@Suite("Shared fixtures: the load balancer")
+struct LoadBalancerSharedFixtureTests {
+    struct Fixture: Decodable {
+        struct Case: Decodable {
+            var name: String
+            var interval: Double
+            var maximum: Int
+            var dueCounts: [Int]
+            var weights: [Double]
+            var siblingDays: [Int]
+            var fraction: Double
+            var expected: Int?
+        }
+        struct Accepted: Decodable {
+            var interval: Double
+            var maximum: Int
+            var lower: Int
+            var upper: Int
+        }
+        var cases: [Case]
+        var accepted: [Accepted]
+    }
+
+    @Test("balanced days by load, easy days and siblings; the range a recorded day is kept in")
+    func loadBalancer() throws {
+        let fixture = try SharedFixtures.load("load-balancer.json", as: Fixture.self)
+        #expect(fixture.cases.count >= 30)
+        #expect(fixture.cases.contains { $0.expected == nil })
+        for item in fixture.cases {
+            let counts = item.dueCounts
+            let weights = item.weights
+            let days = FSRSLoadBalancer.Days(
+                dueCount: { counts.indices.contains($0) ? counts[$0] : 0 },
+                weight: { weights.indices.contains($0) ? weights[$0] : 1 }, siblingDays: item.siblingDays)
+            let chosen = FSRSLoadBalancer.interval(
+                item.interval, maximum: item.maximum, days: days, fraction: item.fraction)
+            #expect(chosen == item.expected, "\(item.name): \(String(describing: chosen))")
+        }
+        for item in fixture.accepted {
+            let range = FSRSLoadBalancer.acceptedRange(item.interval, maximum: item.maximum)
+            #expect(range == item.lower...item.upper, "\(item.interval) in 1 … \(item.maximum): \(range)")
+        }
+    }
+}

@@ -29,6 +29,40 @@ struct StudyQueueTests {
         }
     }
 
+    @Test("a balanced day is recorded with its review, replays the same, and gives way when the range moves")
+    func balancedDaysReplay() throws {
+        let scheduler = Self.scheduler
+        var logs = reviews([.fsrs(.good), .fsrs(.good), .fsrs(.good)], every: 86_400)
+        let plain = scheduler.replay(logs, cardID: 42, createdAt: Self.base).schedule
+        #expect(plain.state == .review)
+        let fuzzed = scheduler.day(of: plain.due) - scheduler.day(of: logs[2].reviewedAt)
+        let raw = try #require(plain.stability) * scheduler.fsrs.intervalPerStability
+        let (lower, upper) = FSRSScheduler.fuzzBounds(raw, minimum: 1, maximum: 36_500)
+        // Every day of the range is full but one that fuzz did not pick: the balancer takes it.
+        let empty = fuzzed == lower ? upper : lower
+        let days = FSRSLoadBalancer.Days(dueCount: { $0 == empty ? 0 : 100 }, weight: { _ in 1 })
+        var schedule = CardSchedule.new(createdAt: Self.base)
+        scheduler.advance(&schedule, cardID: 42, by: Array(logs.prefix(2)))
+        let steps = scheduler.advance(
+            &schedule, cardID: 42, by: [logs[2]], describing: [logs[2].id], load: { _ in days })
+        let chosen = try #require(steps[logs[2].id]?.balancedDays)
+        #expect(chosen == empty)
+        #expect(scheduler.day(of: schedule.due) - scheduler.day(of: logs[2].reviewedAt) == chosen)
+        let range = FSRSLoadBalancer.acceptedRange(raw, maximum: 36_500)
+        // The log row keeps the choice: replaying gives the same due date, not the fuzzed one.
+        logs[2].balancedDays = chosen
+        #expect(scheduler.replay(logs, cardID: 42, createdAt: Self.base).schedule == schedule)
+        // A recorded day outside the range (parameters changed since) gives way to plain fuzz.
+        logs[2].balancedDays = range.upperBound + 5
+        #expect(scheduler.replay(logs, cardID: 42, createdAt: Self.base).schedule == plain)
+        // Without the days ahead nothing is recorded.
+        var again = CardSchedule.new(createdAt: Self.base)
+        logs[2].balancedDays = nil
+        let unbalanced = scheduler.advance(&again, cardID: 42, by: logs, describing: [logs[2].id])
+        #expect(unbalanced[logs[2].id]?.balancedDays == nil)
+        #expect(again == plain)
+    }
+
     @Test(
         "advancing review by review gives what a replay of the whole history gives", arguments: SchedulerKind.allCases)
     func advanceEqualsReplay(kind: SchedulerKind) {

@@ -74,6 +74,97 @@ test('FSRS with fuzz and the learner day in a time zone (the app\'s configuratio
   }
 });
 
+test('load balancer: balanced intervals and the accepted range of a recorded one', () => {
+  const { cases, accepted } = load('load-balancer.json');
+  assert.ok(cases.length >= 40);
+  for (const c of cases) {
+    const days = {
+      dueCount: (offset) => (offset >= 0 && offset < c.dueCounts.length ? c.dueCounts[offset] : 0),
+      weight: (offset) => (offset >= 0 && offset < c.weights.length ? c.weights[offset] : 1),
+      siblingDays: c.siblingDays,
+    };
+    assert.equal(S.balancedInterval(c.interval, c.maximum, days, c.fraction), c.expected, c.name);
+  }
+  for (const { interval, maximum, lower, upper } of accepted) {
+    assert.deepEqual(S.acceptedBalancedDays(interval, maximum), [lower, upper], `${interval} within 1…${maximum}`);
+  }
+});
+
+test('FSRS review with a load: the balancer\'s day, a recorded day kept or refused', () => {
+  const fsrs = new S.FSRS({ zone: 'UTC' });
+  const now = Date.UTC(2026, 11, 2, 10);
+  const fresh = { state: 'learning', step: 0, stability: null, difficulty: null, due: now, lastReview: null };
+  const seed = 12_345n;
+  const daysUntil = (card) => fsrs.clock.elapsedDays(now, card.due);
+  // Easy on a new card graduates it: raw interval S₀(easy) × 1 day at 90 % retention.
+  const raw = fsrs.initialStability(4) * fsrs.intervalPerStability;
+  const [lower, upper] = S.fuzzBounds(raw, 1, fsrs.maximumInterval);
+  const fuzzed = S.fuzzedInterval(raw, 1, fsrs.maximumInterval, S.unitFraction(seed));
+  // Every day of the range crowded but one, which is not the day fuzz picks.
+  const free = fuzzed === upper ? lower : upper;
+  const busy = { dueCount: (offset) => (offset === free ? 0 : 1000), weight: () => 1, siblingDays: [] };
+  assert.equal(S.balancedInterval(raw, fsrs.maximumInterval, busy, S.unitFraction(seed)), free);
+
+  const plain = fsrs.review(fresh, 'easy', now, seed);
+  assert.equal(daysUntil(plain), fuzzed);
+  assert.ok(!('balancedDays' in plain));
+  const balanced = fsrs.review(fresh, 'easy', now, seed, busy);
+  assert.equal(daysUntil(balanced), free);
+  assert.equal(balanced.balancedDays, free);
+
+  const [acceptedLower, acceptedUpper] = S.acceptedBalancedDays(raw, fsrs.maximumInterval);
+  const kept = fsrs.review(fresh, 'easy', now, seed, null, acceptedUpper);
+  assert.equal(daysUntil(kept), acceptedUpper, 'a recorded day within the accepted range is kept');
+  assert.equal(daysUntil(fsrs.review(fresh, 'easy', now, seed, null, acceptedUpper + 1)), fuzzed, 'beyond it: fuzz');
+  assert.equal(daysUntil(fsrs.review(fresh, 'easy', now, seed, null, acceptedLower - 1)), fuzzed, 'before it: fuzz');
+  const refused = fsrs.review(fresh, 'easy', now, seed, busy, acceptedUpper + 1);
+  assert.equal(daysUntil(refused), free, 'beyond it with a load: the balancer');
+  assert.equal(refused.balancedDays, free);
+
+  // Not graduating (a learning step), or fuzz off: nothing balanced.
+  assert.ok(!('balancedDays' in fsrs.review(fresh, 'good', now, seed, busy)));
+  const exact = new S.FSRS({ zone: 'UTC', fuzz: false }).review(fresh, 'easy', now, seed, busy);
+  assert.equal(fsrs.clock.elapsedDays(now, exact.due), Math.round(raw));
+  assert.ok(!('balancedDays' in exact));
+  // Too long to balance: fuzzed as usual, reported as null.
+  const long = fsrs.review({ ...fresh, state: 'review', stability: 400, difficulty: 5, lastReview: now - 300 * 86_400_000 }, 'good', now, seed, busy);
+  assert.equal(long.balancedDays, null);
+});
+
+test('the offline load: due counts by learner day, easy days by weekday, siblings', () => {
+  const zone = 'Europe/Berlin';
+  const clock = new S.DayClock(zone, 4);
+  const now = Date.UTC(2026, 11, 2, 10); // Wednesday 2 December 2026, 11:00 in Berlin
+  const today = clock.dayNumber(now);
+  const dueIn = (days) => new Date(clock.startOfDay(today + days)).toISOString();
+  const cards = [
+    { id: 'a', state: 'review', dueAt: dueIn(3), noteId: 'n' },
+    { id: 'b', state: 'review', dueAt: dueIn(3) },
+    { id: 'c', state: 'learning', dueAt: dueIn(3), noteId: 'n' },
+    { id: 'd', state: 'new', dueAt: dueIn(5) },
+    { id: 'e', state: 'review', dueAt: dueIn(5), noteId: 'n' },
+    { id: 'rated', state: 'review', dueAt: dueIn(0), noteId: 'n' },
+  ];
+  const easyDays = ['normal', 'normal', 'normal', 'normal', 'normal', 'reduced', 'minimum'];
+  const load = S.dayLoad(cards, cards[5], now, { zone, easyDays });
+  assert.deepEqual([0, 3, 4, 5].map(load.dueCount), [0, 2, 0, 1]);
+  assert.deepEqual(load.siblingDays.sort(), [3, 5]);
+  assert.equal(S.weekday(today), 2, 'Wednesday');
+  assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 7].map(load.weight), [1, 1, 1, 0.5, 1e-9, 1, 1, 1]);
+  const normal = S.dayLoad(cards, { id: 'x' }, now, { zone, easyDays: null });
+  assert.deepEqual([3, 4].map(normal.weight), [1, 1]);
+  assert.deepEqual(normal.siblingDays, []);
+  // The stack's scheduler passes the load on and reports the interval apart from the card.
+  const scheduler = new S.CardScheduler({ scheduler: 'fsrs' }, { zone });
+  const card = { id: 'new', state: 'new', dueAt: new Date(now).toISOString(), reviewCount: 0 };
+  const rated = scheduler.rate(card, 'easy', now, 7, load);
+  assert.ok(Number.isInteger(rated.balancedDays));
+  assert.equal(clock.dayNumber(Date.parse(rated.card.dueAt)) - today, rated.balancedDays);
+  assert.ok(!('balancedDays' in rated.card));
+  assert.equal(scheduler.rate(card, 'easy', now, 7).balancedDays, null);
+  assert.deepEqual(scheduler.apply(card, 'easy', now, 7), scheduler.rate(card, 'easy', now, 7).card);
+});
+
 test('the ladder: intervals and levels', () => {
   const { intervals, nextLevels } = load('ladder.json');
   for (const { rating, level, seconds } of intervals) assert.equal(S.ladderInterval(rating, level), seconds, `${rating} at ${level}`);

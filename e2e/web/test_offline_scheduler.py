@@ -149,12 +149,14 @@ def run_sequences(page: Page, zone: str, seed: int, cards_per_stack: int) -> dic
 
 
 QUEUE = """
-([stack, zone, cards, now]) => {
+([stack, zone, cards, everyCard, now]) => {
   const scheduler = new S.CardScheduler(stack, { zone });
   const at = new Date(now).getTime();
   const picked = scheduler.select(cards, at);
+  // The buttons name the load balancer's days (on by default), from every card of the learner.
+  const load = picked.card && stack.scheduler !== 'ladder' ? S.dayLoad(everyCard, picked.card, at, { zone }) : null;
   return { id: picked.card && picked.card.id, dueCount: picked.dueCount, nextDueAt: picked.nextDueAt,
-           options: picked.card ? scheduler.options(picked.card, at, picked.card.number) : [] };
+           options: picked.card ? scheduler.options(picked.card, at, picked.card.number, load) : [] };
 }
 """
 
@@ -167,7 +169,8 @@ def check_queue(page: Page, token: str, stack: dict, zone: str, numbers: dict) -
     _, nxt = api(page, "GET", f"/stacks/{stack['id']}/study/next", token=token)
     _, stacks = api(page, "GET", "/stacks", token=token)
     mine = next(s for s in stacks if s["id"] == stack["id"])
-    local = page.evaluate(QUEUE, [stack, zone, cards, iso(before)])
+    every = [c for s in stacks for c in api(page, "GET", f"/stacks/{s['id']}/cards?perPage=200", token=token)[1]["items"]]
+    local = page.evaluate(QUEUE, [stack, zone, cards, every, iso(before)])
     server_id = nxt["card"]["id"] if nxt["card"] else None
     if local["id"] != server_id:
         problems.append(f"{stack['name']}: next card server {server_id}, browser {local['id']}")

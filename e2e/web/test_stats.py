@@ -225,8 +225,10 @@ def test_dark_mode_on_a_phone(make_page):
     page.locator(".stack-header").get_by_role("link", name="Statistik").tap()
     expect(page.locator(".heatmap")).to_be_visible()
     page.set_viewport_size({"width": 844, "height": 390})
-    fits = """() => [...document.querySelectorAll('.chart')].every((host) =>
-      Math.abs(Number(host.querySelector('svg').getAttribute('width')) - host.clientWidth) < 1)"""
+    # Charts still loading (workload, memory) have no drawing yet; every drawn one fits.
+    fits = """() => { const drawn = [...document.querySelectorAll('.chart')].filter((host) => host.querySelector('svg'));
+      return drawn.length >= 3 && drawn.every((host) =>
+        Math.abs(Number(host.querySelector('svg').getAttribute('width')) - host.clientWidth) < 1); }"""
     page.wait_for_function(fits)
     assert page.evaluate("document.querySelector('.chart').clientWidth") > 600
 

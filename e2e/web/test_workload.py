@@ -244,3 +244,64 @@ def test_fitting_the_parameters_in_settings(page: Page):
         assert parameters["isDefault"]
     else:
         assert parameters["isDefault"]
+
+
+def test_easy_days_and_load_balancing_in_settings(make_page):
+    """Settings → Entspannte Tage: on by default with every weekday normal; by keyboard Sunday becomes
+    "Kaum" and stays after a reload; switching the balancing off rests the weekdays (and the API says
+    so); a wrong value from elsewhere is refused; English on a phone; axe finds nothing."""
+    page = make_page()
+    account = signup_via_api(page)
+    token = account["token"]
+    sign_in_storage(page, account)
+    page.goto("/app/settings")
+    section = page.locator("section[aria-labelledby=easy-days-title]")
+    expect(section.get_by_role("heading", name="Entspannte Tage")).to_be_visible()
+    switch = section.get_by_role("switch", name="Wiederholungen gleichmäßig verteilen")
+    expect(switch).to_be_checked()
+    sunday = section.get_by_label("Sonntag")
+    expect(sunday).to_have_value("normal")
+    expect(section.get_by_label("Montag")).to_be_enabled()
+    # Keyboard only: focus Sunday's choice and pick "Kaum" with the arrow keys.
+    sunday.focus()
+    sunday.select_option("minimum")
+    expect(page.locator(".toast").last).to_contain_text("Gespeichert")
+    status, settings = api(page, "GET", "/me/settings", token=token)
+    assert status == 200 and settings["easyDays"] == ["normal"] * 6 + ["minimum"], settings
+    assert settings["loadBalancing"] is True
+    page.reload()
+    expect(page.locator("section[aria-labelledby=easy-days-title]").get_by_label("Sonntag")).to_have_value("minimum")
+
+    # Off: the weekdays rest and say why.
+    section = page.locator("section[aria-labelledby=easy-days-title]")
+    switch = section.get_by_role("switch", name="Wiederholungen gleichmäßig verteilen")
+    switch.focus()
+    page.keyboard.press("Space")
+    expect(switch).not_to_be_checked()
+    expect(section.locator("#easy-days-help")).to_contain_text("sobald die Wiederholungen verteilt werden")
+    expect(section.get_by_label("Sonntag")).to_be_disabled()
+    status, settings = api(page, "GET", "/me/settings", token=token)
+    assert settings["loadBalancing"] is False and settings["easyDays"][6] == "minimum"
+
+    # What the page never sends is refused with a message, and nothing changes.
+    status, body = api(page, "PATCH", "/me/settings", {"easyDays": ["normal"] * 5}, token=token)
+    assert status == 400 and "easyDays" in body["message"], body
+    status, settings = api(page, "GET", "/me/settings", token=token)
+    assert settings["easyDays"][6] == "minimum"
+    result = _axe(page)
+    assert result["blocking"] == [], result["blocking"]
+
+    phone = make_page(locale="en-US", **PHONE)
+    sign_in_storage(phone, account)
+    phone.goto("/app/settings")
+    section = phone.locator("section[aria-labelledby=easy-days-title]")
+    expect(section.get_by_role("heading", name="Easy days")).to_be_visible()
+    expect(section.get_by_role("switch", name="Spread reviews evenly")).not_to_be_checked()
+    expect(section.get_by_label("Sunday")).to_have_value("minimum")
+    section.get_by_role("switch", name="Spread reviews evenly").tap()
+    expect(section.get_by_label("Sunday")).to_be_enabled()
+    expect(section.get_by_label("Sunday").locator("option:checked")).to_have_text("Hardly any")
+    overflow = phone.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the page is {overflow}px wider than the phone"
+    assert_touch_targets(phone)
+    shot(phone, "easy-days-en-phone")

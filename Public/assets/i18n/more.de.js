@@ -471,4 +471,13 @@ export default {
   'scheduler.fewer': 'Neue Parameter: In den nächsten 30 Tagen werden deine Wiederholungen um {percent} weniger.',
   'scheduler.more': 'Neue Parameter: In den nächsten 30 Tagen werden deine Wiederholungen um {percent} mehr.',
   'scheduler.unhealthy': 'Dein Gedächtnis lässt sich gerade schwer vorhersagen. Das passiert, wenn du Karten auch außerhalb der App lernst oder „Nochmal“ und „Gut“ anders drückst, als sie gemeint sind.',
+  'easyDays.title': 'Entspannte Tage',
+  'easyDays.balancing': 'Wiederholungen gleichmäßig verteilen',
+  'easyDays.balancingHelp': 'Der nächste Termin einer Karte kommt innerhalb ihres Spielraums auf einen ruhigeren Tag – und nie auf den Tag ihrer Geschwisterkarte (Vorder- und Rückseite, Lücken eines Lückentexts).',
+  'easyDays.weekdays': 'Wie viel an welchem Wochentag?',
+  'easyDays.help': '„Weniger“ bekommt etwa halb so viele Wiederholungen wie ein normaler Tag, „Kaum“ nur, was auf keinen anderen Tag passt. Deine Ruhetage zählen als „Kaum“.',
+  'easyDays.off': 'Die Wochentage gelten, sobald die Wiederholungen verteilt werden.',
+  'easyDays.normal': 'Normal',
+  'easyDays.reduced': 'Weniger',
+  'easyDays.minimum': 'Kaum',
 };

@@ -471,4 +471,13 @@ export default {
   'scheduler.fewer': 'New parameters: over the next 30 days you will have {percent} fewer reviews.',
   'scheduler.more': 'New parameters: over the next 30 days you will have {percent} more reviews.',
   'scheduler.unhealthy': 'Your memory is hard to predict right now. This happens when you also study the cards outside the app, or press “Again” and “Good” differently from how they are meant.',
+  'easyDays.title': 'Easy days',
+  'easyDays.balancing': 'Spread reviews evenly',
+  'easyDays.balancingHelp': 'A card’s next review lands on a quieter day within its leeway – and never on the day of its sibling (front and back, the gaps of one cloze).',
+  'easyDays.weekdays': 'How much on which weekday?',
+  'easyDays.help': '“Fewer” gets about half the reviews of a normal day, “Hardly any” only what fits no other day. Your rest days count as “Hardly any”.',
+  'easyDays.off': 'The weekdays apply once reviews are spread.',
+  'easyDays.normal': 'Normal',
+  'easyDays.reduced': 'Fewer',
+  'easyDays.minimum': 'Hardly any',
 };

@@ -42,6 +42,10 @@ public enum FSRSLoadBalancer {
     /// day then weighs as much as a normal day holding 70 cards and fills up. At 10⁻⁹ a normal day
     /// would need 15,000 times the minimum day's load first.
     public static let minimumWeight = 1e-9
+    /// The exponent of 1 / load in a day's weight.
+    static let loadExponent = 2.15
+    /// The exponent of 1 / interval in a day's weight.
+    static let intervalExponent = 3.0
     static let siblingSameDay = 0.000_001
     /// Modifiers for a day 1 … 4 days from a sibling's day (5 and more: none).
     static let siblingNear = [0.2, 0.4, 0.6, 0.8]
@@ -80,10 +84,18 @@ public enum FSRSLoadBalancer {
         let weights = candidates.indices.map { index -> Double in
             let day = candidates[index]
             let load = Double(counts[index] + 1)
-            return pow(1 / load, 2.15) * pow(1 / Double(day), 3) * easy[index]
+            return pow(1 / load, loadExponent) * pow(1 / Double(day), intervalExponent) * easy[index]
                 * siblingModifier(day: day, siblingDays: days.siblingDays)
         }
         return candidates[pick(weights: weights, fraction: fraction)]
+    }
+
+    /// The intervals a recorded balanced interval may take on replay for the unfuzzed `interval`: the
+    /// fuzz range widened by a day on each side (as a range of only minimum days is), within
+    /// 1 … `maximum`. Outside it (other parameters moved the range) the replay fuzzes as usual.
+    public static func acceptedRange(_ interval: Double, maximum: Int) -> ClosedRange<Int> {
+        let (lower, upper) = FSRSScheduler.fuzzBounds(interval, minimum: 1, maximum: maximum)
+        return max(1, lower - 1)...max(1, min(maximum, upper + 1))
     }
 
     /// Per candidate day: its weight for normal and minimum days; a reduced day (0 < w < 1) counts as

@@ -12,7 +12,7 @@ public struct FSRSScheduler: Sendable {
     public let model: FSRSModel
     let clock: DayClock
     /// (r^(1/decay) − 1) / factor: multiplying stability by this gives the raw interval.
-    private let intervalPerStability: Double
+    let intervalPerStability: Double
 
     /// Creates a scheduler, validating the configuration first.
     public init(configuration: FSRSConfiguration = FSRSConfiguration()) throws(FSRSConfigurationError) {
@@ -60,6 +60,27 @@ public struct FSRSScheduler: Sendable {
     public func review(
         _ card: FSRSCard, rating: FSRSRating, at now: Date, fuzzSeed: UInt64, load: FSRSLoadBalancer.Days? = nil
     ) -> FSRSCard {
+        review(card, rating: rating, at: now, fuzzSeed: fuzzSeed, due: load.map { .balanced($0) } ?? .fuzzed).card
+    }
+
+    /// How a card that graduates to review gets its day.
+    public enum DueChoice {
+        /// Fuzzed by the seed.
+        case fuzzed
+        /// Chosen by `FSRSLoadBalancer` over these days (fuzzed when the interval is too long to balance).
+        case balanced(FSRSLoadBalancer.Days)
+        /// The interval in days chosen when the review was made, kept while it lies within
+        /// `FSRSLoadBalancer.acceptedRange` of the interval computed now (a replay with other
+        /// parameters may move the range); fuzzed otherwise.
+        case recorded(Int)
+    }
+
+    /// The card after answering `rating` at `now`, and the interval the load balancer chose when `due`
+    /// is `.balanced` and the card went to review (nil otherwise): what the review log records so that
+    /// a replay (`.recorded`) gives the same day.
+    public func review(
+        _ card: FSRSCard, rating: FSRSRating, at now: Date, fuzzSeed: UInt64, due: DueChoice
+    ) -> (card: FSRSCard, balancedDays: Int?) {
         let elapsed = card.lastReview.map { clock.elapsedDays(from: $0, to: now) }
         var next = card
         next.lastReview = now
@@ -81,6 +102,10 @@ public struct FSRSScheduler: Sendable {
             next.difficulty = model.initialDifficulty(rating)
         }
         let stability = next.stability!
+        var balancedDays: Int?
+        let graduate = { (card: inout FSRSCard) in
+            balancedDays = self.graduate(&card, stability: stability, now: now, fuzzSeed: fuzzSeed, due: due)
+        }
 
         // State machine.
         switch card.state {
@@ -90,7 +115,7 @@ public struct FSRSScheduler: Sendable {
                 next.step = 0
                 next.due = now.addingTimeInterval(configuration.relearningSteps[0])
             } else {
-                graduate(&next, stability: stability, now: now, fuzzSeed: fuzzSeed, load: load)
+                graduate(&next)
             }
         case .learning, .relearning:
             let steps = card.state == .learning ? configuration.learningSteps : configuration.relearningSteps
@@ -98,7 +123,7 @@ public struct FSRSScheduler: Sendable {
             // A card may sit on a step that no longer exists when the steps were shortened; any pass
             // then graduates it.
             if steps.isEmpty || (step >= steps.count && rating != .again) {
-                graduate(&next, stability: stability, now: now, fuzzSeed: fuzzSeed, load: load)
+                graduate(&next)
                 break
             }
             switch rating {
@@ -117,23 +142,26 @@ public struct FSRSScheduler: Sendable {
                 next.due = now.addingTimeInterval(delay)
             case .good:
                 if step + 1 >= steps.count {
-                    graduate(&next, stability: stability, now: now, fuzzSeed: fuzzSeed, load: load)
+                    graduate(&next)
                 } else {
                     next.step = step + 1
                     next.due = now.addingTimeInterval(steps[step + 1])
                 }
             case .easy:
-                graduate(&next, stability: stability, now: now, fuzzSeed: fuzzSeed, load: load)
+                graduate(&next)
             }
         }
-        return next
+        return (next, balancedDays)
     }
 
-    /// The four possible outcomes of reviewing `card` at `now`, e.g. to label each answer button.
-    public func preview(_ card: FSRSCard, at now: Date, fuzzSeed: UInt64) -> [FSRSRating: FSRSCard] {
+    /// The four possible outcomes of reviewing `card` at `now`, e.g. to label each answer button;
+    /// with `load`, the days the load balancer would choose.
+    public func preview(_ card: FSRSCard, at now: Date, fuzzSeed: UInt64, load: FSRSLoadBalancer.Days? = nil)
+        -> [FSRSRating: FSRSCard]
+    {
         var outcomes: [FSRSRating: FSRSCard] = [:]
         for rating in FSRSRating.allCases {
-            outcomes[rating] = review(card, rating: rating, at: now, fuzzSeed: fuzzSeed)
+            outcomes[rating] = review(card, rating: rating, at: now, fuzzSeed: fuzzSeed, load: load)
         }
         return outcomes
     }
@@ -156,27 +184,40 @@ public struct FSRSScheduler: Sendable {
 
     // MARK: - Internals
 
-    /// Moves the card to the review state, due a (possibly fuzzed) whole number of days from now.
+    /// Moves the card to the review state, due a (possibly fuzzed or balanced) whole number of days
+    /// from now. Returns the balancer's choice when `due` is `.balanced` and fuzz is on.
     private func graduate(
-        _ card: inout FSRSCard, stability: Double, now: Date, fuzzSeed: UInt64, load: FSRSLoadBalancer.Days?
-    ) {
+        _ card: inout FSRSCard, stability: Double, now: Date, fuzzSeed: UInt64, due: DueChoice
+    ) -> Int? {
         card.state = .review
         card.step = nil
+        var balanced: Int?
         let days: Int
         if configuration.fuzz {
             let raw = stability * intervalPerStability
+            let clamped = min(max(raw, 1), Double(configuration.maximumInterval))
             let fraction = Self.unitFraction(seed: fuzzSeed)
-            days =
-                load.flatMap {
-                    FSRSLoadBalancer.interval(
-                        min(max(raw, 1), Double(configuration.maximumInterval)),
-                        maximum: configuration.maximumInterval, days: $0, fraction: fraction)
+            switch due {
+            case .fuzzed:
+                break
+            case .balanced(let load):
+                balanced = FSRSLoadBalancer.interval(
+                    clamped, maximum: configuration.maximumInterval, days: load, fraction: fraction)
+            case .recorded(let recorded):
+                if FSRSLoadBalancer.acceptedRange(clamped, maximum: configuration.maximumInterval).contains(recorded) {
+                    days = recorded
+                    card.due = clock.date(addingDays: days, to: now)
+                    return nil
                 }
+            }
+            days =
+                balanced
                 ?? Self.fuzzedInterval(raw, minimum: 1, maximum: configuration.maximumInterval, fraction: fraction)
         } else {
             days = interval(forStability: stability)
         }
         card.due = clock.date(addingDays: days, to: now)
+        return balanced
     }
 
     /// Anki's fuzz: a uniform whole number of days in [lower, upper] around `interval`, where the

@@ -74,15 +74,22 @@ public struct LoggedReview: Sendable, Hashable {
     public var reviewedAt: Date
     /// Arrival number among the card's entries.
     public var seq: Int
+    /// The interval in days the load balancer chose when the review was made (FSRS, graduating to
+    /// review); a replay keeps it while it fits the interval computed then (`FSRSScheduler.DueChoice`).
+    public var balancedDays: Int?
 
     /// Creates the entry.
-    public init(id: UUID, kind: ReviewLogKind, undoes: UUID?, rating: StudyRating, reviewedAt: Date, seq: Int) {
+    public init(
+        id: UUID, kind: ReviewLogKind, undoes: UUID?, rating: StudyRating, reviewedAt: Date, seq: Int,
+        balancedDays: Int? = nil
+    ) {
         self.id = id
         self.kind = kind
         self.undoes = undoes
         self.rating = rating
         self.reviewedAt = reviewedAt
         self.seq = seq
+        self.balancedDays = balancedDays
     }
 }
 
@@ -122,6 +129,8 @@ public struct ReplayStep: Sendable, Hashable {
     public var after: ReplayState
     /// Learner days since the previous counted review; nil for the first.
     public var elapsedDays: Int?
+    /// The interval the load balancer chose for this review (when it was given the days ahead).
+    public var balancedDays: Int?
 }
 
 /// Everything needed to schedule the cards of one stack: the scheduler, the FSRS scheduler built from
@@ -162,8 +171,10 @@ public struct CardScheduler: Sendable {
 
     /// The ratings offered for a card with `schedule` at `now`, in button order (the worst answer
     /// first in both schedulers: ladder Schwer, Mittel, Einfach; FSRS Again … Easy), each with the
-    /// interval it would give.
-    public func options(for schedule: CardSchedule, cardID: Int64, now: Date) -> [RatingOption] {
+    /// interval it would give (with `load`, the day the load balancer would choose, as rating gives it).
+    public func options(
+        for schedule: CardSchedule, cardID: Int64, now: Date, load: FSRSLoadBalancer.Days? = nil
+    ) -> [RatingOption] {
         switch kind {
         case .ladder:
             return LadderRating.allCases.reversed().map { rating in
@@ -173,7 +184,7 @@ public struct CardScheduler: Sendable {
             }
         case .fsrs:
             let seed = FSRSScheduler.fuzzSeed(cardID: cardID, reviewCount: schedule.reviewCount)
-            let outcomes = fsrs.preview(schedule.fsrsCard, at: now, fuzzSeed: seed)
+            let outcomes = fsrs.preview(schedule.fsrsCard, at: now, fuzzSeed: seed, load: load)
             let today = day(of: now)
             return FSRSRating.allCases.map { rating in
                 let outcome = outcomes[rating]!
@@ -197,7 +208,14 @@ public struct CardScheduler: Sendable {
     // MARK: Replay
 
     /// Applies one counted review to `schedule` (the card's `reviewCount`-th, which seeds FSRS's fuzz).
-    public func apply(_ rating: StudyRating, at time: Date, to schedule: inout CardSchedule, cardID: Int64) {
+    /// An FSRS card that graduates takes `balancedDays` (recorded with the review) when it still fits,
+    /// else the load balancer's day over `load`, else its fuzzed day; returns the balancer's choice.
+    @discardableResult
+    public func apply(
+        _ rating: StudyRating, at time: Date, to schedule: inout CardSchedule, cardID: Int64,
+        balancedDays: Int? = nil, load: FSRSLoadBalancer.Days? = nil
+    ) -> Int? {
+        var balanced: Int?
         switch kind {
         case .ladder:
             let state = LadderScheduler.review(schedule.ladderState, rating: rating.ladder, at: time)
@@ -208,9 +226,12 @@ public struct CardScheduler: Sendable {
             schedule.stability = nil
             schedule.difficulty = nil
         case .fsrs:
-            let next = fsrs.review(
+            let due: FSRSScheduler.DueChoice =
+                if let balancedDays { .recorded(balancedDays) } else if let load { .balanced(load) } else { .fuzzed }
+            let (next, chosen) = fsrs.review(
                 schedule.fsrsCard, rating: rating.fsrs, at: time,
-                fuzzSeed: FSRSScheduler.fuzzSeed(cardID: cardID, reviewCount: schedule.reviewCount))
+                fuzzSeed: FSRSScheduler.fuzzSeed(cardID: cardID, reviewCount: schedule.reviewCount), due: due)
+            balanced = chosen
             schedule.due = next.due
             schedule.state = CardState(next.state)
             schedule.step = next.step
@@ -221,24 +242,30 @@ public struct CardScheduler: Sendable {
         schedule.reviewCount += 1
         if schedule.firstReviewedAt == nil { schedule.firstReviewedAt = time }
         schedule.lastReviewedAt = time
+        return balanced
     }
 
     /// Applies `reviews` (counted reviews in replay order, all after the card's counted ones) to the
     /// schedule the card has now. Since a card's schedule is the replay of its history, this gives
     /// what a replay of the whole history gives (`replay` is a reset followed by this). Returns the
-    /// steps of the reviews among `described`.
+    /// steps of the reviews among `described`. A review without a recorded balanced interval is
+    /// balanced over `load(review)` when that gives the days ahead of it.
     @discardableResult
     public func advance(
-        _ schedule: inout CardSchedule, cardID: Int64, by reviews: [LoggedReview], describing described: Set<UUID> = []
+        _ schedule: inout CardSchedule, cardID: Int64, by reviews: [LoggedReview], describing described: Set<UUID> = [],
+        load: (LoggedReview) -> FSRSLoadBalancer.Days? = { _ in nil }
     ) -> [UUID: ReplayStep] {
         var steps: [UUID: ReplayStep] = [:]
         for review in reviews {
             let before = schedule
-            apply(review.rating, at: review.reviewedAt, to: &schedule, cardID: cardID)
+            let balanced = apply(
+                review.rating, at: review.reviewedAt, to: &schedule, cardID: cardID, balancedDays: review.balancedDays,
+                load: review.balancedDays == nil ? load(review) : nil)
             guard described.contains(review.id) else { continue }
             steps[review.id] = ReplayStep(
                 before: replayState(before), after: replayState(schedule),
-                elapsedDays: before.lastReviewedAt.map { fsrs.elapsedDays(from: $0, to: review.reviewedAt) })
+                elapsedDays: before.lastReviewedAt.map { fsrs.elapsedDays(from: $0, to: review.reviewedAt) },
+                balancedDays: balanced)
         }
         return steps
     }

@@ -39,7 +39,7 @@ enum BackupService {
                     remindersEnabled: $0.remindersEnabled, reminderTime: $0.reminderTime,
                     leaderboardOptIn: $0.leaderboardOptIn, theme: $0.theme, onboardingDone: $0.onboardingDone,
                     purpose: $0.purpose, minutesPerDay: $0.minutesPerDay, interests: $0.interestList,
-                    gameElements: $0.gameElements)
+                    gameElements: $0.gameElements, loadBalancing: $0.loadBalancing, easyDays: $0.easyDays)
             },
             schedulerParameters: parameters.flatMap { row in
                 row.weights.map {
@@ -123,7 +123,7 @@ enum BackupService {
                         id: log.id!, card: card, reviewedAt: log.reviewedAt, rating: log.rating,
                         scheduler: log.scheduler, stateBefore: log.stateBefore, stateAfter: log.stateAfter,
                         durationMs: log.durationMs, kind: log.kind, undoes: log.undoes, elapsedDays: log.elapsedDays,
-                        seq: log.seq, mode: log.mode)
+                        seq: log.seq, mode: log.mode, balancedDays: log.balancedDays)
                 }
             })
     }
@@ -295,6 +295,7 @@ enum BackupService {
                 guard SchedulerKind(rawValue: review.scheduler) != nil, ReviewLogKind(rawValue: review.kind) != nil,
                     StudyMode(rawValue: review.mode) != nil, (0...4).contains(review.rating), review.seq >= 1,
                     (review.durationMs ?? 0) >= 0, (review.elapsedDays ?? 0) >= 0, review.reviewedAt >= earliest,
+                    (review.balancedDays ?? 1) >= 1,
                     review.undoes.map(ownReviews.contains) ?? true, isJSONObject(review.stateBefore),
                     isJSONObject(review.stateAfter)
                 else {
@@ -342,7 +343,7 @@ enum BackupService {
                 settings.purpose.map(SettingsService.purposes.contains) ?? true,
                 settings.minutesPerDay.map(SettingsService.minutesChoices.contains) ?? true,
                 (try? SettingsService.interestsText(settings.interests)) != nil,
-                (settings.theme?.count ?? 0) <= 40
+                (settings.theme?.count ?? 0) <= 40, settings.easyDays.map({ $0.count == 7 }) ?? true
             else { throw fail("Die Einstellungen sind ungültig.") }
         }
         if let parameters = account.schedulerParameters {

@@ -36,5 +36,6 @@ enum Migrations {
         CreateCardImages(),
         UpdateLearnerSettingsAddGameElements(),
         CreateBacklogMoves(),
+        AddLoadBalancing(),
     ]
 }

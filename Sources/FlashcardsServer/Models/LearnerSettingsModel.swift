@@ -1,3 +1,4 @@
+import FlashcardsCore
 import Fluent
 import Foundation
 
@@ -33,6 +34,10 @@ final class LearnerSettingsModel: Model, @unchecked Sendable {
     /// late, an undo, a deleted card or stack: `StudyTransaction.logChanged`); the cached days
     /// from its day on are rebuilt.
     @OptionalField(key: "cache_dirty_from") var cacheDirtyFrom: Date?
+    /// Whether a rating's due day is chosen by the learner's load (`LearnerLoad`); on by default.
+    @Field(key: "load_balancing") var loadBalancing: Bool
+    /// How much each weekday should get, Monday first: `n` normal, `r` reduced, `m` minimum.
+    @Field(key: "easy_days") var easyDaysCode: String
 
     init() {}
 
@@ -51,7 +56,18 @@ final class LearnerSettingsModel: Model, @unchecked Sendable {
         self.purpose = nil
         self.minutesPerDay = nil
         self.interests = "[]"
+        self.loadBalancing = true
+        self.easyDaysCode = Self.code(EasyDay.allNormal)
     }
+
+    /// The weekdays' weights, Monday first (all normal for a code that is not seven known letters).
+    var easyDays: [EasyDay] {
+        let days = easyDaysCode.compactMap { letter in EasyDay.allCases.first { $0.rawValue.first == letter } }
+        return days.count == 7 ? days : EasyDay.allNormal
+    }
+
+    /// The stored code of `days`: their initials.
+    static func code(_ days: [EasyDay]) -> String { String(days.compactMap(\.rawValue.first)) }
 
     /// The learner's row, or the defaults (not yet stored) when there is none.
     static func find(for userId: UUID, on database: any Database) async throws -> LearnerSettingsModel {

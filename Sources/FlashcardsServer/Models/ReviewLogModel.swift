@@ -31,6 +31,8 @@ final class ReviewLogModel: Model, @unchecked Sendable {
     @Field(key: "seq") var seq: Int
     /// The study mode the review was made in (`StudyMode`).
     @Field(key: "mode") var mode: String
+    /// The interval in days the load balancer chose for this review (`LoggedReview.balancedDays`).
+    @OptionalField(key: "balanced_days") var balancedDays: Int?
 
     init() {}
 
@@ -70,7 +72,8 @@ extension ReviewLogModel {
     var logged: LoggedReview {
         get throws {
             LoggedReview(
-                id: id!, kind: try logKind, undoes: undoes, rating: try storedRating, reviewedAt: reviewedAt, seq: seq)
+                id: id!, kind: try logKind, undoes: undoes, rating: try storedRating, reviewedAt: reviewedAt, seq: seq,
+                balancedDays: balancedDays)
         }
     }
 }

@@ -97,7 +97,7 @@ enum BackupWriter {
                 .columns(
                     "user_id", "language", "daily_goal", "focus_mode", "reminders_enabled", "reminder_time",
                     "leaderboard_opt_in", "theme", "onboarding_done", "purpose", "minutes_per_day", "interests",
-                    "game_elements"
+                    "game_elements", "load_balancing", "easy_days"
                 )
                 .values(
                     SQLBind(userId), SQLBind(settings.language), SQLBind(settings.dailyGoal),
@@ -105,7 +105,8 @@ enum BackupWriter {
                     SQLBind(settings.leaderboardOptIn), SQLBind(settings.theme), SQLBind(settings.onboardingDone),
                     SQLBind(settings.purpose), SQLBind(settings.minutesPerDay),
                     SQLBind(try SettingsService.interestsText(settings.interests)),
-                    SQLBind(settings.gameElements ?? true)
+                    SQLBind(settings.gameElements ?? true), SQLBind(settings.loadBalancing ?? true),
+                    SQLBind(LearnerSettingsModel.code(settings.easyDays ?? EasyDay.allNormal))
                 ).run()
         }
         if let parameters = account.schedulerParameters {
@@ -242,7 +243,7 @@ enum BackupWriter {
                     reviewedAt: review.reviewedAt, rating: review.rating, scheduler: review.scheduler,
                     before: review.stateBefore, after: review.stateAfter, durationMs: review.durationMs,
                     kind: review.kind, undoes: review.undoes.flatMap { reviewIds[$0] }, elapsedDays: review.elapsedDays,
-                    seq: review.seq, mode: review.mode)
+                    seq: review.seq, mode: review.mode, balancedDays: review.balancedDays)
             }
             try await BulkInsert.run(into: "cards", columns: NewCardRows.columns, rows: cardRows, on: sql)
             try await BulkInsert.run(into: "review_logs", columns: ImportWriter.logColumns, rows: logRows, on: sql)

@@ -140,19 +140,20 @@ enum ImportWriter {
 
     static let logColumns = [
         "id", "user_id", "card_id", "stack_id", "reviewed_at", "rating", "scheduler", "state_before", "state_after",
-        "duration_ms", "kind", "undoes", "elapsed_days", "seq", "mode",
+        "duration_ms", "kind", "undoes", "elapsed_days", "seq", "mode", "balanced_days",
     ]
 
     /// One row of `review_logs` in `logColumns` order (imports and backups write the log alike).
     static func logRow(
         id: UUID, userId: UUID, cardId: Int, stackId: Int, reviewedAt: Date, rating: Int, scheduler: String,
         before: String, after: String, durationMs: Int?, kind: String, undoes: UUID?, elapsedDays: Int?, seq: Int,
-        mode: String
+        mode: String, balancedDays: Int? = nil
     ) -> [StoredValue] {
         [
             .uuid(id), .uuid(userId), .int(cardId), .int(stackId), .date(reviewedAt), .int(rating), .text(scheduler),
             .text(before), .text(after), durationMs.map(StoredValue.int) ?? .null, .text(kind),
             undoes.map(StoredValue.uuid) ?? .null, elapsedDays.map(StoredValue.int) ?? .null, .int(seq), .text(mode),
+            balancedDays.map(StoredValue.int) ?? .null,
         ]
     }
 }

@@ -91,6 +91,9 @@ struct PreloadedParameters: Sendable {
 // MARK: Statements outside a transaction
 
 extension StudyStore {
+    /// The due times of the other cards of `card`'s note waiting in the review queue (`siblingDueTimes`).
+    func siblingDues(of card: CardModel) async throws -> [Date] { try await siblingDueTimes(of: card, on: sql) }
+
     /// The account `userId` and, with `stackId`, the caller's stack of that id and their FSRS
     /// parameters: one primary-key lookup (a foreign stack id finds no stack).
     func authenticated(userId: UUID, stackId: UUID?, tokenId: String? = nil) async throws -> AuthenticatedRow? {

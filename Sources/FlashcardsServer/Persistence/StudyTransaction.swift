@@ -73,6 +73,9 @@ extension StudyTransaction {
             knownReview: known)
     }
 
+    /// The due times of the other cards of `card`'s note waiting in the review queue (`siblingDueTimes`).
+    func siblingDues(of card: CardModel) async throws -> [Date] { try await siblingDueTimes(of: card, on: sql) }
+
     /// The card with this path id in `stackId`.
     func card(uniqueId: UUID, stackId: Int) async throws -> CardModel? {
         try await sql.raw("SELECT * FROM cards WHERE unique_id = \(key: uniqueId) AND stack_id = \(key: stackId)")
@@ -144,13 +147,13 @@ extension StudyTransaction {
                 (\(bind: log.id!), \(bind: log.userId), \(bind: log.cardId), \(bind: log.stackId), \(bind: log.reviewedAt),
                 \(bind: log.rating), \(bind: log.scheduler), \(bind: log.stateBefore), \(bind: log.stateAfter),
                 \(bind: log.durationMs), \(bind: log.kind), \(bind: log.undoes), \(bind: log.elapsedDays), \(bind: log.seq),
-                \(bind: log.mode))
+                \(bind: log.mode), \(bind: log.balancedDays))
                 """
             }
             try await sql.raw(
                 """
                 INSERT INTO review_logs (id, user_id, card_id, stack_id, reviewed_at, rating, scheduler, state_before,
-                state_after, duration_ms, kind, undoes, elapsed_days, seq, mode) VALUES 
+                state_after, duration_ms, kind, undoes, elapsed_days, seq, mode, balanced_days) VALUES 
                 """ + rows.joined(separator: ", ")
             ).run()
         }
@@ -232,4 +235,21 @@ extension StudyTransaction {
         }
         return result
     }
+}
+
+/// The due times of the other cards of `card`'s note (a reversed pair, a cloze) that wait in the
+/// review queue; none for a card of its own. The load balancer keeps a card off their days.
+func siblingDueTimes(of card: CardModel, on sql: any SQLDatabase) async throws -> [Date] {
+    guard let noteId = card.noteId else { return [] }
+    return try await sql.raw(
+        """
+        SELECT due_at FROM cards WHERE note_id = \(bind: noteId) AND user_id = \(bind: card.userId)
+        AND id <> \(key: card.id!) AND queue = \(literal: CardQueue.review.rawValue)
+        """
+    ).all(decoding: DueRow.self).map(\.due_at)
+}
+
+/// A due time read alone.
+private struct DueRow: Decodable {
+    let due_at: Date
 }

@@ -1,3 +1,4 @@
+import FlashcardsCore
 import Foundation
 import SQLKit
 
@@ -26,6 +27,16 @@ struct WorkloadStore {
             WHERE stack_id IN (\(binds: stackIds))
             """
         ).all(decoding: CardRow.self)
+    }
+
+    /// The learner's cards in the review queue due in `start` ..< `end`, counted per 15-minute bucket
+    /// (`TimeBuckets`): the load the load balancer weighs (`LearnerLoad`).
+    func reviewLoad(userId: UUID, from start: Date, to end: Date) async throws -> [(Date, Int)] {
+        try await TimeBuckets.counts(
+            table: "cards", column: "due_at",
+            filter:
+                "user_id = \(bind: userId) AND queue = \(literal: CardQueue.review.rawValue) AND due_at >= \(bind: start) AND due_at < \(bind: end)",
+            sql: store.sql, bucket: store.bucket("due_at"))
     }
 
     /// One answer of the log: FSRS rating (1 … 4), duration, the card's phase before it (0 learning or

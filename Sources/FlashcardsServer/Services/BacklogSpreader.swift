@@ -41,6 +41,7 @@ struct BacklogSpreader {
                 stackId: stackId, cap: cap, budget: budget, today: today, now: now, scheduler: scheduler, tx: tx)
         }
         stack.spreadDay = today
+        if moved > 0 { LearnerLoad.forget(userId: stack.userId) }
         return moved
     }
 

@@ -252,6 +252,8 @@ struct MotivationService {
                 "Ruhetage lassen sich nur für heute und die nächsten 60 Tage festlegen.", code: "rest_day_out_of_range")
         }
         try await motivation.setRestDay(day, rest: rest)
+        // A rest day is a minimum day for the load balancer.
+        LearnerLoad.forget(userId: try user.requireID())
     }
 }
 

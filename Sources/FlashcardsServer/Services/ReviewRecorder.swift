@@ -15,8 +15,13 @@ struct ReviewRecorder {
     /// else (an undo, a review that arrives late) replays the card's whole log. `lastSeq` is the
     /// card's highest arrival number when the caller has read it already. Returns how the card's
     /// review times changed, for the stack's day counts (`StackDayCounts`).
+    ///
+    /// With `load` (the learner's days ahead), an appended FSRS review made on its day that graduates
+    /// the card gets its day from the load balancer, and the log row keeps the choice (`balancedDays`)
+    /// so that every later replay gives the same day.
     func record(
-        _ newLogs: [ReviewLogModel], for card: CardModel, lastSeq knownSeq: Int? = nil, in tx: any StudyTransaction
+        _ newLogs: [ReviewLogModel], for card: CardModel, lastSeq knownSeq: Int? = nil,
+        load: LearnerLoad.Snapshot? = nil, in tx: any StudyTransaction
     )
         async throws -> ReviewTimesChange
     {
@@ -43,8 +48,13 @@ struct ReviewRecorder {
         let steps: [UUID: ReplayStep]
         if appending {
             var schedule = try card.schedule
+            var days: FSRSLoadBalancer.Days?
+            if let load {
+                days = load.days(for: card, siblings: try await tx.siblingDues(of: card), scheduler: scheduler)
+            }
             steps = scheduler.advance(
-                &schedule, cardID: cardID, by: try ordered.map { try $0.logged }, describing: described)
+                &schedule, cardID: cardID, by: try ordered.map { try $0.logged }, describing: described,
+                load: { review in days.flatMap { scheduler.day(of: review.reviewedAt) == load?.today ? $0 : nil } })
             card.setSchedule(schedule)
         } else {
             let replay = scheduler.replay(
@@ -60,6 +70,7 @@ struct ReviewRecorder {
                 log.stateBefore = StateJSON.text(step.before)
                 log.stateAfter = StateJSON.text(step.after)
                 log.elapsedDays = step.elapsedDays
+                if let balanced = step.balancedDays { log.balancedDays = balanced }
             } else {
                 // An undo entry (or a review an earlier undo already cancelled): the card as it was
                 // and as it is now.

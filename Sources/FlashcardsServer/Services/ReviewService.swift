@@ -42,6 +42,10 @@ struct ReviewService {
             guard review.reviewedAt >= Self.earliestReview else {
                 throw AppError.validation("reviewedAt liegt vor dem Jahr 2000 (\(review.id.path)).")
             }
+            if let days = review.balancedDays, !(1...36_500).contains(days) {
+                throw AppError.validation(
+                    "balancedDays muss zwischen 1 und 36500 liegen (\(review.id.path)).")
+            }
         }
         let cardIds = Array(Set(unique.map(\.cardId)))
         let timeZone = user.timeZone
@@ -89,11 +93,12 @@ struct ReviewService {
                     invalid.append(review.id.path)
                     continue
                 }
-                newLogs[card.id!, default: []].append(
-                    ReviewLogModel(
-                        id: review.id, userId: userId, cardId: card.id!, stackId: card.stackId,
-                        reviewedAt: review.reviewedAt, rating: rating, durationMs: review.durationMs,
-                        mode: review.mode ?? .flashcards))
+                let log = ReviewLogModel(
+                    id: review.id, userId: userId, cardId: card.id!, stackId: card.stackId,
+                    reviewedAt: review.reviewedAt, rating: rating, durationMs: review.durationMs,
+                    mode: review.mode ?? .flashcards)
+                log.balancedDays = scheduler.kind == .fsrs ? review.balancedDays : nil
+                newLogs[card.id!, default: []].append(log)
             }
             if !invalid.isEmpty {
                 throw AppError.refused(
@@ -110,6 +115,7 @@ struct ReviewService {
             }
             // A batch may change hundreds of cards: the next rating counts the day again.
             try await tx.forgetDayCounts(stackIds: changedStacks)
+            LearnerLoad.forget(userId: userId)
             // Reviews of earlier days change the progress of those days.
             if let earliest = newLogs.values.joined().map(\.reviewedAt).min() {
                 try await tx.logChanged(userId: userId, from: earliest)
@@ -164,6 +170,7 @@ struct ReviewService {
             entry.mode = logs.first { $0.id == last.id }?.mode ?? StudyMode.flashcards.rawValue
             let change = try await ReviewRecorder(scheduler: scheduler).record([entry], for: card, in: tx)
             _ = try await tx.applyDayCounts(change)
+            LearnerLoad.forget(userId: userId)
             // The undone review no longer counts on its day.
             try await tx.logChanged(userId: userId, from: last.reviewedAt)
             return UndoResponse(card: try card.dto(stack: stack), undoneReviewId: last.id)
@@ -191,6 +198,7 @@ struct ReviewService {
             }
             try await tx.forgetDayCounts(stackIds: [stack.id!])
         }
+        LearnerLoad.forget(userId: stack.userId)
     }
 }
 

@@ -73,6 +73,15 @@ struct SettingsService {
             settings.reminderTime = time
         }
         if let optIn = change.leaderboardOptIn { settings.leaderboardOptIn = optIn }
+        if let balancing = change.loadBalancing { settings.loadBalancing = balancing }
+        if let names = change.easyDays {
+            let days = names.compactMap(EasyDay.init(rawValue:))
+            guard names.count == 7, days.count == 7 else {
+                throw AppError.validation(
+                    "easyDays braucht sieben Wochentage ab Montag, jeder normal, reduced oder minimum.")
+            }
+            settings.easyDaysCode = LearnerSettingsModel.code(days)
+        }
         switch change.theme {
         case .keep: break
         case .clear: settings.theme = nil
@@ -87,6 +96,7 @@ struct SettingsService {
             settings.theme = theme
         }
         try await Self.save(settings, on: context.db)
+        if change.loadBalancing != nil || change.easyDays != nil { LearnerLoad.forget(userId: user.id!) }
         return try await dto(settings, unlockedThemes: unlocked)
     }
 
@@ -140,7 +150,8 @@ struct SettingsService {
             unlockedThemes: unlockedThemes ?? [],
             onboarding: OnboardingDTO(
                 done: settings.onboardingDone, purpose: settings.purpose, minutesPerDay: settings.minutesPerDay,
-                interests: settings.interestList))
+                interests: settings.interestList),
+            loadBalancing: settings.loadBalancing, easyDays: settings.easyDays)
     }
 }
 

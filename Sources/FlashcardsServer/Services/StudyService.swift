@@ -127,8 +127,17 @@ struct StudyService {
                 ? scheduler.start(ofDay: scheduler.day(of: context.now) + 1)
                 : try await store.firstDueAt(stackId: stack.id!)
         }
-        let options = try head.shown.map {
-            scheduler.options(for: try $0.schedule, cardID: Int64($0.id!), now: context.now)
+        var options: [RatingOption]?
+        if let shown = head.shown {
+            // The buttons name the days rating gives: balanced by the learner's load when it is on.
+            var days: FSRSLoadBalancer.Days?
+            if scheduler.kind == .fsrs,
+                let load = try await LearnerLoad.snapshot(
+                    userId: try user.requireID(), timeZone: user.timeZone, scheduler: scheduler, context: context)
+            {
+                days = load.days(for: shown, siblings: try await store.siblingDues(of: shown), scheduler: scheduler)
+            }
+            options = scheduler.options(for: try shown.schedule, cardID: Int64(shown.id!), now: context.now, load: days)
         }
         return StudyState(
             card: head.shown, options: options ?? [], dueCount: head.dueCount, nextDueAt: nextDueAt,
@@ -184,32 +193,46 @@ struct StudyService {
         let logId = reviewId ?? context.uuid()
         let dayStart = scheduler.kind == .fsrs ? scheduler.start(ofDay: scheduler.day(of: now)) : nil
         let keptToday = dayStart.flatMap { StackDayCounts.kept(by: stack, from: $0) } != nil
-        let (card, counts) = try await store.writeTransaction { tx -> (CardModel, StackDayCounts.Counts?) in
+        let load =
+            scheduler.kind == .fsrs
+            ? try await LearnerLoad.snapshot(
+                userId: userId, timeZone: user.timeZone, scheduler: scheduler, context: context) : nil
+        let (card, counts, before) = try await store.writeTransaction {
+            tx -> (CardModel, StackDayCounts.Counts?, Date?) in
             try await tx.lockCards([cardUUID], of: userId, in: stackId)
             guard
                 let rated = try await tx.ratedCard(
                     uniqueId: cardUUID, stackId: stackId, userId: userId, reviewId: logId)
             else { throw AppError.cardNotFound }
             switch rated.knownReview {
-            case .same?: return (rated.card, nil)
+            case .same?: return (rated.card, nil, nil)
             case .other?: throw AppError.conflict("Diese reviewId gehört zu einer anderen Bewertung.")
             case nil: break
             }
             let log = ReviewLogModel(
                 id: logId, userId: userId, cardId: rated.card.id!, stackId: stackId, reviewedAt: now, rating: rating,
                 durationMs: durationMs, mode: mode)
+            let before = Self.reviewDue(rated.card)
             let change = try await ReviewRecorder(scheduler: scheduler).record(
-                [log], for: rated.card, lastSeq: rated.lastSeq, in: tx)
+                [log], for: rated.card, lastSeq: rated.lastSeq, load: load, in: tx)
             // The day's first rating of an FSRS stack counts the day (this rating included); every
             // other adjusts the counts kept.
             if let dayStart, !keptToday,
                 let counts = try await tx.recountDay(stackId: stackId, from: dayStart)
             {
-                return (rated.card, counts)
+                return (rated.card, counts, before)
             }
-            return (rated.card, try await tx.applyDayCounts(change))
+            return (rated.card, try await tx.applyDayCounts(change), before)
         }
         if let counts { StackDayCounts.remember(counts, on: stack) }
+        if counts != nil || before != nil || card.queue == CardQueue.review.rawValue {
+            LearnerLoad.moved(userId: userId, from: before, to: Self.reviewDue(card), scheduler: scheduler)
+        }
         return card
+    }
+
+    /// The due time of a card waiting in the review queue (what the learner's load counts).
+    private static func reviewDue(_ card: CardModel) -> Date? {
+        card.queue == CardQueue.review.rawValue ? card.dueAt : nil
     }
 }

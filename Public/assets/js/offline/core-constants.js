@@ -216,5 +216,24 @@ export default {
     "maximumChoices": 7,
     "choiceLength": 500,
     "maximumGaps": 50
+  },
+  "loadBalancer": {
+    "maximumBalancedInterval": 90,
+    "horizon": 100,
+    "minimumWeight": 1e-9,
+    "siblingSameDay": 0.000001,
+    "siblingNear": [
+      0.2,
+      0.4,
+      0.6,
+      0.8
+    ],
+    "loadExponent": 2.15,
+    "intervalExponent": 3,
+    "easyDayWeights": {
+      "normal": 1,
+      "reduced": 0.5,
+      "minimum": 1e-9
+    }
   }
 };

@@ -1,12 +1,15 @@
 // Studying from the local copy when the server cannot be reached: the answers of the study routes
 // (`study/next`, `study/quiz`, `study/check`, `study/rate`, `undo`, the stacks and a stack's cards)
 // computed in the browser with the server's rules (scheduler.js, answers.js). Every rating updates
-// the card's schedule here and goes into the outbox with its id and moment; sync.js sends it later.
+// the card's schedule here (an FSRS review day placed by the load balancer when the learner's
+// settings have it on) and goes into the outbox with its id, moment and balanced interval; sync.js
+// sends it later.
 // `StudySession` (study-session.js) and the card form call these when the network is gone.
 
 import { ApiError, session } from '../api/client.js';
+import { settingsNow } from '../account.js';
 import { answerWords, expectedAnswer } from '../rich-text.js';
-import { CardScheduler, fuzzSeed, precedes } from './scheduler.js';
+import { CardScheduler, dayLoad, fuzzSeed, precedes } from './scheduler.js';
 import { checkAnswer, ownChoicesQuestion, quizQuestion, trueFalseQuestion } from './answers.js';
 import { cardSides } from './sides.js';
 import { currentStore } from './store.js';
@@ -25,6 +28,31 @@ async function store() {
 async function schedulerOf(local, stack) {
   const [parameters, zone] = await Promise.all([local.meta('parameters'), local.meta('timeZone')]);
   return new CardScheduler(stack, { parameters, zone: zone || session.user()?.timeZone || 'UTC' });
+}
+
+/**
+ * The learner's load balancing and easy days (`GET /me/settings`): the settings in memory when they
+ * name them, else those the last refresh kept, else on with every day normal (the server's default).
+ */
+async function balancing(local) {
+  const live = settingsNow();
+  const named = (settings) => settings && ('loadBalancing' in settings || 'easyDays' in settings);
+  const settings = named(live) ? live : ((await local.meta('learnerSettings')) ?? {});
+  return { on: settings.loadBalancing !== false, easyDays: Array.isArray(settings.easyDays) ? settings.easyDays : null };
+}
+
+/**
+ * What the load balancer knows of the days ahead when `card` is rated at `now`: every stored card
+ * of the learner's stacks (the due counts, the note's other cards); null when it is off.
+ */
+async function loadFor(local, scheduler, card, now) {
+  if (scheduler.kind !== 'fsrs') return null;
+  const { on, easyDays } = await balancing(local);
+  if (!on) return null;
+  // Every stored stack's review cards count, ladder ones too (the server counts them alike).
+  const stacks = await local.stacks();
+  const cards = (await Promise.all(stacks.map((s) => local.cards(s.id)))).flat();
+  return dayLoad(cards, card, now, { zone: scheduler.zone, easyDays });
 }
 
 async function stackOrFail(local, stackId) {
@@ -76,9 +104,11 @@ export async function next(stackId, daysAhead = 0, now = Date.now()) {
   const scheduler = await schedulerOf(local, stackRow);
   const cards = await local.cards(stackId);
   const picked = scheduler.select(cards, now, daysAhead);
+  // The buttons name the days rating gives: balanced by the stored load when it is on.
+  const load = picked.card ? await loadFor(local, scheduler, picked.card, now) : null;
   return {
     card: picked.card ? shown(stackRow, picked.card) : null,
-    options: picked.card ? scheduler.options(picked.card, now, picked.card.number ?? 0) : [],
+    options: picked.card ? scheduler.options(picked.card, now, picked.card.number ?? 0, load) : [],
     dueCount: picked.dueCount,
     nextDueAt: picked.nextDueAt,
   };
@@ -157,10 +187,12 @@ export async function rate(stackId, cardId, rating, {
   if (!scheduler.ratings.includes(rating)) throw new ApiError(409, 'rating_not_for_scheduler', rating);
   const before = await cardOr(stackId, cardId, known);
   const now = Date.now();
-  const after = scheduler.apply(before, rating, now, before.number ?? 0);
+  const load = await loadFor(local, scheduler, before, now);
+  const { card: after, balancedDays } = scheduler.rate(before, rating, now, before.number ?? 0, load);
   const entry = {
     kind: 'review', id: reviewId || crypto.randomUUID(), cardId, stackId, rating, reviewedAt: new Date(now).toISOString(), mode,
-    ...(Number.isInteger(durationMs) ? { durationMs } : {}), ...(uncertain ? { uncertain: true } : {}), before,
+    ...(Number.isInteger(durationMs) ? { durationMs } : {}), ...(uncertain ? { uncertain: true } : {}),
+    ...(Number.isInteger(balancedDays) ? { balancedDays } : {}), before,
   };
   await local.enqueue(entry, after);
   changed({ review: entry });

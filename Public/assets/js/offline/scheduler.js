@@ -168,6 +168,95 @@ export function fuzzedInterval(interval, minimum, maximum, fraction) {
   return Math.min(lower + Math.floor(fraction * (upper - lower + 1)), upper);
 }
 
+// --- the load balancer and easy days (FSRS/FSRSLoadBalancer.swift) ---------------------------------
+
+const LB = CORE.loadBalancer;
+/** A weekday's easy-day weight by its setting ("normal", "reduced", "minimum"). */
+export const EASY_DAY_WEIGHTS = LB.easyDayWeights;
+
+/** The weekday of a learner day (days since 1970), Monday 0 … Sunday 6 (CivilDate.weekday). */
+export const weekday = (day) => (((day + 3) % 7) + 7) % 7;
+
+const sum = (values) => values.reduce((total, value) => total + value, 0);
+
+/**
+ * Per candidate day: its weight for normal and minimum days; a reduced day (0 < w < 1) counts as
+ * normal while its load scaled by 1/w stays at or below the other days' load per unit of weight,
+ * and as minimum above it (FSRSLoadBalancer.easyDayModifiers).
+ */
+export function easyDayModifiers(weights, counts) {
+  const totalWeight = sum(weights);
+  const totalCount = sum(counts);
+  return weights.map((weight, index) => {
+    if (!(weight > LB.minimumWeight && weight < 1)) return Math.max(weight, LB.minimumWeight);
+    const otherWeight = totalWeight - weight;
+    if (!(otherWeight > 0)) return 1;
+    const threshold = (totalCount - counts[index]) / otherWeight;
+    return counts[index] / weight > threshold ? LB.minimumWeight : 1;
+  });
+}
+
+/** The product, over the sibling days, of how close `day` is to each. */
+export function siblingModifier(day, siblingDays) {
+  let modifier = 1;
+  for (const sibling of siblingDays) {
+    const distance = Math.abs(day - sibling);
+    if (distance === 0) modifier *= LB.siblingSameDay;
+    else if (distance <= LB.siblingNear.length) modifier *= LB.siblingNear[distance - 1];
+  }
+  return modifier;
+}
+
+/** The index whose cumulative weight first exceeds `fraction` of the total. */
+export function pick(weights, fraction) {
+  const total = sum(weights);
+  if (!(total > 0) || !Number.isFinite(total)) return 0;
+  let target = fraction * total;
+  for (let index = 0; index < weights.length; index += 1) {
+    if (target < weights[index]) return index;
+    target -= weights[index];
+  }
+  return weights.length - 1;
+}
+
+/**
+ * FSRSLoadBalancer.interval: the balanced interval in days for the unfuzzed `interval`, within
+ * 1 … `maximum`, or null when it is too long to balance (the caller fuzzes as usual). `days`:
+ * {dueCount(offset), weight(offset), siblingDays: [offsets]}, offsets from today (day 0);
+ * `fraction` in [0, 1) draws the day.
+ */
+export function balancedInterval(interval, maximum, days, fraction) {
+  if (!(interval <= LB.maximumBalancedInterval)) return null;
+  let [lower, upper] = fuzzBounds(interval, 1, maximum);
+  if (lower > LB.maximumBalancedInterval) return null;
+  const range = (from, to) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  // A range of only minimum days: let the card move a day earlier or later.
+  if (range(lower, upper).every((day) => days.weight(day) <= LB.minimumWeight)) {
+    lower = Math.max(1, lower - 1);
+    upper = Math.min(maximum, upper + 1);
+  }
+  const candidates = range(lower, upper);
+  const counts = candidates.map((day) => Math.max(0, days.dueCount(day)));
+  const easy = easyDayModifiers(candidates.map((day) => days.weight(day)), counts);
+  const siblings = days.siblingDays ?? [];
+  const weights = candidates.map((day, index) => {
+    const load = counts[index] + 1;
+    return Math.pow(1 / load, LB.loadExponent) * Math.pow(1 / day, LB.intervalExponent) * easy[index]
+      * siblingModifier(day, siblings);
+  });
+  return candidates[pick(weights, fraction)];
+}
+
+/**
+ * The days a recorded balanced interval may take for the unfuzzed `interval` and still be kept on
+ * replay (FSRSLoadBalancer.acceptedRange): the fuzz range widened by a day on each side (the
+ * balancer's widening of an all-minimum range), within 1 … `maximum`.
+ */
+export function acceptedBalancedDays(interval, maximum) {
+  const [lower, upper] = fuzzBounds(interval, 1, maximum);
+  return [Math.min(Math.max(lower - 1, 1), maximum), Math.min(Math.max(upper + 1, 1), maximum)];
+}
+
 /** py-fsrs' day counting (FSRSDayCounting.twentyFourHourPeriods): whole 24-hour periods. */
 const TWENTY_FOUR_HOUR_PERIODS = {
   elapsedDays: (earlier, later) => Math.floor((later - earlier) / (DAY * 1000)),
@@ -244,12 +333,35 @@ export class FSRS {
   }
 
   /**
-   * The FSRS card after `rating` at `now`: `card` is {state: learning|review|relearning, step,
-   * stability, difficulty, due, lastReview} (a new card: learning, step 0, no memory).
+   * The days until a graduating card's review for the raw interval `raw` (fuzz on): a recorded
+   * `balancedDays` within its accepted range, else the load balancer's day with `load`, else fuzz;
+   * `balanced` is the balancer's (or the kept recorded) day, null when it declined.
    */
-  review(card, rating, now, seed) {
+  graduationDays(raw, seed, load, balancedDays) {
+    const maximum = this.maximumInterval;
+    const clamped = Math.min(Math.max(raw, 1), maximum);
+    const fraction = unitFraction(seed);
+    let balanced = null;
+    if (Number.isInteger(balancedDays)) {
+      const [lower, upper] = acceptedBalancedDays(clamped, maximum);
+      if (balancedDays >= lower && balancedDays <= upper) balanced = balancedDays;
+    }
+    if (balanced == null && load) balanced = balancedInterval(clamped, maximum, load, fraction);
+    return { days: balanced ?? fuzzedInterval(raw, 1, maximum, fraction), balanced };
+  }
+
+  /**
+   * The FSRS card after `rating` at `now`: `card` is {state: learning|review|relearning, step,
+   * stability, difficulty, due, lastReview} (a new card: learning, step 0, no memory). With fuzz on
+   * and the card graduating, `balancedDays` (a balanced interval recorded before) is kept when in
+   * its accepted range, else `load` ({dueCount, weight, siblingDays}, see `balancedInterval`)
+   * places the due day; with `load` the result carries `balancedDays`: the balanced interval, or
+   * null when the interval was too long to balance (fuzzed as usual).
+   */
+  review(card, rating, now, seed, load = null, balancedDays = null) {
     const grade = GRADES[rating];
     const next = { ...card, lastReview: now };
+    delete next.balancedDays;
     if (card.stability != null && card.difficulty != null) {
       if (card.lastReview != null) {
         next.stability = this.nextStability(card.difficulty, card.stability, this.clock.elapsedDays(card.lastReview, now), grade);
@@ -267,9 +379,12 @@ export class FSRS {
       next.state = 'review';
       next.step = null;
       const raw = next.stability * this.intervalPerStability;
-      const days = this.fuzz
-        ? fuzzedInterval(raw, 1, this.maximumInterval, unitFraction(seed))
-        : Math.min(Math.max(Math.round(raw), 1), this.maximumInterval);
+      let days = Math.min(Math.max(Math.round(raw), 1), this.maximumInterval);
+      if (this.fuzz) {
+        const chosen = this.graduationDays(raw, seed, load, balancedDays);
+        days = chosen.days;
+        if (load) next.balancedDays = chosen.balanced;
+      }
       next.due = this.clock.addingDays(days, now);
     };
     if (card.state === 'review') {
@@ -342,9 +457,17 @@ export class CardScheduler {
   }
 
   /** The card's schedule fields after `rating` at `now` (ms); `number` is its numeric id (fuzz seed). */
-  apply(card, rating, now, number) {
+  apply(card, rating, now, number) { return this.rate(card, rating, now, number).card; }
+
+  /**
+   * `apply` with the load balancer: `load` ({dueCount, weight, siblingDays}, offsets from the
+   * learner day of `now`) places an FSRS card's review day. Returns {card, balancedDays}: the
+   * balanced interval to send with the review (null when not balanced).
+   */
+  rate(card, rating, now, number, load = null) {
     const reviewCount = card.reviewCount ?? 0;
     const out = {};
+    let balancedDays = null;
     if (this.kind === 'ladder') {
       const level = card.level ?? 0;
       out.dueAt = iso(now + ladderInterval(rating, level) * 1000);
@@ -354,7 +477,8 @@ export class CardScheduler {
       out.stability = null;
       out.difficulty = null;
     } else {
-      const next = this.fsrs.review(this.fsrsCard(card), rating, now, fuzzSeed(number, reviewCount));
+      const next = this.fsrs.review(this.fsrsCard(card), rating, now, fuzzSeed(number, reviewCount), load);
+      balancedDays = next.balancedDays ?? null;
       out.dueAt = iso(next.due);
       out.state = next.state;
       out.step = next.step;
@@ -365,17 +489,17 @@ export class CardScheduler {
     out.reviewCount = reviewCount + 1;
     out.firstReviewedAt = card.firstReviewedAt ?? iso(now);
     out.lastReviewedAt = iso(now);
-    return { ...card, ...out };
+    return { card: { ...card, ...out }, balancedDays };
   }
 
-  /** The rating buttons for `card` at `now`: {rating, id, label, color, intervalSeconds, intervalText}. */
-  options(card, now, number) {
+  /** The rating buttons for `card` at `now`: {rating, id, label, color, intervalSeconds, intervalText}; with `load` the days the load balancer gives. */
+  options(card, now, number, load = null) {
     return this.ratings.map((rating) => {
       let seconds;
       if (this.kind === 'ladder') {
         seconds = ladderInterval(rating, card.level ?? 0);
       } else {
-        const due = ms(this.apply(card, rating, now, number).dueAt);
+        const due = ms(this.rate(card, rating, now, number, load).card.dueAt);
         seconds = Math.max(0, Math.round((due - now) / 1000));
       }
       return { rating, ...BUTTONS[this.kind][rating], intervalSeconds: seconds, intervalText: '' };
@@ -430,6 +554,40 @@ export class CardScheduler {
 
   /** Due cards as the stack list counts them (`dueCount` of `GET /stacks`). */
   dueCount(cards, now) { return this.select(cards, now).dueCount; }
+}
+
+/**
+ * The load balancer's view (`balancedInterval`'s `days`) of the days ahead of `now` for rating
+ * `card`, from `cards` (the learner's FSRS cards, `GET …/cards` fields): cards in the review queue
+ * due on each learner day (FSRS days in `zone`; the card itself left out), the weekday weights of
+ * `easyDays` (7 settings, Monday first; anything else: every day normal) and the days of review
+ * cards of the same note (`noteId`).
+ */
+export function dayLoad(cards, card, now, { zone = 'UTC', easyDays = null } = {}) {
+  const clock = new DayClock(zone, F.dayStartHour);
+  const today = clock.dayNumber(now);
+  const offsets = new Map(); // dueAt -> offset: review days share a few due instants
+  const offsetOf = (dueAt) => {
+    if (!offsets.has(dueAt)) offsets.set(dueAt, clock.dayNumber(ms(dueAt)) - today);
+    return offsets.get(dueAt);
+  };
+  const counts = new Map();
+  const siblingDays = [];
+  for (const other of cards) {
+    if (other.id === card.id || other.dueAt == null || queueOf(other) !== 'review') continue;
+    const offset = offsetOf(other.dueAt);
+    counts.set(offset, (counts.get(offset) ?? 0) + 1);
+    if (card.noteId != null && other.noteId === card.noteId) siblingDays.push(offset);
+  }
+  const weekdays = Array.isArray(easyDays) && easyDays.length === 7 ? easyDays : [];
+  return {
+    dueCount: (offset) => counts.get(offset) ?? 0,
+    weight: (offset) => {
+      const setting = weekdays[weekday(today + offset)];
+      return Object.hasOwn(EASY_DAY_WEIGHTS, setting) ? EASY_DAY_WEIGHTS[setting] : EASY_DAY_WEIGHTS.normal;
+    },
+    siblingDays,
+  };
 }
 
 /** Due counts stop here ("1000+"), as the server's. */

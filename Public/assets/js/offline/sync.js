@@ -1,7 +1,8 @@
 // Keeps the local copy (store.js) in step with the server: `refresh` downloads the learner's
-// stacks, cards, FSRS parameters and time zone; `flush` sends the outbox, reviews through
-// `POST /api/v1/reviews` (batches of 1,000; the server merges them in any order and ignores a
-// review id it has) and card edits through the card routes, last writer wins (docs/offline.md).
+// stacks, cards, FSRS parameters, time zone and load-balancing settings; `flush` sends the outbox,
+// reviews through `POST /api/v1/reviews` (batches of 1,000; the server merges them in any order
+// and ignores a review id it has) and card edits through the card routes, last writer wins
+// (docs/offline.md).
 // Background work never ends the session on a 401 (`expire: false`): the learner's next own
 // request does, and the outbox waits for the next sign-in.
 
@@ -59,10 +60,11 @@ async function refreshNow({ force = false } = {}) {
   if (!store) return false;
   if (!force && Date.now() - ((await store.meta('refreshedAt')) ?? 0) < REFRESH_EVERY) return false;
   if ((await store.pendingCount()) && !(await flush()).complete) return false;
-  const [stacks, scheduler, me] = await Promise.all([
+  const [stacks, scheduler, me, settings] = await Promise.all([
     api.stacks(QUIET),
     request('GET', '/me/scheduler', undefined, QUIET).catch(() => null),
     request('GET', '/me', undefined, QUIET).catch(() => null),
+    api.settings(QUIET).catch(() => null),
   ]);
   // Each card carries its `number` (the server seeds FSRS's fuzz and breaks queue ties with it).
   const byStack = new Map();
@@ -70,6 +72,8 @@ async function refreshNow({ force = false } = {}) {
   await store.replaceAll(stacks, byStack);
   if (scheduler) await store.setMeta('parameters', scheduler.parameters ?? null);
   if (me?.timeZone) await store.setMeta('timeZone', me.timeZone);
+  // What offline ratings need of the learner's settings: load balancing and easy days.
+  if (settings) await store.setMeta('learnerSettings', { loadBalancing: settings.loadBalancing, easyDays: settings.easyDays });
   await store.setMeta('refreshedAt', Date.now());
   changed({ refreshed: true });
   return true;
@@ -179,6 +183,8 @@ const transient = (error) => !error.status || error.status === 401 || error.stat
 const wire = (e) => ({
   id: e.id, cardId: e.cardId, rating: e.rating, reviewedAt: e.reviewedAt, mode: e.mode,
   ...(Number.isInteger(e.durationMs) ? { durationMs: e.durationMs } : {}),
+  // The interval the offline load balancer chose: the server keeps it when its replay agrees.
+  ...(Number.isInteger(e.balancedDays) ? { balancedDays: e.balancedDays } : {}),
 });
 
 async function sendReviews(store, batch, result) {

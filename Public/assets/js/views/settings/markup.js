@@ -8,6 +8,7 @@ import { THEMES, gameElements } from '../../account.js';
 import { backupPanel } from '../../backup-panel.js';
 import { icon } from '../../ui.js';
 import { APPEARANCES, appearance } from './appearances.js';
+import { easyDaysSection } from './easy-days.js';
 
 export const GOAL_MIN = 1;
 export const GOAL_MAX = 500;
@@ -21,7 +22,7 @@ function timeZones(current) {
 }
 
 /** A switch row (a checkbox with role="switch"; Space toggles it, the whole row is its label). */
-function toggle(id, label, help, checked) {
+export function toggle(id, label, help, checked) {
   return html`
     <label class="switch-row" for="${id}">
       <span class="switch-text">
@@ -186,6 +187,7 @@ export const settingsMarkup = (page) => html`
       ${accountSection(page)}
       ${learningSection(page)}
       <section class="panel" aria-labelledby="scheduler-title" id="scheduler-panel"></section>
+      ${easyDaysSection(page)}
       ${remindersSection(page)}
       ${onboardingSection(page)}
       ${lookSections(page)}

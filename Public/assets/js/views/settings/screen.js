@@ -15,6 +15,7 @@ import { setAppearance } from './appearances.js';
 import { deleteDialog } from './delete-dialog.js';
 import { RemindersSection } from './reminders.js';
 import { mountSchedulerPanel } from './scheduler.js';
+import { EasyDaysSection } from './easy-days.js';
 
 export class SettingsScreen {
   #controller = new AbortController();
@@ -42,6 +43,7 @@ export class SettingsScreen {
     this.#learning();
     new RemindersSection(this).start();
     mountSchedulerPanel(this.$('#scheduler-panel'), this.signal);
+    new EasyDaysSection(this).start();
     this.#choices();
     // Data and backup: after a restore the page is drawn again, with the name, time zone and
     // settings it brought, and says what came back.

@@ -133,6 +133,7 @@ export class WorkloadPanels {
       this.show(await load());
     } catch (failure) {
       if (failure.name === 'AbortError') return;
+      this.$('[data-chart="workload"]').hidden = true;
       if (hasCode(failure, 'workload_needs_fsrs')) {
         summary.textContent = t('workload.needsFsrs');
         this.$('#what-if').hidden = true;
@@ -150,6 +151,7 @@ export class WorkloadPanels {
     const { days } = workload;
     const summary = this.$('#workload-summary');
     this.$('#what-if').hidden = false;
+    this.$('[data-chart="workload"]').hidden = false;
     this.$('#retention-advice').hidden = workload.cards === 0;
     if (workload.cards === 0) {
       summary.textContent = t('workload.empty');
