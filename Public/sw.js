@@ -26,7 +26,7 @@ const SHELL = [
   '/assets/i18n/magic.de.js', '/assets/i18n/magic.en.js',
   '/assets/js/study-session.js', '/assets/js/session-summary.js',
   '/assets/js/views/study.js', '/assets/js/views/feed.js', '/assets/js/views/match.js',
-  '/assets/js/views/stats.js', '/assets/js/views/stats/workload.js', '/assets/js/views/stats/memory.js', '/assets/js/charts.js',
+  '/assets/js/views/stats.js', '/assets/js/views/stats/workload.js', '/assets/js/views/stats/memory.js', '/assets/js/views/stats/break.js', '/assets/js/charts.js',
   '/assets/js/views/auth.js', '/assets/js/views/dashboard.js', '/assets/js/views/stack-form.js',
   '/assets/js/views/stack-detail.js', '/assets/js/views/card-form.js', '/assets/js/views/learn.js',
   '/assets/js/views/magic.js', '/assets/js/views/not-found.js', '/assets/js/views/offline.js',

@@ -281,6 +281,18 @@ extension Endpoint {
         public static let stackRetentionAdvice = Endpoint(.get, .v1, "stacks/:stackId/retention-advice")
         /// `GET /api/v1/me/retention-advice`.
         public static let userRetentionAdvice = Endpoint(.get, .v1, "me/retention-advice")
+        /// `POST /api/v1/stacks/{stackId}/schedule/break`: plans a break (`BreakRequest`).
+        public static let stackBreak = Endpoint(.post, .v1, "stacks/:stackId/schedule/break")
+        /// `POST /api/v1/me/schedule/break`: the same over all FSRS stacks.
+        public static let userBreak = Endpoint(.post, .v1, "me/schedule/break")
+        /// `POST /api/v1/stacks/{stackId}/schedule/postpone`: postpones part of a backlog.
+        public static let stackPostpone = Endpoint(.post, .v1, "stacks/:stackId/schedule/postpone")
+        /// `POST /api/v1/me/schedule/postpone`.
+        public static let userPostpone = Endpoint(.post, .v1, "me/schedule/postpone")
+        /// `POST /api/v1/stacks/{stackId}/schedule/advance`: reviews cards of the next days today.
+        public static let stackAdvance = Endpoint(.post, .v1, "stacks/:stackId/schedule/advance")
+        /// `POST /api/v1/me/schedule/advance`.
+        public static let userAdvance = Endpoint(.post, .v1, "me/schedule/advance")
         /// `GET /api/v1/stacks/{stackId}/stats/memory`: FSRS memory distributions, true retention, buttons.
         public static let stackMemoryStats = Endpoint(.get, .v1, "stacks/:stackId/stats/memory")
         /// `GET /api/v1/me/stats/memory`.
@@ -374,6 +386,7 @@ extension Endpoint {
             studyQuiz, studyCheck, recordMatch, undoReview, syncReviews,
             stackStats, stackRetrievability, userStats, userRetrievability,
             stackWorkload, userWorkload, simulateStack, simulateUser, stackRetentionAdvice, userRetentionAdvice,
+            stackBreak, userBreak, stackPostpone, userPostpone, stackAdvance, userAdvance,
             stackMemoryStats, userMemoryStats,
             schedulerParameters, resetSchedulerParameters, optimizeScheduler,
             job, jobEvents, cancelJob,

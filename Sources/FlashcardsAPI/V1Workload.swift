@@ -209,3 +209,77 @@ public struct MemoryStatsDTO: Codable, Sendable, Hashable {
         self.answerButtons = answerButtons
     }
 }
+
+/// `POST /api/v1/me/schedule/break` and `POST /api/v1/stacks/{id}/schedule/break`: "Ich bin vom …
+/// bis … weg". The review cards due in the break go before it or after it (docs/fsrs.md "Breaks,
+/// postponing and advancing").
+public struct BreakRequest: Codable, Sendable, Hashable {
+    /// The first day away (`YYYY-MM-DD`, the learner's day).
+    public var from: String
+    /// The last day away, at most 60 days after `from` and not before today.
+    public var to: String
+    /// Only work out the plan, change nothing (default `false`).
+    public var preview: Bool?
+    /// Also mark the days away as rest days (as far as 60 days ahead), so the streak waits and new
+    /// ratings keep off them (default `true`).
+    public var restDays: Bool?
+
+    /// Creates the request.
+    public init(from: String, to: String, preview: Bool? = nil, restDays: Bool? = nil) {
+        self.from = from
+        self.to = to
+        self.preview = preview
+        self.restDays = restDays
+    }
+}
+
+/// One day around a break: review cards due before the plan and after it.
+public struct RescheduleDayDTO: Codable, Sendable, Hashable {
+    /// The learner's day (`YYYY-MM-DD`).
+    public var date: String
+    /// Review cards due that day before the change.
+    public var before: Int
+    /// Review cards due that day after it.
+    public var after: Int
+
+    /// Creates the day.
+    public init(date: String, before: Int, after: Int) {
+        self.date = date
+        self.before = before
+        self.after = after
+    }
+}
+
+/// What a break plan, a postponement or an advance did (or, for a preview, would do).
+public struct RescheduleDTO: Codable, Sendable, Hashable {
+    /// Cards moved to earlier days.
+    public var advanced: Int
+    /// Cards moved to later days.
+    public var postponed: Int
+    /// The days the change touches, in order.
+    public var days: [RescheduleDayDTO]
+    /// `true` when nothing was changed (a preview).
+    public var preview: Bool
+
+    /// Creates the result.
+    public init(advanced: Int, postponed: Int, days: [RescheduleDayDTO], preview: Bool) {
+        self.advanced = advanced
+        self.postponed = postponed
+        self.days = days
+        self.preview = preview
+    }
+}
+
+/// `POST …/schedule/postpone` and `…/schedule/advance`: how many review cards to move.
+public struct RescheduleRequest: Codable, Sendable, Hashable {
+    /// 1 … 10,000.
+    public var count: Int
+    /// Only work out what would move (default `false`).
+    public var preview: Bool?
+
+    /// Creates the request.
+    public init(count: Int, preview: Bool? = nil) {
+        self.count = count
+        self.preview = preview
+    }
+}

@@ -71,6 +71,57 @@ public final class WorkloadModel {
         }
     }
 
+    /// What the last break plan, postponement or advance did (or, previewed, would do).
+    public private(set) var reschedule: LoadState<RescheduleDTO> = .idle
+
+    /// Plans a break from `from` to `to` (`YYYY-MM-DD`): previewed first, then, with
+    /// `preview: false`, applied (the days away also become rest days). The forecast is loaded anew.
+    public func planBreak(from: String, to: String, preview: Bool) async {
+        guard from <= to else {
+            reschedule = .failed("Das Ende der Pause liegt vor ihrem Anfang.")
+            return
+        }
+        await reschedule(preview: preview) {
+            try await self.client.planBreak(BreakRequest(from: from, to: to, preview: preview), in: self.stack)
+        }
+    }
+
+    /// Postpones (`later`) or advances up to `count` review cards.
+    public func move(_ count: Int, later: Bool, preview: Bool = false) async {
+        guard (1...10_000).contains(count) else {
+            reschedule = .failed("Gib eine Zahl von 1 bis 10000 ein.")
+            return
+        }
+        await reschedule(preview: preview) {
+            later
+                ? try await self.client.postpone(count, in: self.stack, preview: preview)
+                : try await self.client.advance(count, in: self.stack, preview: preview)
+        }
+    }
+
+    /// "3 Karten kommen vorher, 12 danach." for a plan.
+    public var rescheduleSentence: String? {
+        guard case .loaded(let result) = reschedule else { return nil }
+        let cards = { (n: Int) in n == 1 ? "1 Karte" : "\(n) Karten" }
+        let verb = result.preview ? "kämen" : "kommen"
+        switch (result.advanced, result.postponed) {
+        case (0, 0): return "Keine Karte muss verschoben werden."
+        case (let advanced, 0): return "\(cards(advanced)) \(verb) früher dran."
+        case (0, let postponed): return "\(cards(postponed)) \(verb) später dran."
+        case (let advanced, let postponed): return "\(cards(advanced)) \(verb) vorher, \(cards(postponed)) danach."
+        }
+    }
+
+    private func reschedule(preview: Bool, _ work: @escaping () async throws -> RescheduleDTO) async {
+        reschedule = .loading
+        do {
+            reschedule = .loaded(try await work())
+            if !preview { await load() }
+        } catch {
+            reschedule = .failed(Self.message(for: error))
+        }
+    }
+
     /// "In den nächsten 30 Tagen: im Schnitt etwa 12 Minuten und 35 Karten am Tag."
     public var summary: String? {
         guard let workload = forecast.value else { return nil }

@@ -48,3 +48,34 @@ extension FlashcardsClient {
         try await transport.send(MemoryStatsDTO.self, Endpoint.V1.userMemoryStats)
     }
 }
+
+extension FlashcardsClient {
+    /// Plans a break ("Ich bin vom … bis … weg") for one stack, or for all FSRS stacks when `stack`
+    /// is nil: the review cards due then go before or after it; `preview` only says what would move.
+    public func planBreak(_ request: BreakRequest, in stack: UUID? = nil) async throws -> RescheduleDTO {
+        if let stack {
+            return try await transport.send(
+                RescheduleDTO.self, Endpoint.V1.stackBreak, stack.path, body: .json(request))
+        }
+        return try await transport.send(RescheduleDTO.self, Endpoint.V1.userBreak, body: .json(request))
+    }
+
+    /// Postpones up to `count` due review cards (those that keep their recall best), of one stack or all.
+    public func postpone(_ count: Int, in stack: UUID? = nil, preview: Bool = false) async throws -> RescheduleDTO {
+        let body = RescheduleRequest(count: count, preview: preview)
+        if let stack {
+            return try await transport.send(
+                RescheduleDTO.self, Endpoint.V1.stackPostpone, stack.path, body: .json(body))
+        }
+        return try await transport.send(RescheduleDTO.self, Endpoint.V1.userPostpone, body: .json(body))
+    }
+
+    /// Brings up to `count` review cards of the next days to today (those closest to their day).
+    public func advance(_ count: Int, in stack: UUID? = nil, preview: Bool = false) async throws -> RescheduleDTO {
+        let body = RescheduleRequest(count: count, preview: preview)
+        if let stack {
+            return try await transport.send(RescheduleDTO.self, Endpoint.V1.stackAdvance, stack.path, body: .json(body))
+        }
+        return try await transport.send(RescheduleDTO.self, Endpoint.V1.userAdvance, body: .json(body))
+    }
+}

@@ -565,6 +565,28 @@ extension AppCoreTests {
         #expect(model.adviceSentence?.contains("merkst du dir pro Minute Lernzeit am meisten") == true)
         #expect(WorkloadModel.minutesText(0.42) == "0,4" && WorkloadModel.minutesText(12.6) == "13")
 
+        // A break, previewed; then three cards of the next days today.
+        for card in try await client.cards(in: stack.id).items {
+            _ = try await client.rate(card.id, in: stack.id, rating: .easy)
+        }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        let (from, to) = (
+            formatter.string(from: Date().addingTimeInterval(2 * 86_400)),
+            formatter.string(from: Date().addingTimeInterval(20 * 86_400))
+        )
+        await model.planBreak(from: to, to: from, preview: true)
+        #expect(model.reschedule.failure == "Das Ende der Pause liegt vor ihrem Anfang.")
+        await model.planBreak(from: from, to: to, preview: true)
+        let plan = try #require(model.reschedule.value)
+        #expect(plan.preview && plan.advanced + plan.postponed == 6)
+        #expect(model.rescheduleSentence?.contains("kämen") == true)
+        await model.move(0, later: true)
+        #expect(model.reschedule.failure == "Gib eine Zahl von 1 bis 10000 ein.")
+        await model.move(3, later: false)
+        #expect(model.reschedule.value?.advanced == 3 && model.rescheduleSentence == "3 Karten kommen früher dran.")
+        #expect(try await client.nextCard(in: stack.id).dueCount == 3)
+
         let ladder = try await client.createStack(name: "Vokabeln", color: "#000000", scheduler: .ladder)
         let refused = WorkloadModel(client: client, stack: ladder.id)
         await refused.load()

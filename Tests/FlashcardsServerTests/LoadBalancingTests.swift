@@ -181,3 +181,172 @@ extension Calendar {
         return calendar
     }()
 }
+
+/// Breaks, postponing and advancing through the API (docs/fsrs.md "Breaks, postponing and advancing").
+@Suite("Breaks, postponing and advancing")
+struct RescheduleTests {
+    static let start = Date(timeIntervalSince1970: 1_781_344_800)  // Saturday 2026-06-13 10:00 UTC
+
+    /// 60 cards reviewed twice in the last weeks (growing intervals), so they fall due over the next
+    /// weeks, and a ladder stack.
+    static func learner(_ client: FlashcardsClient) async throws -> (fsrs: StackDTO, ladder: StackDTO) {
+        try await client.signup(name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
+        let stack = try await client.createStack(name: "Biologie", color: "#047857")
+        var reviews: [SyncReviewDTO] = []
+        for index in 0..<60 {
+            let card = try await client.createCard(
+                in: stack.id, question: "Frage \(index)", answer: "Antwort",
+                createdAt: start.addingTimeInterval(-90 * 86_400))
+            let first = start.addingTimeInterval(-Double(30 + index % 10) * 86_400)
+            let second = start.addingTimeInterval(-Double(index % 12) * 86_400)
+            for (time, rating) in [(first, RatingKey.easy), (second, index % 3 == 0 ? .easy : .good)] {
+                reviews.append(SyncReviewDTO(id: UUID(), cardId: card.id, rating: rating, reviewedAt: time))
+            }
+        }
+        _ = try await client.syncReviews(reviews)
+        let ladder = try await client.createStack(name: "Vokabeln", color: "#DC2626", scheduler: .ladder)
+        return (stack, ladder)
+    }
+
+    static func dueDays(_ client: FlashcardsClient, _ stack: UUID) async throws -> [UUID: String] {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        var days: [UUID: String] = [:]
+        for card in try await client.cards(in: stack, perPage: 100).items where card.state == .review {
+            days[card.id] = formatter.string(from: card.dueAt)
+        }
+        return days
+    }
+
+    static func refused(_ status: Int, _ text: String, _ body: () async throws -> Void) async {
+        do {
+            try await body()
+            Issue.record("accepted; expected \(status)")
+        } catch let error as FlashcardsError {
+            switch (status, error) {
+            case (400, .invalid(let response)): #expect(response?.message.contains(text) == true, "\(error)")
+            case (404, .notFound): break
+            case (409, .http(409, let response)): #expect(response?.code == text)
+            default: Issue.record("\(error), expected \(status)")
+            }
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test(
+        "a break: previewed, then planned; its days emptied, rest days set, no wall after it",
+        arguments: TestDatabase.available)
+    func breakPlan(db: TestDatabase) async throws {
+        try await withApp(db, clock: TestClock(Self.start)) { app in
+            try await withRunningServer(app) { client, _ in
+                let (stack, ladder) = try await Self.learner(client)
+                let before = try await Self.dueDays(client, stack.id)
+                #expect(before.count == 60)
+                // A week away from the busiest day three or more days ahead.
+                let later = before.values.filter { $0 >= "2026-06-16" }
+                let busiest = Dictionary(grouping: later, by: { $0 }).max { a, b in
+                    a.value.count != b.value.count ? a.value.count < b.value.count : a.key > b.key
+                }!.key
+                let formatter = ISO8601DateFormatter()
+                formatter.formatOptions = [.withFullDate]
+                let firstAway = formatter.date(from: busiest)!
+                let awayDays = (0..<7).map { formatter.string(from: firstAway.addingTimeInterval(Double($0) * 86_400)) }
+                let (from, to, back) = (
+                    awayDays[0], awayDays[6], formatter.string(from: firstAway.addingTimeInterval(7 * 86_400))
+                )
+                let away = Set(awayDays)
+                let inBreak = before.values.filter { away.contains($0) }.count
+                #expect(inBreak > 5)
+
+                let preview = try await client.planBreak(
+                    BreakRequest(from: from, to: to, preview: true), in: stack.id)
+                #expect(preview.preview && preview.advanced + preview.postponed == inBreak)
+                #expect(try await Self.dueDays(client, stack.id) == before, "a preview changes nothing")
+                #expect(preview.days.filter { away.contains($0.date) }.allSatisfy { $0.after == 0 })
+                #expect(preview.days.map(\.date).contains(back))
+
+                let plan = try await client.planBreak(BreakRequest(from: from, to: to), in: stack.id)
+                #expect(!plan.preview && plan.advanced == preview.advanced && plan.postponed == preview.postponed)
+                let after = try await Self.dueDays(client, stack.id)
+                #expect(after.count == 60 && after.values.allSatisfy { !away.contains($0) })
+                // Only the cards of the break moved; the days show what the cards now say.
+                #expect(after.filter { before[$0.key] != $0.value }.count == inBreak)
+                for day in plan.days {
+                    #expect(after.values.filter { $0 == day.date }.count == day.after, "\(day)")
+                }
+                // The days after the break take the cards evenly.
+                let returning = plan.days.filter { $0.date >= back }
+                let added = returning.map { $0.after - $0.before }
+                #expect(added.reduce(0, +) == plan.postponed)
+                let level = returning.map(\.after)
+                #expect(level.max()! - level.min()! <= max(1, returning.map(\.before).max()!), "\(returning)")
+                // Rest days as far as 60 days ahead (the rest days' own limit).
+                let restLimit = formatter.string(from: Self.start.addingTimeInterval(60 * 86_400))
+                let rest = Set(try await client.progress().restDays)
+                #expect(away.filter { $0 <= restLimit }.isSubset(of: rest) && !rest.isEmpty)
+
+                // Refused with a message; nothing changes.
+                await Self.refused(400, "JJJJ-MM-TT") {
+                    _ = try await client.planBreak(BreakRequest(from: "20.06.2026", to: to), in: stack.id)
+                }
+                await Self.refused(400, "vor ihrem Anfang") {
+                    _ = try await client.planBreak(BreakRequest(from: to, to: from))
+                }
+                await Self.refused(400, "Vergangenheit") {
+                    _ = try await client.planBreak(BreakRequest(from: "2026-06-01", to: "2026-06-05"))
+                }
+                await Self.refused(400, "höchstens 60 Tage") {
+                    _ = try await client.planBreak(BreakRequest(from: "2026-07-01", to: "2026-09-30"))
+                }
+                await Self.refused(409, "workload_needs_fsrs") {
+                    _ = try await client.planBreak(BreakRequest(from: from, to: to), in: ladder.id)
+                }
+                await Self.refused(404, "") {
+                    _ = try await client.planBreak(BreakRequest(from: from, to: to), in: UUID())
+                }
+                #expect(try await Self.dueDays(client, stack.id) == after)
+                // A break further ahead than rest days reach: planned, without rest days.
+                let far = try await client.planBreak(BreakRequest(from: "2026-08-20", to: "2026-08-25"))
+                #expect(!far.preview && !far.days.isEmpty)
+                #expect(!Set(try await client.progress().restDays).contains("2026-08-20"))
+            }
+        }
+    }
+
+    @Test("a backlog: the safest due cards postponed, the closest ones advanced", arguments: TestDatabase.available)
+    func postponeAndAdvance(db: TestDatabase) async throws {
+        let clock = TestClock(Self.start)
+        try await withApp(db, clock: clock) { app in
+            try await withRunningServer(app) { client, _ in
+                let (stack, _) = try await Self.learner(client)
+                clock.advance(by: 70 * 86_400)  // 2026-08-22: a backlog
+                try await client.login(mail: "ada@example.org", password: "correct horse")
+                let today = "2026-08-22"
+                let before = try await Self.dueDays(client, stack.id)
+                let due = before.filter { $0.value <= today }
+                #expect(due.count > 10)
+
+                let preview = try await client.postpone(5, in: stack.id, preview: true)
+                #expect(preview.preview && preview.postponed == 5 && preview.advanced == 0)
+                #expect(try await Self.dueDays(client, stack.id) == before)
+                let postponed = try await client.postpone(5, in: stack.id)
+                #expect(postponed.postponed == 5 && postponed.days.first?.date == today)
+                let after = try await Self.dueDays(client, stack.id)
+                let moved = after.filter { before[$0.key] != $0.value }
+                #expect(moved.count == 5 && moved.allSatisfy { due[$0.key] != nil && $0.value > today })
+
+                let ahead = after.filter { $0.value > today }.count
+                let advanced = try await client.advance(3)
+                #expect(advanced.advanced == 3 && advanced.days.first?.date == today)
+                #expect(advanced.days.first.map { $0.after - $0.before } == 3)
+                let now = try await Self.dueDays(client, stack.id)
+                #expect(now.filter { $0.value > today }.count == ahead - 3)
+                #expect(try await client.nextCard(in: stack.id).dueCount == due.count - 5 + 3)
+
+                await Self.refused(400, "count") { _ = try await client.postpone(0, in: stack.id) }
+                await Self.refused(400, "count") { _ = try await client.advance(10_001) }
+            }
+        }
+    }
+}

@@ -94,3 +94,62 @@ def test_v1_workload_story(api: Api):
         assert code(answer) == "stack_not_found"
     for template, method in ((ME_WORKLOAD, "GET"), (ME_SIMULATE, "POST"), (ME_ADVICE, "GET")):
         api.call(method, template, expect=401)
+
+
+BREAK = STACKS + "/{stackId}/schedule/break"
+POSTPONE = STACKS + "/{stackId}/schedule/postpone"
+ADVANCE = STACKS + "/{stackId}/schedule/advance"
+ME_BREAK = V1 + "/me/schedule/break"
+ME_POSTPONE = V1 + "/me/schedule/postpone"
+ME_ADVANCE = V1 + "/me/schedule/advance"
+
+
+def test_v1_breaks_postponing_and_advancing(api: Api):
+    from datetime import datetime, timedelta, timezone
+
+    token = api.signup(time_zone="Europe/Berlin")["token"]
+    other = api.signup("Jonas Fremd")["token"]
+    _, stack = api.call("POST", STACKS, token=token, json_body={"name": "Physik", "color": "#0EA5E9"}, expect=201)
+    at = {"stackId": stack["id"]}
+    cards = [
+        api.call("POST", CARDS, path=at, token=token,
+                 json_body={"question": f"Frage {i}", "answer": f"Antwort {i}", "createdAt": MADE_OFFLINE}, expect=201)[1]
+        for i in range(20)
+    ]
+    api.call("POST", REVIEWS, token=token, json_body={"reviews": history([c["id"] for c in cards])}, expect=200)
+    _, listing = api.call("GET", CARDS, path=at, token=token, params={"perPage": 50}, expect=200)
+    due_days = sorted(c["dueAt"][:10] for c in listing["items"] if c["state"] == "review")
+    today = datetime.now(timezone.utc).date()
+    start = max(today + timedelta(days=1), datetime.fromisoformat(due_days[len(due_days) // 2]).date())
+    body = {"from": start.isoformat(), "to": (start + timedelta(days=4)).isoformat()}
+
+    _, preview = api.call("POST", BREAK, path=at, token=token, json_body={**body, "preview": True}, expect=200)
+    assert preview["preview"] is True and preview["days"]
+    _, plan = api.call("POST", ME_BREAK, token=token, json_body={**body, "restDays": False}, expect=200)
+    assert plan["preview"] is False and plan["advanced"] + plan["postponed"] == preview["advanced"] + preview["postponed"]
+    away = {(start + timedelta(days=i)).isoformat() for i in range(5)}
+    assert all(day["after"] == 0 for day in plan["days"] if day["date"] in away)
+
+    _, moved = api.call("POST", POSTPONE, path=at, token=token, json_body={"count": 3, "preview": True}, expect=200)
+    assert moved["advanced"] == 0 and moved["postponed"] <= 3
+    _, advanced = api.call("POST", ME_ADVANCE, token=token, json_body={"count": 2}, expect=200)
+    assert advanced["advanced"] == 2 and advanced["days"] and advanced["days"][0]["after"] >= 2
+
+    # Bad input, another learner, a ladder stack, no token.
+    for payload in ({"from": "morgen", "to": body["to"]}, {"from": body["to"], "to": body["from"]},
+                    {"from": "2020-01-01", "to": "2020-01-02"}):
+        _, answer = api.call("POST", BREAK, path=at, token=token, json_body=payload, expect=400)
+        assert code(answer) == "validation_failed", answer
+    api.call("POST", BREAK, path=at, token=token, json_body={"from": body["from"]}, expect=400)
+    for template in (POSTPONE, ADVANCE):
+        _, answer = api.call("POST", template, path=at, token=token, json_body={"count": 0}, expect=400)
+        assert code(answer) == "validation_failed"
+        _, answer = api.call("POST", template, path=at, token=other, json_body={"count": 1}, expect=404)
+        assert code(answer) == "stack_not_found"
+    _, ladder = api.call(
+        "POST", STACKS, token=token, json_body={"name": "Leiter", "color": "#22C55E", "scheduler": "ladder"}, expect=201
+    )
+    _, answer = api.call("POST", BREAK, path={"stackId": ladder["id"]}, token=token, json_body=body, expect=409)
+    assert code(answer) == "workload_needs_fsrs"
+    for template in (ME_BREAK, ME_POSTPONE, ME_ADVANCE):
+        api.call("POST", template, json_body={"count": 1}, expect=401)

@@ -305,3 +305,86 @@ def test_easy_days_and_load_balancing_in_settings(make_page):
     assert overflow <= 0, f"the page is {overflow}px wider than the phone"
     assert_touch_targets(phone)
     shot(phone, "easy-days-en-phone")
+
+
+def test_break_and_backlog(make_page):
+    """Statistics → "Pause planen": previewed, then planned (the days away are emptied and become
+    rest days); the form's errors; the backlog moved by keyboard; no panel on a ladder stack; English
+    on a phone; axe finds nothing."""
+    page = make_page()
+    account = learner(page)
+    token = account["token"]
+    # A stack whose cards fall due within the next weeks: Good two weeks ago and in the last days.
+    now = datetime.now(timezone.utc)
+    physics = make_stack(page, token, "Chemie", 10, colour="#0EA5E9", scheduler="fsrs",
+                         created_at=iso(now - timedelta(days=60)))
+    history = [{"id": str(uuid.uuid4()), "cardId": card["id"], "rating": rating, "reviewedAt": iso(now - timedelta(days=days))}
+               for i, card in enumerate(physics["cards"]) for days, rating in ((14 + i, "good"), (i % 4, "good"))]
+    status, body = api(page, "POST", "/reviews", {"reviews": history}, token=token)
+    assert status == 200, body
+    status, listing = api(page, "GET", f"/stacks/{physics['id']}/cards?perPage=50", token=token)
+    due = sorted(c["dueAt"][:10] for c in listing["items"] if c["state"] == "review")
+    today = datetime.now(timezone.utc).date()
+    first = max(today + timedelta(days=1), datetime.fromisoformat(due[0]).date())
+    last = min(first + timedelta(days=40), datetime.fromisoformat(due[-1]).date() + timedelta(days=1))
+    assert (first - today).days < 60, due
+    sign_in_storage(page, account)
+    page.goto(f"/app/stacks/{physics['id']}/stats")
+    panel = page.locator("#break")
+    expect(panel.get_by_role("heading", name="Pause planen")).to_be_visible()
+
+    # The form's own errors, said next to it.
+    panel.get_by_label("Erster Tag weg").fill("")
+    panel.get_by_role("button", name="Vorschau").click()
+    expect(panel.locator("#break-error")).to_have_text("Wähle den ersten und den letzten Tag deiner Pause.")
+    panel.get_by_label("Erster Tag weg").fill(last.isoformat())
+    panel.get_by_label("Letzter Tag weg").fill(first.isoformat())
+    panel.get_by_role("button", name="Vorschau").click()
+    expect(panel.locator("#break-error")).to_have_text("Der letzte Tag liegt vor dem ersten.")
+
+    # Keyboard: the dates, Enter for the preview, then the plan.
+    panel.get_by_label("Erster Tag weg").fill(first.isoformat())
+    panel.get_by_label("Letzter Tag weg").fill(last.isoformat())
+    panel.get_by_label("Letzter Tag weg").press("Enter")
+    expect(panel.locator("#break-result .advice-sentence")).to_contain_text(re.compile(r"kämen|käme"))
+    expect(panel.locator("table.break-table tbody tr").first).to_be_visible()
+    status, still = api(page, "GET", f"/stacks/{physics['id']}/cards?perPage=50", token=token)
+    assert sorted(c["dueAt"] for c in still["items"]) == sorted(c["dueAt"] for c in listing["items"]), "a preview moved cards"
+    apply = panel.get_by_role("button", name="Pause eintragen")
+    apply.focus()
+    page.keyboard.press("Enter")
+    expect(panel.locator("#break-result .advice-sentence")).to_contain_text(re.compile(r"kommen|kommt"))
+    expect(panel.locator("#break-result")).to_contain_text("Ruhetage")
+    status, moved = api(page, "GET", f"/stacks/{physics['id']}/cards?perPage=50", token=token)
+    away = {(first + timedelta(days=i)).isoformat() for i in range((last - first).days + 1)}
+    assert not [c for c in moved["items"] if c["state"] == "review" and c["dueAt"][:10] in away], moved["items"]
+    status, progress = api(page, "GET", "/me/progress", token=token)
+    assert first.isoformat() in progress["restDays"]
+
+    # The backlog: a wrong count, then two cards of the next days today.
+    backlog = panel.locator("#backlog-form")
+    backlog.get_by_label("Anzahl Karten").fill("0")
+    backlog.get_by_role("button", name="Vorziehen").click()
+    expect(panel.locator("#backlog-error")).to_have_text("Gib eine ganze Zahl von 1 bis 10000 ein.")
+    backlog.get_by_label("Anzahl Karten").fill("2")
+    backlog.get_by_role("button", name="Vorziehen").click()
+    expect(panel.locator("#backlog-result")).to_have_text("2 Karten kommen früher dran.")
+    result = _axe(page)
+    assert result["blocking"] == [], result["blocking"]
+    shot(page, "break-planned")
+
+    page.goto(f"/app/stacks/{account['ladder']['id']}/stats")
+    expect(page.locator("main h1")).to_have_text("Statistik")
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("#break")).to_have_count(0)
+
+    phone = make_page(locale="en-US", **PHONE)
+    sign_in_storage(phone, account)
+    phone.goto("/app/stats")
+    panel = phone.locator("#break")
+    expect(panel.get_by_role("heading", name="Plan a break")).to_be_visible()
+    panel.get_by_role("button", name="Preview").tap()
+    expect(panel.locator("#break-result .advice-sentence")).to_be_visible()
+    overflow = phone.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the page is {overflow}px wider than the phone"
+    assert_touch_targets(phone)

@@ -39,6 +39,26 @@ struct WorkloadStore {
             sql: store.sql, bucket: store.bucket("due_at"))
     }
 
+    /// A review card as breaks, postponing and advancing move it (`RescheduleService`).
+    struct ReviewCardRow: Decodable {
+        let id: Int
+        let due_at: Date
+        let last_reviewed_at: Date?
+        let stability: Double?
+    }
+
+    /// The review cards of the stacks `stackIds` due before `end`.
+    func reviewCards(stackIds: [Int], dueBefore end: Date) async throws -> [ReviewCardRow] {
+        guard !stackIds.isEmpty else { return [] }
+        return try await store.bulk.raw(
+            """
+            SELECT id, due_at, last_reviewed_at, stability FROM cards
+            WHERE stack_id IN (\(binds: stackIds)) AND queue = \(literal: CardQueue.review.rawValue)
+            AND due_at < \(bind: end)
+            """
+        ).all(decoding: ReviewCardRow.self)
+    }
+
     /// One answer of the log: FSRS rating (1 … 4), duration, the card's phase before it (0 learning or
     /// new, 1 review, 2 relearning) and whether it was the card's first answer (no elapsed days).
     struct AnswerRow: Decodable {

@@ -99,20 +99,24 @@ struct WorkloadService {
         var minutesBudget: Int?
     }
 
-    /// The simulator's groups (one per FSRS stack), the learner's habits and budget.
-    private func inputs(_ scope: Scope, changes: SimulationRequest) async throws -> Inputs {
-        let userId = try user.requireID()
-        let stacks: [StackModel]
+    /// The FSRS stacks of `scope`; a ladder stack is refused (409 `workload_needs_fsrs`).
+    static func fsrsStacks(_ scope: Scope, of userId: UUID, context: ServiceContext) async throws -> [StackModel] {
         switch scope {
         case .stack(let stack):
             guard try stack.schedulerKind == .fsrs else {
                 throw AppError.refused(
                     "Die Vorschau rechnet mit FSRS; dieser Stapel nutzt die Lernstufen.", code: "workload_needs_fsrs")
             }
-            stacks = [stack]
+            return [stack]
         case .user:
-            stacks = try await context.store.stacks(of: userId).filter { (try? $0.schedulerKind) == .fsrs }
+            return try await context.store.stacks(of: userId).filter { (try? $0.schedulerKind) == .fsrs }
         }
+    }
+
+    /// The simulator's groups (one per FSRS stack), the learner's habits and budget.
+    private func inputs(_ scope: Scope, changes: SimulationRequest) async throws -> Inputs {
+        let userId = try user.requireID()
+        let stacks = try await Self.fsrsStacks(scope, of: userId, context: context)
         let counting = dayCounting
         let today = counting.dayNumber(of: context.now)
         let stored = try await context.store.parameters(of: userId).flatMap(SchedulerParametersModel.weights)

@@ -3,7 +3,8 @@ import Vapor
 
 /// The workload forecast, "what if" simulations and the retention advice, per stack and over all
 /// stacks: `/api/v1/stacks/{id}/workload`, `…/workload/simulate`, `…/retention-advice` and the same
-/// under `/api/v1/me/`.
+/// under `/api/v1/me/`; breaks, postponing and advancing: `…/schedule/break`, `…/schedule/postpone`,
+/// `…/schedule/advance`.
 struct WorkloadRoutes: RouteCollection {
     func boot(routes: any RoutesBuilder) throws {
         let authed = routes.grouped(RequireUserMiddleware())
@@ -13,6 +14,28 @@ struct WorkloadRoutes: RouteCollection {
         authed.on(Endpoint.V1.simulateUser, use: simulateUser)
         authed.on(Endpoint.V1.stackRetentionAdvice, use: stackAdvice)
         authed.on(Endpoint.V1.userRetentionAdvice, use: userAdvice)
+        authed.on(Endpoint.V1.stackBreak, use: { try await self.planBreak($0, try await self.stackScope($0)) })
+        authed.on(Endpoint.V1.userBreak, use: { try await self.planBreak($0, .user) })
+        authed.on(
+            Endpoint.V1.stackPostpone, use: { try await self.move($0, try await self.stackScope($0), later: true) })
+        authed.on(Endpoint.V1.userPostpone, use: { try await self.move($0, .user, later: true) })
+        authed.on(
+            Endpoint.V1.stackAdvance, use: { try await self.move($0, try await self.stackScope($0), later: false) })
+        authed.on(Endpoint.V1.userAdvance, use: { try await self.move($0, .user, later: false) })
+    }
+
+    private func reschedule(_ req: Request) throws -> RescheduleService {
+        RescheduleService(context: ServiceContext(req), user: try req.user)
+    }
+
+    private func planBreak(_ req: Request, _ scope: WorkloadService.Scope) async throws -> Response {
+        let request = try req.decodeBody(BreakRequest.self)
+        return try jsonResponse(try await reschedule(req).planBreak(scope, request: request))
+    }
+
+    private func move(_ req: Request, _ scope: WorkloadService.Scope, later: Bool) async throws -> Response {
+        let request = try req.decodeBody(RescheduleRequest.self)
+        return try jsonResponse(try await reschedule(req).move(scope, request: request, later: later))
     }
 
     private func stackScope(_ req: Request) async throws -> WorkloadService.Scope {

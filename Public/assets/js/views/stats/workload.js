@@ -10,6 +10,7 @@ import { api, hasCode, request } from '../../api/client.js';
 import { barChart, labelIndices } from '../../charts.js';
 import { errorText, toast } from '../../ui.js';
 import { showMemory } from './memory.js';
+import { BreakPanel } from './break.js';
 
 const WHAT_IF_RETENTIONS = [0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97];
 const PERIODS = [30, 90, 365];
@@ -93,7 +94,9 @@ export class WorkloadPanels {
   async start() {
     await loadStrings('workload');
     if (this.signal.aborted) return;
-    render(this.host, html`${panels(this.stack)}<div id="memory-host"></div>`);
+    render(this.host, html`${panels(this.stack)}<div id="break-host"></div><div id="memory-host"></div>`);
+    // Breaks and the backlog move FSRS cards only: a ladder stack has no such panel.
+    if (this.stack?.scheduler !== 'ladder') new BreakPanel(this.$('#break-host'), this.stack, this.signal, () => this.load()).start();
     showMemory(this.$('#memory-host'), this.stack, this.signal);
     const form = this.$('#what-if');
     form.addEventListener('submit', (event) => { event.preventDefault(); this.simulate(); }, { signal: this.signal });
