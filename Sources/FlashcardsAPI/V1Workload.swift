@@ -193,12 +193,22 @@ public struct MemoryStatsDTO: Codable, Sendable, Hashable {
     public var trueRetention: [TrueRetentionRowDTO]
     /// FSRS buttons pressed per phase over the last 365 days.
     public var answerButtons: [AnswerButtonsDTO]
+    /// The daily load: the sum over the cards with a memory of 1 / their interval in days (at least
+    /// one), about how many reviews a day they ask for in the long run.
+    public var dailyLoad: Double
+    /// Reviews and recalled ones by hour of the day (the learner's time zone), 24 entries from 0,
+    /// over the last 365 days.
+    public var hours: [RecallCountDTO]
 
     /// Creates the statistics.
     public init(
         cards: Int, estimatedKnowledge: Double, difficulty: [Int], stabilityBounds: [Int], stability: [Int],
-        retrievability: [Int], trueRetention: [TrueRetentionRowDTO], answerButtons: [AnswerButtonsDTO]
+        retrievability: [Int], trueRetention: [TrueRetentionRowDTO], answerButtons: [AnswerButtonsDTO],
+        dailyLoad: Double = 0,
+        hours: [RecallCountDTO] = Array(repeating: RecallCountDTO(reviews: 0, recalled: 0), count: 24)
     ) {
+        self.dailyLoad = dailyLoad
+        self.hours = hours
         self.cards = cards
         self.estimatedKnowledge = estimatedKnowledge
         self.difficulty = difficulty

@@ -198,6 +198,13 @@ struct WorkloadTests {
                 #expect(buttons["learning"] == [0, 0, 1, 1])
                 #expect(buttons["young"] == [1, 0, 1, 0])
                 #expect(buttons["mature"] == [0, 0, 1, 0])
+                // By hour of the day (UTC here): four reviews at 10:00, one at 9:00 (the undone one left out).
+                #expect(memory.hours.count == 24)
+                #expect(memory.hours[10] == RecallCountDTO(reviews: 4, recalled: 3))
+                #expect(memory.hours[9] == RecallCountDTO(reviews: 1, recalled: 1))
+                #expect(memory.hours.map(\.reviews).reduce(0, +) == 5)
+                // Daily load: card 0 relearns (1 a day), card 1 waits some days.
+                #expect(memory.dailyLoad > 1 && memory.dailyLoad < 2)
                 // Over all stacks: the same cards; another learner sees nothing of them.
                 #expect(try await client.memoryStats().cards == 2)
                 let other = FlashcardsClient(baseURL: client.baseURL)

@@ -126,6 +126,12 @@ def test_stack_workload_what_if_and_advice(page: Page):
     expect(memory_panel.locator(".chart-figure")).to_have_text(f"Du kannst jetzt etwa {known} von 8 Karten.")
     expect(memory_panel.locator("table.memory-table").first.locator("tbody tr")).to_have_count(5)
     expect(memory_panel.locator(".memory-distribution svg")).to_have_count(3)
+    # The daily load and the reviews by hour (the learner's zone), as the API counts them.
+    expect(memory_panel).to_contain_text("Tägliche Last: Auf Dauer fragen deine Karten etwa")
+    expect(memory_panel.get_by_role("heading", name="Wiederholungen nach Uhrzeit (letztes Jahr)")).to_be_visible()
+    expect(memory_panel.locator(".memory-hours svg")).to_be_visible()
+    busiest = max(range(24), key=lambda h: memory["hours"][h]["reviews"])
+    expect(memory_panel.locator(".memory-hours table")).to_contain_text(f"{busiest} Uhr: {memory['hours'][busiest]['reviews']} Wiederholung")
     mature_year = memory["trueRetention"][-1]["mature"]
     year_row = memory_panel.locator("table.memory-table").first.locator("tbody tr").last
     expect(year_row.locator("th")).to_have_text("Letztes Jahr")

@@ -92,4 +92,8 @@ export default {
   'break.postpone': 'Verschieben',
   'break.advance': 'Vorziehen',
   'break.countInvalid': 'Gib eine ganze Zahl von 1 bis 10000 ein.',
+  'memory.dailyLoad': 'Tägliche Last: Auf Dauer fragen deine Karten etwa {load} Wiederholungen am Tag.',
+  'memory.hours': 'Wiederholungen nach Uhrzeit (letztes Jahr)',
+  'memory.hour': '{hour} Uhr',
+  'memory.hourTitle': { one: '{hour} Uhr: {count} Wiederholung, {recalled} gewusst', other: '{hour} Uhr: {count} Wiederholungen, {recalled} gewusst' },
 };

@@ -92,4 +92,8 @@ export default {
   'break.postpone': 'Postpone',
   'break.advance': 'Advance',
   'break.countInvalid': 'Enter a whole number from 1 to 10000.',
+  'memory.dailyLoad': 'Daily load: in the long run your cards ask for about {load} reviews a day.',
+  'memory.hours': 'Reviews by hour (last year)',
+  'memory.hour': '{hour}:00',
+  'memory.hourTitle': { one: '{hour}:00: {count} review, {recalled} recalled', other: '{hour}:00: {count} reviews, {recalled} recalled' },
 };

@@ -115,18 +115,39 @@ struct StatsStore {
         ).all(decoding: ButtonCount.self)
     }
 
-    /// A card's FSRS memory: stability, difficulty and last review.
+    /// A card's FSRS memory: stability, difficulty, last review and due time.
     struct MemoryRow: Decodable {
         let stability: Double
         let difficulty: Double
         let last_reviewed_at: Date
+        let due_at: Date
+    }
+
+    /// Counted reviews since `since` per 15-minute bucket (`TimeBuckets`, which no time zone offset
+    /// splits), with the recalled ones (`k`); undone ones left out.
+    struct HourBucket: Decodable {
+        let b: Int
+        let n: Int
+        let k: Int?
+    }
+
+    func reviewsByTime(_ scope: Scope, since: Date) async throws -> [HourBucket] {
+        try await store.sql.raw(
+            """
+            SELECT \(store.bucket("reviewed_at")) AS b, COUNT(*) AS n,
+            SUM(CASE WHEN \(unsafeRaw: Self.recalled) THEN 1 ELSE 0 END) AS k FROM review_logs
+            WHERE \(scope.filter) AND kind = 'review' AND reviewed_at >= \(bind: since)
+            AND id NOT IN (SELECT undoes FROM review_logs WHERE \(scope.filter) AND kind = 'undo' AND undoes IS NOT NULL)
+            GROUP BY b
+            """
+        ).all(decoding: HourBucket.self)
     }
 
     /// The memory of every card that has one.
     func memory(_ scope: Scope) async throws -> [MemoryRow] {
         try await store.bulk.raw(
             """
-            SELECT stability, difficulty, last_reviewed_at FROM cards
+            SELECT stability, difficulty, last_reviewed_at, due_at FROM cards
             WHERE \(scope.filter) AND stability IS NOT NULL AND difficulty IS NOT NULL AND last_reviewed_at IS NOT NULL
             """
         ).all(decoding: MemoryRow.self)

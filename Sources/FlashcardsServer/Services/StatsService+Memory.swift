@@ -33,8 +33,11 @@ extension StatsService {
         var stability = Array(repeating: 0, count: Self.stabilityBounds.count + 1)
         var retrievability = Array(repeating: 0, count: 10)
         var knowledge = 0.0
+        var dailyLoad = 0.0
         let rows = try await store.memory(covered)
         for row in rows {
+            let interval = counting.dayNumber(of: row.due_at) - counting.dayNumber(of: row.last_reviewed_at)
+            dailyLoad += 1 / Double(max(1, interval))
             difficulty[min(max(Int(row.difficulty) - 1, 0), 9)] += 1
             stability[Self.stabilityBounds.firstIndex { row.stability < Double($0) } ?? Self.stabilityBounds.count] += 1
             let elapsed = max(0, today - counting.dayNumber(of: row.last_reviewed_at))
@@ -81,12 +84,21 @@ extension StatsService {
         where (1...4).contains(row.rating) && (0...2).contains(row.p) {
             buttons[row.p][row.rating - 1] += row.n
         }
+        // Hours in the learner's zone, from 15-minute buckets (whole hours of every offset in use).
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = user.zone
+        var hours = Array(repeating: RecallCountDTO(reviews: 0, recalled: 0), count: 24)
+        for bucket in try await store.reviewsByTime(covered, since: since) {
+            let hour = calendar.component(.hour, from: TimeBuckets.start(ofBucket: bucket.b))
+            hours[hour].reviews += bucket.n
+            hours[hour].recalled += bucket.k ?? 0
+        }
         return MemoryStatsDTO(
             cards: rows.count, estimatedKnowledge: (knowledge * 10).rounded() / 10, difficulty: difficulty,
             stabilityBounds: Self.stabilityBounds, stability: stability, retrievability: retrievability,
             trueRetention: table,
             answerButtons: zip(["learning", "young", "mature"], buttons).map {
                 AnswerButtonsDTO(phase: $0, counts: $1)
-            })
+            }, dailyLoad: (dailyLoad * 10).rounded() / 10, hours: hours)
     }
 }

@@ -42,6 +42,20 @@ const distribution = (key, counts, labels) => html`
     </table>
   </section>`;
 
+/** "14 Uhr: 12 Wiederholungen, 92 % gewusst". */
+const hourTitle = (hour, { reviews, recalled }) => t('memory.hourTitle', {
+  hour, count: reviews, recalled: reviews ? percent(recalled / reviews) : '–',
+});
+
+const hoursSection = (hours) => html`
+  <section class="memory-hours" aria-labelledby="memory-hours-title">
+    <h3 id="memory-hours-title">${t('memory.hours')}</h3>
+    <stats-chart class="chart" data-chart="memory-hours"></stats-chart>
+    <table class="visually-hidden"><caption>${t('memory.hours')}</caption>
+      <tbody>${hours.map((h, i) => html`<tr><th scope="row">${t('memory.hour', { hour: i })}</th><td>${hourTitle(i, h)}</td></tr>`)}</tbody>
+    </table>
+  </section>`;
+
 function panel(memory) {
   if (memory.cards === 0) return html`<p class="muted">${t('memory.empty')}</p>`;
   const rows = Object.fromEntries(memory.trueRetention.map((row) => [row.period, row]));
@@ -49,6 +63,7 @@ function panel(memory) {
   const labels = binLabels(memory);
   return html`
     <p class="chart-figure">${t('memory.knowledge', { known: number(memory.estimatedKnowledge), count: memory.cards })}</p>
+    <p class="muted">${t('memory.dailyLoad', { load: number(memory.dailyLoad, memory.dailyLoad < 10 ? 1 : 0) })}</p>
     <h3 id="memory-retention-title">${t('memory.trueRetention')}</h3>
     <div class="table-scroll" tabindex="0" role="region" aria-labelledby="memory-retention-title"><table class="advice-table memory-table">
       <thead><tr><th scope="col">${t('memory.period')}</th><th scope="col">${t('memory.young')}</th><th scope="col">${t('memory.mature')}</th><th scope="col">${t('memory.total')}</th></tr></thead>
@@ -61,6 +76,7 @@ function panel(memory) {
       ${distribution('stability', memory.stability, labels.stability)}
       ${distribution('retrievability', memory.retrievability, labels.retrievability)}
     </div>
+    ${hoursSection(memory.hours)}
     <h3 id="memory-buttons-title">${t('memory.buttons')}</h3>
     <div class="table-scroll" tabindex="0" role="region" aria-labelledby="memory-buttons-title"><table class="advice-table memory-table">
       <thead><tr><th scope="col">${t('memory.phase')}</th>${BUTTONS.map((b) => html`<th scope="col">${t(`memory.button.${b}`)}</th>`)}</tr></thead>
@@ -92,6 +108,10 @@ export async function showMemory(host, stack, signal) {
   render(body, panel(memory));
   if (memory.cards === 0) return;
   const labels = binLabels(memory);
+  body.querySelector('[data-chart="memory-hours"]').plot((chart, width) => render(chart, barChart(
+    memory.hours.map((h, i) => ({ value: h.reviews, title: hourTitle(i, h) })),
+    { width, height: 140, format: (n) => number(n), label: t('memory.hours'),
+      labels: [0, 6, 12, 18].map((index) => ({ index, text: t('memory.hour', { hour: index }) })) })));
   for (const key of ['difficulty', 'stability', 'retrievability']) {
     const counts = memory[key];
     body.querySelector(`[data-chart="memory-${key}"]`).plot((chart, width) => render(chart, barChart(
