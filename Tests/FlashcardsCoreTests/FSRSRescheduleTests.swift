@@ -83,3 +83,57 @@ struct FSRSRescheduleTests {
         #expect(FSRSReschedule.postpone(0, of: cards, today: 5, model: Self.model).isEmpty)
     }
 }
+
+@Suite("Learning steps left to FSRS")
+struct FSRSShortTermTests {
+    static let now = Date(timeIntervalSince1970: 1_781_344_800)
+
+    static func scheduler(shortTerm: Bool, learning: [TimeInterval] = [], relearning: [TimeInterval] = []) throws
+        -> FSRSScheduler
+    {
+        try FSRSScheduler(
+            configuration: FSRSConfiguration(
+                learningSteps: learning, relearningSteps: relearning, fuzz: false, schedulesShortTerm: shortTerm))
+    }
+
+    @Test("without steps a card stays for today while its interval is under a day; py-fsrs graduates it")
+    func sameDay() throws {
+        let fsrs = try Self.scheduler(shortTerm: true)
+        let new = FSRSCard.new(due: Self.now)
+        // Again: S₀ = w0 = 0.212 days, about five hours at 90 %.
+        let again = fsrs.review(new, rating: .again, at: Self.now, fuzzSeed: 1)
+        #expect(again.state == .learning && again.step == 0)
+        let delay = again.due.timeIntervalSince(Self.now)
+        #expect(abs(delay - (again.stability! * fsrs.intervalPerStability * 86_400).rounded()) < 1)
+        #expect(delay > 3_600 && delay < 86_400)
+        // Reviewed the same day, its short-term stability (w17–w19) grows with Good.
+        let later = Self.now.addingTimeInterval(delay)
+        let good = fsrs.review(again, rating: .good, at: later, fuzzSeed: 2)
+        #expect(good.stability! > again.stability!)
+        #expect(good.stability! == fsrs.model.shortTermStability(again.stability!, rating: .good))
+        // Good on a new card: S₀ = 2.3 days, it graduates to review.
+        #expect(fsrs.review(new, rating: .good, at: Self.now, fuzzSeed: 3).state == .review)
+        // A lapse of a review card without relearning steps relearns the same day when S falls under a day.
+        var review = fsrs.review(new, rating: .easy, at: Self.now, fuzzSeed: 4)
+        #expect(review.state == .review)
+        review = fsrs.review(review, rating: .again, at: review.due, fuzzSeed: 5)
+        let lapse = fsrs.review(review, rating: .again, at: review.lastReview!.addingTimeInterval(60), fuzzSeed: 6)
+        if lapse.stability! * fsrs.intervalPerStability < 1 {
+            #expect(lapse.state == .relearning && lapse.due < lapse.lastReview!.addingTimeInterval(86_400))
+        }
+        // py-fsrs (the golden vectors): no steps, no same-day scheduling.
+        let plain = try Self.scheduler(shortTerm: false)
+        #expect(plain.review(new, rating: .again, at: Self.now, fuzzSeed: 1).state == .review)
+        // With steps nothing changes.
+        let stepped = try Self.scheduler(shortTerm: true, learning: [60, 600], relearning: [600])
+        let first = stepped.review(new, rating: .again, at: Self.now, fuzzSeed: 1)
+        #expect(first.state == .learning && first.due == Self.now.addingTimeInterval(60))
+    }
+
+    @Test("the product turns it on for its stacks")
+    func productConfiguration() {
+        let settings = StackSettings(scheduler: .fsrs, learningSteps: [], relearningSteps: [])
+        let configuration = settings.fsrsConfiguration(parameters: nil, dayCounting: .ankiDefaultUTC)
+        #expect(configuration.schedulesShortTerm && configuration.learningSteps.isEmpty)
+    }
+}

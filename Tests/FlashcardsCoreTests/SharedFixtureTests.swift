@@ -74,6 +74,8 @@ struct FSRSSharedFixtureTests {
             var desiredRetention: Double
             var learningSteps: [Double]
             var relearningSteps: [Double]
+            /// No steps, FSRS schedules the same-day reviews (`FSRSConfiguration.schedulesShortTerm`).
+            var shortTerm: Bool?
             var reviews: [Review]
         }
         struct Review: Decodable {
@@ -92,12 +94,14 @@ struct FSRSSharedFixtureTests {
     func fuzzedSequences() throws {
         let fixture = try SharedFixtures.load("fsrs-fuzzed.json", as: Fuzzed.self)
         #expect(fixture.sequences.count >= 20)
+        #expect(fixture.sequences.filter { $0.shortTerm == true }.count >= 3)
         for sequence in fixture.sequences {
             let scheduler = try FSRSScheduler(
                 configuration: FSRSConfiguration(
                     desiredRetention: sequence.desiredRetention, learningSteps: sequence.learningSteps,
                     relearningSteps: sequence.relearningSteps, fuzz: true,
-                    dayCounting: .rollover(hourOfDay: 4, timeZone: try SharedFixtures.zone(sequence.zone))))
+                    dayCounting: .rollover(hourOfDay: 4, timeZone: try SharedFixtures.zone(sequence.zone)),
+                    schedulesShortTerm: sequence.shortTerm ?? false))
             var reviews: [(rating: FSRSRating, time: Date)] = []
             for review in sequence.reviews {
                 let rating = try #require(FSRSRating.allCases.first(where: { $0.key == review.rating }))

@@ -394,3 +394,45 @@ def test_break_and_backlog(make_page):
     overflow = phone.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, f"the page is {overflow}px wider than the phone"
     assert_touch_targets(phone)
+
+
+def test_learning_steps_left_to_fsrs(make_page):
+    """Stack settings → "Lernschritte FSRS überlassen": saved as no steps; "Nochmal" on a new card
+    then brings it back the same day after FSRS's own interval (hours, not minutes); off again gives
+    the default steps back. English on a phone."""
+    page = make_page()
+    account = signup_via_api(page)
+    token = account["token"]
+    stack = make_stack(page, token, "Chemie", 2, colour="#0EA5E9", scheduler="fsrs")
+    sign_in_storage(page, account)
+    page.goto(f"/app/stacks/{stack['id']}/edit")
+    switch = page.get_by_role("switch", name="Lernschritte FSRS überlassen")
+    expect(switch).not_to_be_checked()
+    switch.focus()
+    page.keyboard.press("Space")
+    expect(switch).to_be_checked()
+    page.get_by_role("button", name="Speichern").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Chemie")
+    status, saved = api(page, "GET", f"/stacks/{stack['id']}", token=token)
+    assert saved["learningSteps"] == [] and saved["relearningSteps"] == [], saved
+
+    # "Nochmal" on a new card: FSRS keeps it for later today, after its own interval.
+    status, nxt = api(page, "GET", f"/stacks/{stack['id']}/study/next", token=token)
+    again = next(o for o in nxt["options"] if o["rating"] == "again")
+    assert 3600 < again["intervalSeconds"] < 86400, again
+    status, rated = api(page, "POST", f"/stacks/{stack['id']}/study/rate",
+                        {"cardId": nxt["card"]["id"], "rating": "again"}, token=token)
+    assert status == 200 and rated["card"]["state"] == "learning", rated
+    due = datetime.fromisoformat(rated["card"]["dueAt"].replace("Z", "+00:00"))
+    assert timedelta(hours=1) < due - datetime.now(timezone.utc) < timedelta(days=1)
+
+    phone = make_page(locale="en-US", **PHONE)
+    sign_in_storage(phone, account)
+    phone.goto(f"/app/stacks/{stack['id']}/edit")
+    switch = phone.get_by_role("switch", name="Leave learning steps to FSRS")
+    expect(switch).to_be_checked()
+    switch.tap()
+    phone.get_by_role("button", name="Save").click()
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Chemie")
+    status, saved = api(page, "GET", f"/stacks/{stack['id']}", token=token)
+    assert saved["learningSteps"] == [60, 600] and saved["relearningSteps"] == [600], saved

@@ -444,6 +444,8 @@ export default {
   'stack.reviewsPerDayError': 'Gib eine ganze Zahl von 1 bis 99999 ein',
   'stack.retention': 'Erinnerungsziel in %',
   'stack.retentionHelp': 'Wie sicher du dich an eine Karte erinnern sollst, wenn sie wieder drankommt. Höher = öfter wiederholen. Empfohlen: 90 %.',
+  'stack.fsrsSteps': 'Lernschritte FSRS überlassen',
+  'stack.fsrsStepsHelp': 'Ohne feste Lernschritte plant FSRS die Wiederholungen am selben Tag selbst – so oft, wie dein Gedächtnis es braucht. Aus: nach 1 und 10 Minuten, nach dem Vergessen nach 10 Minuten.',
   'stack.retentionError': 'Gib eine ganze Zahl von 70 bis 99 ein',
   'stack.ladderSettings': 'Bei „Klassisch“ gibt es keine Tageslimits und kein Erinnerungsziel: Jeden Tag kommen alle fälligen Karten dran, und die Abstände folgen festen Stufen.',
   'stack.settingsError': 'Bitte prüfe die markierten Einstellungen.',

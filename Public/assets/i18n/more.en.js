@@ -444,6 +444,8 @@ export default {
   'stack.reviewsPerDayError': 'Enter a whole number from 1 to 99999',
   'stack.retention': 'Target retention in %',
   'stack.retentionHelp': 'How sure you should be to remember a card when it comes up again. Higher = more reviews. Recommended: 90%.',
+  'stack.fsrsSteps': 'Leave learning steps to FSRS',
+  'stack.fsrsStepsHelp': 'Without fixed learning steps FSRS plans the same-day reviews itself – as often as your memory needs. Off: after 1 and 10 minutes, after forgetting after 10 minutes.',
   'stack.retentionError': 'Enter a whole number from 70 to 99',
   'stack.ladderSettings': 'With “Classic” there are no daily limits and no target retention: every due card comes up each day, and the intervals follow fixed levels.',
   'stack.settingsError': 'Please check the marked settings.',

@@ -37,6 +37,12 @@ public struct FSRSConfiguration: Sendable, Hashable, Codable {
     public var fuzz: Bool
     /// How elapsed days are counted and where review due dates land.
     public var dayCounting: FSRSDayCounting
+    /// With no learning (or relearning) steps, FSRS-6 schedules the same-day reviews itself: a card
+    /// stays in (re)learning while its interval at the desired retention is under a day, due after that
+    /// interval, and its short-term stability (w17–w19) grows with each same-day review until the
+    /// interval reaches a day. Off, a card without steps graduates at once (py-fsrs' behaviour, which
+    /// the golden vectors hold). The product turns it on (`StackSettings.fsrsConfiguration`).
+    public var schedulesShortTerm: Bool
 
     /// Creates a configuration; every argument has the FSRS/Anki default.
     public init(
@@ -46,8 +52,10 @@ public struct FSRSConfiguration: Sendable, Hashable, Codable {
         relearningSteps: [TimeInterval] = [600],
         maximumInterval: Int = 36_500,
         fuzz: Bool = true,
-        dayCounting: FSRSDayCounting = .ankiDefaultUTC
+        dayCounting: FSRSDayCounting = .ankiDefaultUTC,
+        schedulesShortTerm: Bool = false
     ) {
+        self.schedulesShortTerm = schedulesShortTerm
         self.parameters = parameters
         self.desiredRetention = desiredRetention
         self.learningSteps = learningSteps

@@ -114,6 +114,10 @@ public struct FSRSScheduler: Sendable {
                 next.state = .relearning
                 next.step = 0
                 next.due = now.addingTimeInterval(configuration.relearningSteps[0])
+            } else if rating == .again, let delay = shortTermDelay(stability) {
+                next.state = .relearning
+                next.step = 0
+                next.due = now.addingTimeInterval(delay)
             } else {
                 graduate(&next)
             }
@@ -122,6 +126,12 @@ public struct FSRSScheduler: Sendable {
             let step = card.step ?? 0
             // A card may sit on a step that no longer exists when the steps were shortened; any pass
             // then graduates it.
+            if steps.isEmpty, let delay = shortTermDelay(stability) {
+                // No steps: FSRS keeps the card for today while its interval is under a day.
+                next.step = 0
+                next.due = now.addingTimeInterval(delay)
+                break
+            }
             if steps.isEmpty || (step >= steps.count && rating != .again) {
                 graduate(&next)
                 break
@@ -183,6 +193,15 @@ public struct FSRSScheduler: Sendable {
     }
 
     // MARK: - Internals
+
+    /// With `schedulesShortTerm`, the delay in seconds (at least a minute) of a same-day review for
+    /// `stability`: its interval at the desired retention when that is under a day; nil otherwise.
+    private func shortTermDelay(_ stability: Double) -> TimeInterval? {
+        guard configuration.schedulesShortTerm else { return nil }
+        let days = stability * intervalPerStability
+        guard days < 1 else { return nil }
+        return max(60, (days * 86_400).rounded())
+    }
 
     /// Moves the card to the review state, due a (possibly fuzzed or balanced) whole number of days
     /// from now. Returns the balancer's choice when `due` is `.balanced` and fuzz is on.

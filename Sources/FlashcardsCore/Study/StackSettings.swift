@@ -119,6 +119,6 @@ public struct StackSettings: Sendable, Hashable {
             parameters: parameters ?? FSRSConfiguration.defaultParameters, desiredRetention: desiredRetention,
             learningSteps: learningSteps.map(TimeInterval.init),
             relearningSteps: relearningSteps.map(TimeInterval.init),
-            dayCounting: dayCounting)
+            dayCounting: dayCounting, schedulesShortTerm: true)
     }
 }

@@ -270,12 +270,14 @@ const TWENTY_FOUR_HOUR_PERIODS = {
 export class FSRS {
   constructor({
     parameters, desiredRetention = F.desiredRetention, learningSteps = F.learningSteps, relearningSteps = F.relearningSteps,
-    maximumInterval = F.maximumInterval, fuzz = true, dayCounting = null, zone,
+    maximumInterval = F.maximumInterval, fuzz = true, dayCounting = null, zone, shortTerm = false,
   }) {
     let config = { parameters: parameters || DEFAULT_PARAMETERS, desiredRetention, learningSteps, relearningSteps, maximumInterval };
     if (!valid(config)) config = { ...DEFAULTS };
     Object.assign(this, config);
     this.fuzz = fuzz;
+    // Without (re)learning steps FSRS schedules same-day reviews itself (Core's schedulesShortTerm).
+    this.shortTerm = shortTerm;
     this.clock = dayCounting === '24h' ? TWENTY_FOUR_HOUR_PERIODS : new DayClock(zone, F.dayStartHour);
     const w = this.parameters;
     this.w = w;
@@ -350,6 +352,14 @@ export class FSRS {
     return { days: balanced ?? fuzzedInterval(raw, 1, maximum, fraction), balanced };
   }
 
+  /** With `shortTerm`, the seconds (at least 60) to a same-day review for `stability`: its interval
+   * at the desired retention when under a day; null otherwise (Core's shortTermDelay). */
+  shortTermDelay(stability) {
+    if (!this.shortTerm) return null;
+    const days = stability * this.intervalPerStability;
+    return days < 1 ? Math.max(60, Math.round(days * 86400)) : null;
+  }
+
   /**
    * The FSRS card after `rating` at `now`: `card` is {state: learning|review|relearning, step,
    * stability, difficulty, due, lastReview} (a new card: learning, step 0, no memory). With fuzz on
@@ -387,11 +397,12 @@ export class FSRS {
       }
       next.due = this.clock.addingDays(days, now);
     };
+    const sameDay = this.shortTermDelay(next.stability);
     if (card.state === 'review') {
-      if (grade === 1 && this.relearningSteps.length) {
+      if (grade === 1 && (this.relearningSteps.length || sameDay != null)) {
         next.state = 'relearning';
         next.step = 0;
-        next.due = now + this.relearningSteps[0] * 1000;
+        next.due = now + (this.relearningSteps.length ? this.relearningSteps[0] : sameDay) * 1000;
       } else {
         graduate();
       }
@@ -399,7 +410,10 @@ export class FSRS {
     }
     const steps = card.state === 'learning' ? this.learningSteps : this.relearningSteps;
     const step = card.step ?? 0;
-    if (!steps.length || (step >= steps.length && grade !== 1)) {
+    if (!steps.length && sameDay != null) {
+      next.step = 0;
+      next.due = now + sameDay * 1000;
+    } else if (!steps.length || (step >= steps.length && grade !== 1)) {
       graduate();
     } else if (grade === 1) {
       next.step = 0;
@@ -439,7 +453,7 @@ export class CardScheduler {
     this.fsrs = new FSRS({
       parameters, desiredRetention: stack.desiredRetention ?? F.desiredRetention,
       learningSteps: stack.learningSteps ?? F.learningSteps, relearningSteps: stack.relearningSteps ?? F.relearningSteps,
-      zone: this.zone,
+      zone: this.zone, shortTerm: true,
     });
   }
 

@@ -17,9 +17,14 @@ import {
   confirmDialog, errorText, errorView, fieldError, loadStylesheet, loadingView, retryable, setBusy, toast,
 } from '../ui.js';
 import { pageTemplate, percent, previewBadge } from './stack-form/render.js';
+import CORE from '../offline/core-constants.js';
 
 /** A new stack's settings (the server's defaults). */
-const DEFAULTS = { desiredRetention: 0.9, newCardsPerDay: 20, reviewsPerDay: 200 };
+const DEFAULTS = { desiredRetention: 0.9, newCardsPerDay: 20, reviewsPerDay: 200, fsrsSteps: false };
+/** The steps a stack gets back when FSRS no longer schedules its same-day reviews (Core's defaults). */
+const DEFAULT_STEPS = { learning: CORE.fsrs.learningSteps, relearning: CORE.fsrs.relearningSteps };
+/** Whether FSRS schedules the stack's same-day reviews: no learning and no relearning steps. */
+const stepless = (stack) => !(stack.learningSteps ?? [60]).length && !(stack.relearningSteps ?? [600]).length;
 
 /** The FSRS fields: form name → [min, max, error key] (the API's limits; retention in %). */
 const RANGES = {
@@ -58,6 +63,7 @@ async function mountPage(root, { params, navigate }, reload) {
   }
   const settings = { ...DEFAULTS, ...(stack ? {
     desiredRetention: stack.desiredRetention, newCardsPerDay: stack.newCardsPerDay, reviewsPerDay: stack.reviewsPerDay,
+    fsrsSteps: stepless(stack),
   } : {}) };
   const form = {
     stack, stackId: params.stackId, editing, settings, scheduler: stack?.scheduler ?? 'fsrs', navigate,
@@ -125,6 +131,10 @@ class StackFormScreen {
     if (!editing || newCards !== stack.newCardsPerDay) out.newCardsPerDay = newCards;
     if (!editing || reviews !== stack.reviewsPerDay) out.reviewsPerDay = reviews;
     if (!editing || retention !== percent(stack.desiredRetention)) out.desiredRetention = retention / 100;
+    // No fixed steps: FSRS schedules the same-day reviews; off again: the default steps.
+    const fsrsSteps = fields.fsrsSteps.checked;
+    if (fsrsSteps && (!editing || !stepless(stack))) Object.assign(out, { learningSteps: [], relearningSteps: [] });
+    if (!fsrsSteps && editing && stepless(stack)) Object.assign(out, { learningSteps: DEFAULT_STEPS.learning, relearningSteps: DEFAULT_STEPS.relearning });
     return out;
   }
 

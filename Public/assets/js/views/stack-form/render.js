@@ -107,6 +107,14 @@ const methodFields = ({ scheduler, settings }) => html`
       </span>
       <p class="help" id="stack-retention-help">${t('stack.retentionHelp')}</p>
     </div>
+    <label class="switch-row" for="stack-fsrs-steps">
+      <span class="switch-text">
+        <strong id="stack-fsrs-steps-label">${t('stack.fsrsSteps')}</strong>
+        <span class="small muted" id="stack-fsrs-steps-help">${t('stack.fsrsStepsHelp')}</span>
+      </span>
+      <input id="stack-fsrs-steps" name="fsrsSteps" type="checkbox" role="switch" class="switch"
+        aria-labelledby="stack-fsrs-steps-label" aria-describedby="stack-fsrs-steps-help" ${settings.fsrsSteps ? 'checked' : ''}>
+    </label>
   </fieldset>
   <p class="alert alert-info" id="ladder-settings" ${scheduler === 'ladder' ? '' : 'hidden'}>${t('stack.ladderSettings')}</p>`;
 
