@@ -122,6 +122,8 @@ struct WorkloadService {
         let stored = try await context.store.parameters(of: userId).flatMap(SchedulerParametersModel.weights)
         let parameters = self.parameters ?? stored ?? FSRSConfiguration.defaultParameters
         let restDays = Set(try await context.store.motivation(of: userId).restDays().map { $0 - today })
+        // The learner's load balancing and easy days, as ratings place cards.
+        let learner = try await LearnerSettingsModel.find(for: userId, on: context.db)
         let rows = try await context.store.workload.cards(stackIds: stacks.map { $0.id! })
         let byStack = Dictionary(grouping: rows, by: \.stack_id)
         var groups: [FSRSSimulator.Group] = []
@@ -155,7 +157,8 @@ struct WorkloadService {
                         maximumReviewsPerDay: changes.reviewsPerDay ?? settings.reviewsPerDay,
                         learningStepCount: min(settings.learningSteps.count, 10),
                         relearningStepCount: min(settings.relearningSteps.count, 10),
-                        startWeekday: CivilDate.weekday(daysSince1970: today), restDays: restDays,
+                        easyDays: learner.easyDays, startWeekday: CivilDate.weekday(daysSince1970: today),
+                        restDays: restDays, loadBalancing: learner.loadBalancing,
                         seed: UInt64(stack.id!)),
                     cards: cards))
         }
@@ -169,11 +172,10 @@ struct WorkloadService {
                     phase: phase, rating: rating, seconds: row.duration_ms.map { Double($0) / 1_000 },
                     isFirst: row.first == 1)
             })
-        let settings = try await LearnerSettingsModel.find(for: userId, on: context.db)
         let current = retentionWeights.max { $0.value < $1.value }?.key ?? StackSettings().desiredRetention
         return Inputs(
             groups: groups, behaviour: behaviour, today: today,
             cardCount: rows.count + (changes.additionalNewCards ?? 0),
-            currentRetention: current, minutesBudget: settings.minutesPerDay)
+            currentRetention: current, minutesBudget: learner.minutesPerDay)
     }
 }
