@@ -178,6 +178,8 @@ DEFAULT_SETTINGS = {
     "theme": None,
     "unlockedThemes": [],
     "onboarding": {"done": False, "purpose": None, "minutesPerDay": None, "interests": []},
+    "loadBalancing": True,
+    "easyDays": ["normal"] * 7,
 }
 
 #: The user agent's key pair of RFC 8291, section 5 (a published test vector), for when `cryptography` is

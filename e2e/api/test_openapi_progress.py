@@ -44,6 +44,16 @@ def test_v1_settings_story(api: Api):
     )
     assert same == settings
 
+    # Load balancing and easy days (docs/fsrs.md): seven weekdays, Monday first; anything else is refused.
+    week = ["normal"] * 5 + ["reduced", "minimum"]
+    _, changed = api.call("PATCH", SETTINGS, token=token, json_body={"loadBalancing": False, "easyDays": week}, expect=200)
+    assert changed == {**settings, "loadBalancing": False, "easyDays": week}
+    for wrong in (["normal"] * 6, ["normal"] * 6 + ["gar nicht"], "normal"):
+        response, answer = api.call("PATCH", SETTINGS, token=token, json_body={"easyDays": wrong})
+        assert response.status_code == 400, (wrong, answer)
+    _, settings = api.call("PATCH", SETTINGS, token=token, json_body={"loadBalancing": True, "easyDays": ["normal"] * 7}, expect=200)
+    assert settings == {**DEFAULT_SETTINGS, "language": "en", "focusMode": True}
+
     # Onboarding: minutes a day set the goal to 2 cards a minute, unless the request names a goal.
     _, settings = api.call("PATCH", SETTINGS, token=token, json_body={"onboarding": {"minutesPerDay": 15}}, expect=200)
     assert settings["dailyGoal"] == 30 and settings["onboarding"]["minutesPerDay"] == 15
