@@ -37,9 +37,9 @@ const distribution = (key, counts, labels) => html`
   <section class="memory-distribution" aria-labelledby="memory-${key}">
     <h3 id="memory-${key}">${t(`memory.${key}`)}</h3>
     <stats-chart class="chart" data-chart="memory-${key}"></stats-chart>
-    <table class="visually-hidden"><caption>${t(`memory.${key}`)}</caption>
+    <div class="visually-hidden"><table><caption>${t(`memory.${key}`)}</caption>
       <tbody>${counts.map((n, i) => html`<tr><th scope="row">${labels[i]}</th><td>${number(n)}</td></tr>`)}</tbody>
-    </table>
+    </table></div>
   </section>`;
 
 /** "14 Uhr: 12 Wiederholungen, 92 % gewusst". */
@@ -51,9 +51,9 @@ const hoursSection = (hours) => html`
   <section class="memory-hours" aria-labelledby="memory-hours-title">
     <h3 id="memory-hours-title">${t('memory.hours')}</h3>
     <stats-chart class="chart" data-chart="memory-hours"></stats-chart>
-    <table class="visually-hidden"><caption>${t('memory.hours')}</caption>
+    <div class="visually-hidden"><table><caption>${t('memory.hours')}</caption>
       <tbody>${hours.map((h, i) => html`<tr><th scope="row">${t('memory.hour', { hour: i })}</th><td>${hourTitle(i, h)}</td></tr>`)}</tbody>
-    </table>
+    </table></div>
   </section>`;
 
 function panel(memory) {
