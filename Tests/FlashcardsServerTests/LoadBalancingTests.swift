@@ -290,13 +290,13 @@ struct RescheduleTests {
                 await Self.refused(400, "JJJJ-MM-TT") {
                     _ = try await client.planBreak(BreakRequest(from: "20.06.2026", to: to), in: stack.id)
                 }
-                await Self.refused(400, "vor ihrem Anfang") {
+                await Self.refused(409, "break_out_of_range") {
                     _ = try await client.planBreak(BreakRequest(from: to, to: from))
                 }
-                await Self.refused(400, "Vergangenheit") {
+                await Self.refused(409, "break_out_of_range") {
                     _ = try await client.planBreak(BreakRequest(from: "2026-06-01", to: "2026-06-05"))
                 }
-                await Self.refused(400, "höchstens 60 Tage") {
+                await Self.refused(409, "break_out_of_range") {
                     _ = try await client.planBreak(BreakRequest(from: "2026-07-01", to: "2026-09-30"))
                 }
                 await Self.refused(409, "workload_needs_fsrs") {

@@ -136,10 +136,12 @@ def test_v1_breaks_postponing_and_advancing(api: Api):
     assert advanced["advanced"] == 2 and advanced["days"] and advanced["days"][0]["after"] >= 2
 
     # Bad input, another learner, a ladder stack, no token.
-    for payload in ({"from": "morgen", "to": body["to"]}, {"from": body["to"], "to": body["from"]},
-                    {"from": "2020-01-01", "to": "2020-01-02"}):
-        _, answer = api.call("POST", BREAK, path=at, token=token, json_body=payload, expect=400)
-        assert code(answer) == "validation_failed", answer
+    _, answer = api.call("POST", BREAK, path=at, token=token, json_body={"from": "morgen", "to": body["to"]}, expect=400)
+    assert code(answer) == "validation_failed", answer
+    for payload in ({"from": body["to"], "to": body["from"]}, {"from": "2020-01-01", "to": "2020-01-02"},
+                    {"from": body["from"], "to": (start + timedelta(days=90)).isoformat()}):
+        _, answer = api.call("POST", BREAK, path=at, token=token, json_body=payload, expect=409)
+        assert code(answer) == "break_out_of_range", answer
     api.call("POST", BREAK, path=at, token=token, json_body={"from": body["from"]}, expect=400)
     for template in (POSTPONE, ADVANCE):
         _, answer = api.call("POST", template, path=at, token=token, json_body={"count": 0}, expect=400)

@@ -32,15 +32,22 @@ struct RescheduleService {
         guard let first = MotivationService.day(fromText: request.from),
             let last = MotivationService.day(fromText: request.to)
         else { throw AppError.validation("Das Datum muss die Form JJJJ-MM-TT haben.") }
-        guard first <= last else { throw AppError.validation("Das Ende der Pause liegt vor ihrem Anfang.") }
+        // Days that do not fit (also depending on today): 409, as for rest days.
+        guard first <= last else {
+            throw AppError.refused("Das Ende der Pause liegt vor ihrem Anfang.", code: "break_out_of_range")
+        }
         guard last - first < Self.maximumBreak else {
-            throw AppError.validation("Eine Pause darf höchstens \(Self.maximumBreak) Tage dauern.")
+            throw AppError.refused(
+                "Eine Pause darf höchstens \(Self.maximumBreak) Tage dauern.", code: "break_out_of_range")
         }
         let setting = try await load(scope, through: last + FSRSReschedule.maximumSpread + 1)
         let today = setting.today
-        guard last >= today else { throw AppError.validation("Diese Pause liegt schon in der Vergangenheit.") }
+        guard last >= today else {
+            throw AppError.refused("Diese Pause liegt schon in der Vergangenheit.", code: "break_out_of_range")
+        }
         guard first - today <= Self.maximumLead else {
-            throw AppError.validation("Eine Pause lässt sich höchstens ein Jahr im Voraus planen.")
+            throw AppError.refused(
+                "Eine Pause lässt sich höchstens ein Jahr im Voraus planen.", code: "break_out_of_range")
         }
         let load = try await learnerLoad(setting, through: last + FSRSReschedule.maximumSpread + 1)
         let retention = setting.stacks.map(\.desiredRetention).min() ?? StackSettings().desiredRetention
