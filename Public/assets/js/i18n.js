@@ -89,6 +89,12 @@ export const DUE_COUNT_LIMIT = 1000;
 export const dueCountValue = (n, atLeast = n >= DUE_COUNT_LIMIT) => (atLeast ? `${formatNumber(n)}+` : n);
 
 /** Date and time in the user's locale and time zone. */
+/** A learner day 'YYYY-MM-DD' as text ("12. März", "Mar 12"); the date is a calendar day, no zone. */
+export function formatDay(date, options = { day: 'numeric', month: 'long' }) {
+  const [y, m, d] = date.split('-').map(Number);
+  return new Intl.DateTimeFormat(locale(), { ...options, timeZone: 'UTC' }).format(Date.UTC(y, m - 1, d));
+}
+
 export function formatDateTime(iso) {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '–';

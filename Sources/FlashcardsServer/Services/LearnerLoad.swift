@@ -92,6 +92,19 @@ enum LearnerLoad {
         _ = cache.withLockedValue { $0.removeValue(forKey: userId) }
     }
 
+    /// The learner's review cards (all stacks) due on each learner day from `first` through `last`.
+    static func dueCounts(
+        userId: UUID, from first: Int, through last: Int, scheduler: CardScheduler, context: ServiceContext
+    ) async throws -> [Int: Int] {
+        var counts: [Int: Int] = [:]
+        for (instant, count) in try await context.store.workload.reviewLoad(
+            userId: userId, from: scheduler.start(ofDay: first), to: scheduler.start(ofDay: max(last, first) + 1))
+        {
+            counts[scheduler.day(of: instant), default: 0] += count
+        }
+        return counts
+    }
+
     private static func count(userId: UUID, today: Int, scheduler: CardScheduler, context: ServiceContext)
         async throws -> Snapshot?
     {
@@ -99,13 +112,9 @@ enum LearnerLoad {
         guard settings.loadBalancing else { return nil }
         let horizon = FSRSLoadBalancer.horizon
         let restDays = try await context.store.motivation(of: userId).restDays()
-        var counts = [Int](repeating: 0, count: horizon + 1)
-        let rows = try await context.store.workload.reviewLoad(
-            userId: userId, from: scheduler.start(ofDay: today), to: scheduler.start(ofDay: today + horizon + 1))
-        for (instant, count) in rows {
-            let offset = scheduler.day(of: instant) - today
-            if counts.indices.contains(offset) { counts[offset] += count }
-        }
+        let byDay = try await dueCounts(
+            userId: userId, from: today, through: today + horizon, scheduler: scheduler, context: context)
+        let counts = (0...horizon).map { byDay[today + $0] ?? 0 }
         let easyDays = settings.easyDays
         let weights = (0...horizon).map { offset in
             let day = today + offset

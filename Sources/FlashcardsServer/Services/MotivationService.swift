@@ -17,6 +17,8 @@ struct MotivationService {
 
     /// Learner days start at 04:00, as the statistics and FSRS count them.
     static let dayStartHour = SchedulerKind.fsrs.dayStartHour
+    /// How far ahead rest days can be marked, in days.
+    static let restDayReach = 60
     /// Days the calendar shows, today included.
     static let calendarDays = 35
 
@@ -247,7 +249,7 @@ struct MotivationService {
             throw AppError.validation("Das Datum muss die Form JJJJ-MM-TT haben.")
         }
         let today = days.day(of: context.now)
-        guard (today...(today + 60)).contains(day) else {
+        guard (today...(today + Self.restDayReach)).contains(day) else {
             throw AppError.refused(
                 "Ruhetage lassen sich nur für heute und die nächsten 60 Tage festlegen.", code: "rest_day_out_of_range")
         }

@@ -61,9 +61,10 @@ struct RescheduleService {
             postponed: plan.postponed.count, preview: request.preview ?? false)
         guard !result.preview else { return result }
         try await apply(moves, setting)
-        // Rest days reach 60 days ahead (their own limit); a break beyond that gets none.
-        let restDays = max(first, today)...max(first, today, min(last, today + 60))
-        if request.restDays ?? true, restDays.upperBound <= today + 60 {
+        // Rest days reach as far as their own limit; a break beyond that gets none.
+        let reach = today + MotivationService.restDayReach
+        let restDays = max(first, today)...max(first, today, min(last, reach))
+        if request.restDays ?? true, restDays.upperBound <= reach {
             let motivation = context.store.motivation(of: try user.requireID())
             for day in restDays { try await motivation.setRestDay(day, rest: true) }
         }
@@ -115,15 +116,9 @@ struct RescheduleService {
 
     /// The learner's review cards (all stacks) due on each day from today through `through`.
     private func learnerLoad(_ setting: Setting, through: Int) async throws -> [Int: Int] {
-        let scheduler = setting.scheduler
-        var load: [Int: Int] = [:]
-        for (instant, count) in try await context.store.workload.reviewLoad(
-            userId: try user.requireID(), from: scheduler.start(ofDay: setting.today),
-            to: scheduler.start(ofDay: max(through, setting.today) + 1))
-        {
-            load[scheduler.day(of: instant), default: 0] += count
-        }
-        return load
+        try await LearnerLoad.dueCounts(
+            userId: try user.requireID(), from: setting.today, through: through, scheduler: setting.scheduler,
+            context: context)
     }
 
     private func summary(

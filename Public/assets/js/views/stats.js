@@ -7,7 +7,7 @@
 // charts, the workload forecast and the retention advice (stats/workload.js).
 
 import { html, render } from '../html.js';
-import { locale, t } from '../i18n.js';
+import { formatDay, locale, t } from '../i18n.js';
 import { api, request } from '../api/client.js';
 import { errorText, errorView, icon, loadingView, stackBreadcrumb, stacksBreadcrumb } from '../ui.js';
 import { gameElements } from '../account.js';
@@ -37,11 +37,6 @@ function formatter(kind, options) {
   return formats.get(key);
 }
 
-/** A learner day 'YYYY-MM-DD' as text ("12. März", "Mar 12"); the date is a calendar day, no zone. */
-export function formatDay(date, options = { day: 'numeric', month: 'long' }) {
-  const [y, m, d] = date.split('-').map(Number);
-  return formatter('date', options).format(Date.UTC(y, m - 1, d));
-}
 
 /** A number in the user's locale (one Intl.NumberFormat for the whole page). */
 const formatNumber = (n) => formatter('number', {}).format(n);

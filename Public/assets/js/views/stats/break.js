@@ -5,7 +5,7 @@
 // advancing". Strings: the 'workload' bundle. The statistics screen owns the signal.
 
 import { html, render } from '../../html.js';
-import { formatNumber, locale, t } from '../../i18n.js';
+import { formatDay, formatNumber, t } from '../../i18n.js';
 import { request } from '../../api/client.js';
 import { errorText, toast } from '../../ui.js';
 
@@ -19,10 +19,7 @@ function isoDay(days) {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
-const shortDay = (date) => {
-  const [y, m, d] = date.split('-').map(Number);
-  return new Intl.DateTimeFormat(locale(), { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, d));
-};
+const shortDay = (date) => formatDay(date, { weekday: 'short', day: 'numeric', month: 'short' });
 
 /** "3 Karten kommen vorher, 12 danach." (or, previewed, "kämen"). */
 function resultSentence(result) {

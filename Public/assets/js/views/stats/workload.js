@@ -5,7 +5,7 @@
 // screen owns the request signal; the panels add no listener that outlives the page.
 
 import { html, render } from '../../html.js';
-import { formatNumber, formatPercent as percent, loadStrings, locale, t } from '../../i18n.js';
+import { formatDay, formatNumber, formatPercent as percent, loadStrings, t } from '../../i18n.js';
 import { api, hasCode, request } from '../../api/client.js';
 import { barChart, labelIndices } from '../../charts.js';
 import { errorText, toast } from '../../ui.js';
@@ -20,10 +20,7 @@ const scopePath = (stackId) => (stackId ? `/stacks/${encodeURIComponent(stackId)
 const number = (n, digits = 0) => formatNumber(n, digits);
 
 /** A learner day 'YYYY-MM-DD' as a short date ("12. Dez."). */
-function shortDay(date) {
-  const [y, m, d] = date.split('-').map(Number);
-  return new Intl.DateTimeFormat(locale(), { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, d));
-}
+const shortDay = (date) => formatDay(date, { day: 'numeric', month: 'short' });
 
 /** Minutes as a learner reads them: one decimal under 10 ("0,4"), whole minutes above. */
 const minutesText = (minutes) => number(minutes, minutes < 10 ? 1 : 0);
