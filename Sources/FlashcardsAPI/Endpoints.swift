@@ -372,8 +372,18 @@ extension Endpoint {
         /// `POST /api/v1/me/restore` (multipart `file`): restores a backup into an account without stacks.
         public static let restore = Endpoint(.post, .v1, "me/restore")
 
+        // Personal access tokens (`docs/mcp.md`)
+        /// `GET /api/v1/me/tokens`: the learner's personal access tokens, newest first.
+        public static let listTokens = Endpoint(.get, .v1, "me/tokens")
+        /// `POST /api/v1/me/tokens`: a new token; its secret is in this answer only.
+        public static let createToken = Endpoint(.post, .v1, "me/tokens")
+        /// `DELETE /api/v1/me/tokens/{tokenId}`: revokes a token.
+        public static let revokeToken = Endpoint(.delete, .v1, "me/tokens/:tokenId")
+        /// `GET /api/v1/me/tokens/{tokenId}/activity`: what the token did, newest first.
+        public static let tokenActivity = Endpoint(.get, .v1, "me/tokens/:tokenId/activity")
+
         public static let all: [Endpoint] = [
-            health, openAPIDocument,
+            health, openAPIDocument, listTokens, createToken, revokeToken, tokenActivity,
             previewImport, startImport, exportStack, backup, restore,
             guest, upgradeGuest, logout, settings, updateSettings, progress, addRestDay, removeRestDay,
             openMysteryBox, dailyLeaderboard, pushKey, addPushSubscription, removePushSubscription,

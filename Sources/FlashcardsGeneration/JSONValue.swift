@@ -150,3 +150,32 @@ extension JSONValue: ExpressibleByBooleanLiteral {
         self = .bool(value)
     }
 }
+
+extension JSONValue: Decodable {
+    /// Reads any JSON value. Objects read this way keep no particular member order (the decoder's
+    /// keyed container has none); write-side order comes from the literals and ``Member``s.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let values = try? container.decode([JSONValue].self) {
+            self = .array(values)
+        } else {
+            let members = try container.decode([String: JSONValue].self)
+            self = .object(members.keys.sorted().map { Member($0, members[$0]!) })
+        }
+    }
+
+    /// The value `encodable` encodes to with `encoder` (dates and keys as that encoder writes them).
+    public init(encoding encodable: some Encodable, with encoder: JSONEncoder) throws {
+        self = try JSONDecoder().decode(JSONValue.self, from: try encoder.encode(encodable))
+    }
+}

@@ -38,6 +38,9 @@ public struct AppConfiguration: Sendable {
     public var trustedProxies: [AddressRange] = []
     /// The window of the login limit in seconds (`FLASHCARDS_LOGIN_WINDOW_SECONDS`).
     public var loginWindowSeconds: Int = 900
+    /// Requests one personal access token may make per minute (`FLASHCARDS_TOKEN_REQUESTS_PER_MINUTE`),
+    /// over the API and MCP together; a burst of a quarter of it is allowed.
+    public var tokenRequestsPerMinute: Int = 240
     /// Token lifetime in seconds (`FLASHCARDS_TOKEN_TTL_SECONDS`); 7 days as the original.
     public var tokenLifetimeSeconds: Int = 7 * 86_400
     /// Largest JSON request body in bytes (`FLASHCARDS_MAX_BODY_BYTES`).
@@ -168,6 +171,9 @@ public struct AppConfiguration: Sendable {
                 }
         }
         if let ttl = try int("FLASHCARDS_TOKEN_TTL_SECONDS", 60...31_536_000) { self.tokenLifetimeSeconds = ttl }
+        if let count = try int("FLASHCARDS_TOKEN_REQUESTS_PER_MINUTE", 1...100_000) {
+            self.tokenRequestsPerMinute = count
+        }
         if let bytes = try int("FLASHCARDS_MAX_BODY_BYTES", 1_024...104_857_600) { self.maxBodyBytes = bytes }
         self.llm = LLMConfiguration(environment: values)
         if let workers = try int("FLASHCARDS_JOB_WORKERS", 0...16) { self.jobWorkers = workers }

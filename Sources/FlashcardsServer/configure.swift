@@ -27,6 +27,7 @@ public func configure(
     let secret = try await TokenService.resolveSecret(configured: configuration.jwtSecret, database: app.db)
     app.tokens = await TokenService(secret: secret, lifetime: TimeInterval(configuration.tokenLifetimeSeconds))
     app.passwordResetSealKey = PasswordResetToken.sealKey(secret: secret)
+    app.tokenRateLimiter = TokenRateLimiter(perMinute: configuration.tokenRequestsPerMinute)
     app.vapidKey = try await VAPIDKeys.resolve(configured: configuration.vapidPrivateKey, database: app.db)
     if configuration.starterCatalogue {
         try await StarterCatalogue.seedIfNeeded(app.studyStore(on: app.db), logger: app.logger)
@@ -40,8 +41,10 @@ public func configure(
             configuration: .init(
                 allowedOrigin: .all,
                 allowedMethods: [.GET, .POST, .PUT, .PATCH, .DELETE, .OPTIONS],
-                allowedHeaders: [.authorization, .contentType, .accept, .origin, .xRequestedWith],
-                exposedHeaders: [.retryAfter]
+                allowedHeaders: [
+                    .authorization, .contentType, .accept, .origin, .xRequestedWith, "MCP-Protocol-Version",
+                ],
+                exposedHeaders: [.retryAfter, .wwwAuthenticate]
             )))
     app.middleware.use(SecurityHeadersMiddleware())
     app.middleware.use(ErrorRenderingMiddleware())
@@ -85,6 +88,7 @@ func routes(_ app: Application) throws {
         return response
     }
     try v1.register(collection: AccountRoutes())
+    try v1.register(collection: AccessTokenRoutes())
     try v1.register(collection: PasswordResetRoutes())
     try v1.register(collection: StackRoutes())
     try v1.register(collection: ReviewRoutes())
@@ -99,6 +103,7 @@ func routes(_ app: Application) throws {
     try v1.register(collection: ImageRoutes())
     try v1.register(collection: CatalogueRoutes())
     try app.register(collection: CreateFromFileRoute())
+    try app.register(collection: MCPRoutes())
     try app.register(collection: WebRoutes())
 }
 

@@ -60,6 +60,8 @@ private func apiRoutes(of app: Application) -> [String] {
         // The web app's routes: its shell and the files it loads (KaTeX).
         if case .constant("app") = first { return nil }
         if case .constant("assets") = first { return nil }
+        // The MCP endpoint speaks JSON-RPC, not REST: docs/mcp.md describes it, MCPTests check it.
+        if case .constant("mcp") = first { return nil }
         let template = route.path.map { component -> String in
             switch component {
             case .constant(let text): text

@@ -85,7 +85,7 @@ struct PasswordResetTests {
                 // Only the hash is stored; the job forgot the sealed token.
                 let rows = try await app.db.sql.raw("SELECT token_hash FROM password_resets").all()
                 #expect(rows.count == 1)
-                #expect(try rows[0].decode(column: "token_hash", as: String.self) == PasswordResetToken.hash(token))
+                #expect(try rows[0].decode(column: "token_hash", as: String.self) == RandomToken.hash(token))
                 let job = try await onlyJob(app, kind: PasswordResetMailHandler.kind)
                 #expect(job.status == "succeeded" && job.payload == "{}")
 

@@ -60,7 +60,7 @@ struct PasswordResetService {
         try await context.store.modelTransaction { tx in
             // A new link spends the earlier ones; links long past their expiry are forgotten.
             try await tx.accounts.addPasswordReset(
-                id: resetId, userId: userId, tokenHash: PasswordResetToken.hash(token), now: now,
+                id: resetId, userId: userId, tokenHash: RandomToken.hash(token), now: now,
                 expiresAt: now.addingTimeInterval(TimeInterval(settings.lifetimeSeconds)))
             _ = try await JobQueue.enqueue(
                 kind: PasswordResetMailHandler.kind, userId: userId, payload: payload, now: now, in: tx)
@@ -72,7 +72,7 @@ struct PasswordResetService {
     func confirm(token: String, newPassword: String) async throws -> UserModel {
         let password = try Validate.newPassword(newPassword)
         guard RandomToken.isWellFormed(token) else { throw AppError.invalidResetToken }
-        let hash = PasswordResetToken.hash(token)
+        let hash = RandomToken.hash(token)
         let passwordHash = try await context.passwords.hash(password)
         let now = context.now
         let userId: UUID = try await context.store.writeTransaction { tx in
@@ -107,14 +107,8 @@ enum MailLanguage: String, Sendable {
     }
 }
 
-/// Reset tokens: `RandomToken`s, stored as the hex SHA-256.
+/// Reset tokens: `RandomToken`s, stored as `RandomToken.hash`.
 enum PasswordResetToken {
-
-    /// The stored form.
-    static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
-
     /// The token encrypted for the mail job's payload (AES-GCM under a key derived from the server's
     /// token secret), so that the jobs table never holds a usable token; the job wipes it once done.
     static func seal(_ token: String, with key: SymmetricKey) throws -> String {

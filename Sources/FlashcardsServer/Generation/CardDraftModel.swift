@@ -29,6 +29,8 @@ final class CardDraftModel: Model, @unchecked Sendable {
     @OptionalField(key: "alt_kind") var alternativeKind: String?
     /// The question of a card already in the stack that asks the same.
     @OptionalField(key: "duplicate_of") var duplicateOf: String?
+    /// The card an accepted draft became (its path id), so the card can name its source sentence.
+    @OptionalField(key: "card_id") var cardId: UUID?
 
     init() {}
 
@@ -59,7 +61,9 @@ final class CardDraftModel: Model, @unchecked Sendable {
 
 extension CardModel {
     /// The new card an accepted draft becomes: its texts, and the kind they make (`CardKind.ofDraft`).
+    /// The draft notes the card's id (saved with the draft).
     static func accepted(_ draft: CardDraftModel, uniqueId: UUID, stackId: Int, userId: UUID, now: Date) -> CardModel {
+        draft.cardId = uniqueId
         let card = CardModel(
             uniqueId: uniqueId, stackId: stackId, userId: userId, question: draft.question, answer: draft.answer,
             hint: nil, now: now)

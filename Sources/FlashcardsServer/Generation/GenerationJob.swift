@@ -170,12 +170,12 @@ struct GenerationJobHandler: JobHandler {
                 let row = CardDraftModel(
                     draft, jobId: jobId, userId: userId, stackId: payload.stackId, position: first + offset,
                     status: accepted ? "accepted" : "pending", now: now)
-                try await row.create(on: db)
                 if accepted {
                     try await CardModel.accepted(
                         row, uniqueId: UUID(), stackId: payload.stackId, userId: userId, now: now
                     ).create(on: db)
                 }
+                try await row.create(on: db)
             }
         }
     }

@@ -37,5 +37,6 @@ enum Migrations {
         UpdateLearnerSettingsAddGameElements(),
         CreateBacklogMoves(),
         AddLoadBalancing(),
+        CreateAccessTokens(),
     ]
 }

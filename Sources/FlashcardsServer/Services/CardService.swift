@@ -58,7 +58,43 @@ struct CardService {
         question: String, answer: String, hint: String?, createdAt: Date? = nil, format: CardFormat = .plain,
         kind: CardKind = .basic, choices: [String]? = nil
     ) async throws -> CardModel {
-        if let createdAt {
+        let new = NewCard(
+            question: question, answer: answer, hint: hint, createdAt: createdAt, format: format, kind: kind,
+            choices: choices)
+        return try await create([new])[0]
+    }
+
+    /// The texts of a card to make.
+    struct NewCard {
+        var question: String
+        var answer: String
+        var hint: String?
+        var createdAt: Date? = nil
+        var format: CardFormat = .plain
+        var kind: CardKind = .basic
+        var choices: [String]? = nil
+    }
+
+    /// New cards, all or none: every one is checked before any is written, and they are written in
+    /// one transaction. Answers with the first card of each (a reversed pair or a cloze makes several).
+    func create(_ new: [NewCard]) async throws -> [CardModel] {
+        var notes: [[CardModel]] = []
+        for card in new { notes.append(try await checked(card)) }
+        let all = notes.flatMap { $0 }
+        if all.count == 1 {
+            try await all[0].create(on: context.db)
+        } else {
+            try await context.store.modelTransaction { tx in
+                for card in all { try await card.create(on: tx.db) }
+            }
+        }
+        if notes.contains(where: { $0[0].hint == nil }) { try await queueHint() }
+        return notes.map { $0[0] }
+    }
+
+    /// The cards one new card makes, checked (`createdAt`, texts, hint, images) and not yet written.
+    private func checked(_ new: NewCard) async throws -> [CardModel] {
+        if let createdAt = new.createdAt {
             guard createdAt >= ReviewService.earliestReview else {
                 throw AppError.validation("createdAt liegt vor dem Jahr 2000.")
             }
@@ -66,33 +102,25 @@ struct CardService {
                 throw AppError.refused("createdAt liegt in der Zukunft.", code: "created_in_future")
             }
         }
-        let texts = try Self.checkedTexts(question: question, answer: answer, choices: choices, kind: kind)
-        let hint = try Validate.hint(hint)
+        let texts = try Self.checkedTexts(
+            question: new.question, answer: new.answer, choices: new.choices, kind: new.kind)
+        let hint = try Validate.hint(new.hint)
         try await ImageService(context: context).checkOwned(
-            [texts.question, texts.answer, hint], format: format, userId: stack.userId)
+            [texts.question, texts.answer, hint], format: new.format, userId: stack.userId)
         // A reversed pair or a cloze is one note of several cards, made together.
-        let noteId = kind.makesSeveralCards ? context.uuid().uuidString.lowercased() : nil
-        let cards = kind.variants(question: texts.question).map { variant in
+        let noteId = new.kind.makesSeveralCards ? context.uuid().uuidString.lowercased() : nil
+        return new.kind.variants(question: texts.question).map { variant in
             let card = CardModel(
                 uniqueId: context.uuid(), stackId: stackId, userId: stack.userId, question: texts.question,
-                answer: texts.answer, hint: hint, now: context.now, format: format)
-            if let createdAt { card.createdAt = min(createdAt, context.now) }
+                answer: texts.answer, hint: hint, now: context.now, format: new.format)
+            if let createdAt = new.createdAt { card.createdAt = min(createdAt, context.now) }
             card.hintSource = card.hint == nil ? nil : "user"
-            card.kind = kind.rawValue
+            card.kind = new.kind.rawValue
             card.variant = variant
             card.noteId = noteId
             card.choices = texts.choices
             return card
         }
-        if cards.count == 1 {
-            try await cards[0].create(on: context.db)
-        } else {
-            try await context.store.modelTransaction { tx in
-                for card in cards { try await card.create(on: tx.db) }
-            }
-        }
-        if hint == nil { try await queueHint() }
-        return cards[0]
     }
 
     /// A card's texts checked for its kind: trimmed, within their limits, and what the kind needs

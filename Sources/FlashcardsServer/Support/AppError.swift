@@ -13,6 +13,13 @@ public enum AppError: Error, Equatable, Sendable {
     case malformedBody(String)
     /// Missing, expired, forged or malformed token.
     case unauthorized
+    /// A personal access token that is unknown, expired or revoked (or a route that takes only those
+    /// got none): 401 with the code `invalid_token`.
+    case invalidAccessToken
+    /// A personal access token with only `read` tried to write: 403 `token_read_only`.
+    case tokenReadOnly
+    /// The caller is known but may not do this (German message and a code): 403.
+    case forbidden(String, code: String)
     /// Login: no account with that mail.
     case userNotFound
     /// Login: the password does not match.
@@ -58,9 +65,9 @@ public enum AppError: Error, Equatable, Sendable {
         case .userNotFound, .wrongPassword: compatibility ? .badRequest : .unauthorized
         case .userAlreadyExists: compatibility ? .badRequest : .conflict
         case .invalidResetToken: .unauthorized
-        case .wrongCurrentPassword: .forbidden
+        case .wrongCurrentPassword, .tokenReadOnly, .forbidden: .forbidden
         case .validation, .invalid, .malformedBody: .badRequest
-        case .unauthorized: .unauthorized
+        case .unauthorized, .invalidAccessToken: .unauthorized
         case .stackNotFound, .cardNotFound, .notFound: .notFound
         case .tooManyAttempts, .tooManyRequests: .tooManyRequests
         case .conflict, .refused: .conflict
@@ -76,6 +83,13 @@ public enum AppError: Error, Equatable, Sendable {
         case .malformedBody(let message): ErrorResponse(message: message, code: "malformed_json")
         case .unauthorized:
             ErrorResponse(message: "Nicht angemeldet oder Sitzung abgelaufen.", code: "unauthorized")
+        case .invalidAccessToken:
+            ErrorResponse(
+                message: "Das Zugangstoken ist ungültig, abgelaufen oder widerrufen.", code: "invalid_token")
+        case .tokenReadOnly:
+            ErrorResponse(
+                message: "Dieses Zugangstoken darf nur lesen. Für Änderungen braucht es die Berechtigung write.",
+                code: "token_read_only")
         case .userNotFound: ErrorResponse(message: "USER_NOT_FOUND", code: "user_not_found")
         case .wrongPassword, .wrongCurrentPassword: ErrorResponse(message: "WRONG_PASSWORD", code: "wrong_password")
         case .userAlreadyExists: ErrorResponse(message: "USER_ALREADY_EXISTS", code: "user_already_exists")
@@ -92,7 +106,8 @@ public enum AppError: Error, Equatable, Sendable {
                     "Der Link zum Zurücksetzen ist ungültig, abgelaufen oder wurde schon benutzt. Bitte fordere einen neuen an.",
                 code: "invalid_reset_token")
         case .conflict(let message): ErrorResponse(message: message, code: "conflict")
-        case .notFound(let message, let code), .refused(let message, let code), .invalid(let message, let code):
+        case .notFound(let message, let code), .refused(let message, let code), .invalid(let message, let code),
+            .forbidden(let message, let code):
             ErrorResponse(message: message, code: code)
         case .uploadTooLarge(let megabytes):
             ErrorResponse(

@@ -1,6 +1,7 @@
+import Crypto
 import Foundation
 
-/// Secrets in links (password reset, shared stacks): 32 bytes of the system's secure random
+/// Secrets in links (password reset, shared stacks) and personal access tokens: 32 bytes of the system's secure random
 /// source as base64url, 43 characters.
 enum RandomToken {
     /// A new token.
@@ -22,5 +23,11 @@ enum RandomToken {
                     || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
                     || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
             }
+    }
+
+    /// The stored form of a secret that is looked up, never shown again (reset links, personal access
+    /// tokens): its hex SHA-256. The secrets are random, so a fast hash is enough.
+    static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -8,12 +8,14 @@ struct AccountRoutes: RouteCollection {
         routes.on(Endpoint.V1.login, use: login)
         routes.on(Endpoint.V1.guest, use: guest)
         let authed = routes.grouped(RequireUserMiddleware())
-        authed.on(Endpoint.V1.upgradeGuest, use: upgrade)
-        authed.on(Endpoint.V1.logout, use: logout)
         authed.on(Endpoint.V1.me, use: show)
         authed.on(Endpoint.V1.updateMe, use: update)
-        authed.on(Endpoint.V1.deleteMe, use: delete)
-        authed.on(Endpoint.V1.changePassword, use: changePassword)
+        // The account's own keys: not with a personal access token.
+        let session = routes.grouped(RequireUserMiddleware(personalTokens: .refused))
+        session.on(Endpoint.V1.upgradeGuest, use: upgrade)
+        session.on(Endpoint.V1.logout, use: logout)
+        session.on(Endpoint.V1.deleteMe, use: delete)
+        session.on(Endpoint.V1.changePassword, use: changePassword)
     }
 
     func signup(_ req: Request) async throws -> Response {
