@@ -46,6 +46,7 @@ const SHELL = [
   '/assets/js/views/settings/push.js', '/assets/js/views/settings/appearances.js', '/assets/js/views/settings/delete-dialog.js',
   '/assets/js/views/settings/scheduler.js',
   '/assets/js/views/settings/easy-days.js',
+  '/assets/js/views/settings/tokens.js', '/assets/js/views/settings/tokens-markup.js',
   '/assets/js/views/match/game.js', '/assets/js/views/match/markup.js',
   '/assets/js/views/explore/screen.js', '/assets/js/views/explore/markup.js',
   '/assets/js/views/welcome/screen.js', '/assets/js/views/welcome/markup.js',
@@ -57,6 +58,7 @@ const SHELL = [
   '/assets/js/offline/views.js', '/assets/js/offline/sides.js', '/assets/js/offline/core-constants.js',
   '/assets/i18n/de.js', '/assets/i18n/en.js', '/assets/i18n/more.de.js', '/assets/i18n/more.en.js',
   '/assets/i18n/workload.de.js', '/assets/i18n/workload.en.js',
+  '/assets/i18n/tokens.de.js', '/assets/i18n/tokens.en.js',
   '/assets/i18n/import.de.js', '/assets/i18n/import.en.js',
   '/assets/icons/logo.svg', '/assets/icons/icon-192.png', '/assets/icons/apple-touch-icon.png',
 ];

@@ -111,6 +111,15 @@ struct ClientCommandsTests {
                 #expect(Set(try await grace.stacks().map(\.name)) == ["Vokabeln", "Kopie"])
                 #expect(try await grace.me().name == "Ada")
 
+                // A personal access token works for the commands too.
+                let personal = try await client.createAccessToken(name: "cli", scopes: [.read]).secret
+                var personalEnvironment = environment
+                personalEnvironment["FLASHCARDS_TOKEN"] = personal
+                let personalOutput = CommandOutput(collecting: true)
+                try await StacksCommand.parse(["--server", server])
+                    .execute(output: personalOutput, environment: personalEnvironment) { nil }
+                #expect(personalOutput.lines.contains { $0.contains("Vokabeln") })
+
                 let token = try #require(ClientConfig(environment: environment).load()?.token)
                 #expect(try await run(LogoutCommand.self, []) == ["Signed out."])
                 #expect(ClientConfig(environment: environment).load() == nil)

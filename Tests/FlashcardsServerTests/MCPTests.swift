@@ -5,11 +5,11 @@ import Foundation
 import Testing
 import Vapor
 
+@testable import FlashcardsServer
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-
-@testable import FlashcardsServer
 
 /// The MCP server (issue 36): both protocol eras and their envelope checks, the token's scopes,
 /// tools that are all or nothing, card text that stays data, and another learner's ids. The real
@@ -44,7 +44,8 @@ struct MCPTests {
     }
 
     /// A tool call in the current revision's envelope.
-    private static func call(_ url: URL, _ secret: String, _ tool: String, _ arguments: String) async throws -> Exchange {
+    private static func call(_ url: URL, _ secret: String, _ tool: String, _ arguments: String) async throws -> Exchange
+    {
         try await post(
             url, secret: secret,
             #"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"\#(tool)","arguments":\#(arguments),"#
@@ -59,7 +60,8 @@ struct MCPTests {
             try await withRunningServer(app) { ada, url in
                 try await ada.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
                 let secret = try await ada.createAccessToken(name: "t", scopes: [.read]).secret
-                let meta = #""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","#
+                let meta =
+                    #""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","#
                     + #""io.modelcontextprotocol/clientCapabilities":{}}"#
                 let modern = ["MCP-Protocol-Version": "2026-07-28"]
 
@@ -86,7 +88,8 @@ struct MCPTests {
                     Issue.record("no tools: \(tools.body.text)")
                     return
                 }
-                #expect(listed.count == MCPTool.all.count && listed.allSatisfy { $0["inputSchema"]?["type"] == "object" })
+                #expect(
+                    listed.count == MCPTool.all.count && listed.allSatisfy { $0["inputSchema"]?["type"] == "object" })
 
                 // The current revision: discover, then every request carries its envelope.
                 let discover = try await Self.post(
@@ -99,7 +102,8 @@ struct MCPTests {
                     headers: ["MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call"])
                 #expect(mismatch.status == 400 && mismatch.errorCode == .integer(-32_020))
                 let noMeta = try await Self.post(
-                    url, secret: secret, #"{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{}}"#, headers: modern)
+                    url, secret: secret, #"{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{}}"#, headers: modern
+                )
                 #expect(noMeta.status == 400 && noMeta.errorCode == .integer(-32_602))
                 let unknownVersion = try await Self.post(
                     url, secret: secret, #"{"jsonrpc":"2.0","id":6,"method":"tools/list"}"#,
@@ -115,9 +119,12 @@ struct MCPTests {
                 #expect(parse.status == 400 && parse.errorCode == .integer(-32_700) && parse.body["id"] == .null)
                 let batch = try await Self.post(url, secret: secret, #"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#)
                 #expect(batch.status == 400 && batch.errorCode == .integer(-32_600))
-                #expect(try await Self.post(url, secret: nil, #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#).status == 401)
+                #expect(
+                    try await Self.post(url, secret: nil, #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#).status == 401)
                 let session = try #require(ada.token)
-                #expect(try await Self.post(url, secret: session, #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#).status == 401)
+                #expect(
+                    try await Self.post(url, secret: session, #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#).status
+                        == 401)
                 let foreign = try await Self.post(
                     url, secret: secret, #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
                     headers: ["Origin": "https://evil.example"])
@@ -162,7 +169,8 @@ struct MCPTests {
                     #"{"stack_id":"\#(stackId)","cards":[{"question":"\#(injection)","answer":"Nein"},{"kind":"trueFalse","question":"Zellen haben Kerne.","answer":"true"},{"kind":"reversed","question":"Zelle","answer":"cell"}]}"#
                 )
                 #expect(added.structured?["added"] == 3)
-                let due = try await Self.call(url, reader.secret, "due_cards", #"{"stack_id":"\#(stackId)","limit":10}"#)
+                let due = try await Self.call(
+                    url, reader.secret, "due_cards", #"{"stack_id":"\#(stackId)","limit":10}"#)
                 guard case .array(let cards)? = due.structured?["cards"] else {
                     Issue.record("no due cards: \(due.body.text)")
                     return
@@ -171,7 +179,8 @@ struct MCPTests {
                 #expect(cards.first?["ratings"] != nil)
                 guard case .string(let cardId)? = cards.first?["id"] else { return }
                 let rated = try await Self.call(
-                    url, writer.secret, "rate_card", #"{"stack_id":"\#(stackId)","card_id":"\#(cardId)","rating":"good"}"#)
+                    url, writer.secret, "rate_card",
+                    #"{"stack_id":"\#(stackId)","card_id":"\#(cardId)","rating":"good"}"#)
                 #expect(!rated.isError && rated.structured?["card"]?["state"] != "new")
                 #expect(try await ada.stacks().map(\.name) == ["Biologie"])
                 let stats = try await Self.call(url, reader.secret, "get_statistics", "{}")

@@ -152,6 +152,14 @@ export const api = {
   pushKey: () => request('GET', '/push/key', undefined, { auth: false }),
   addPushSubscription: (subscription) => request('POST', '/me/push-subscriptions', subscription),
   removePushSubscription: (endpoint) => request('DELETE', '/me/push-subscriptions', { endpoint }),
+  /** Personal access tokens (the settings' "KI-Assistenten und Zugangstokens"), newest first. */
+  tokens: (opts) => request('GET', '/me/tokens', undefined, opts),
+  /** A new token: `{token, secret}`, the secret this once; `expiresInDays` null: it never expires. */
+  createToken: (name, scopes, expiresInDays) => request('POST', '/me/tokens', { name, scopes, expiresInDays }),
+  revokeToken: (id) => request('DELETE', `/me/tokens/${enc(id)}`),
+  /** One page of what a token did: `{items: [{at, action, via, counts}], page, perPage, total}`. */
+  tokenActivity: (id, page, perPage, opts) =>
+    request('GET', `/me/tokens/${enc(id)}/activity?page=${page}&perPage=${perPage}`, undefined, opts),
   passwordResetStatus: () => request('GET', '/auth/password-reset', undefined, { auth: false }),
   requestPasswordReset: (mail, language) =>
     request('POST', '/auth/password-reset', { mail, language }, { auth: false }),

@@ -1,15 +1,17 @@
 // Settings (/app/settings): profile (name, time zone: `PATCH /me`), the account (a guest secures
 // it, everyone else changes the password), learning (daily goal, language, "Spielelemente", focus
 // mode), reminders (Web Push when the browser can, else the in-app note on the home screen), the
-// leaderboard opt-in, the onboarding answers, the colour theme, data and backup (backup-panel.js:
-// the account as a download, a backup restored into an account without stacks) and deleting the
-// account. Switches and choices save at once; fields save with their form's button.
+// leaderboard opt-in, the onboarding answers, the colour theme, AI assistants and their access
+// tokens (settings/tokens.js), data and backup (backup-panel.js: the account as a download, a
+// backup restored into an account without stacks) and deleting the account. Switches and choices
+// save at once; fields save with their form's button.
 //
 // This module loads the settings; settings/screen.js owns the screen's state and wires its
-// sections (settings/markup.js draws them; reminders.js, push.js, appearance.js, delete-dialog.js).
+// sections (settings/markup.js draws them; reminders.js, push.js, appearance.js, delete-dialog.js,
+// tokens.js).
 
 import { html, render } from '../html.js';
-import { t } from '../i18n.js';
+import { loadStrings, t } from '../i18n.js';
 import { session } from '../api/client.js';
 import { isGuest, loadSettings } from '../account.js';
 import { errorText, errorView, loadStylesheet, loadingView, retryable } from '../ui.js';
@@ -28,7 +30,7 @@ async function mountSettings(root, ctx, reload) {
   loadStylesheet('/assets/css/glass.css'); // so that choosing Glas shows it at once (scoped to it)
   let settings;
   try {
-    await loadProgressAssets();
+    await Promise.all([loadProgressAssets(), loadStrings('tokens')]);
     settings = await loadSettings({ force: true });
   } catch (error) {
     if (error.status === 401 || stale(ctx)) return undefined;

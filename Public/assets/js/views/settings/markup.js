@@ -1,6 +1,7 @@
 // The settings page's sections as markup (views/settings.js, settings/screen.js): profile,
-// account, learning, reminders, leaderboard, onboarding answers, appearance, colour theme, data
-// and backup, deleting the account. Rendering only.
+// account, learning, reminders, leaderboard, onboarding answers, appearance, colour theme, AI
+// assistants and access tokens (tokens-markup.js), data and backup, deleting the account.
+// Rendering only.
 
 import { html } from '../../html.js';
 import { LANGUAGES, currentLanguage, t } from '../../i18n.js';
@@ -9,6 +10,7 @@ import { backupPanel } from '../../backup-panel.js';
 import { icon } from '../../ui.js';
 import { APPEARANCES, appearance } from './appearances.js';
 import { easyDaysSection } from './easy-days.js';
+import { tokensSection } from './tokens-markup.js';
 
 export const GOAL_MIN = 1;
 export const GOAL_MAX = 500;
@@ -191,6 +193,7 @@ export const settingsMarkup = (page) => html`
       ${remindersSection(page)}
       ${onboardingSection(page)}
       ${lookSections(page)}
+      ${tokensSection()}
       ${backupPanel()}
       ${deleteSection(page)}
     </section>`;

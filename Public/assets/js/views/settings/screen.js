@@ -16,6 +16,7 @@ import { deleteDialog } from './delete-dialog.js';
 import { RemindersSection } from './reminders.js';
 import { mountSchedulerPanel } from './scheduler.js';
 import { EasyDaysSection } from './easy-days.js';
+import { TokensSection } from './tokens.js';
 
 export class SettingsScreen {
   #controller = new AbortController();
@@ -45,6 +46,7 @@ export class SettingsScreen {
     mountSchedulerPanel(this.$('#scheduler-panel'), this.signal);
     new EasyDaysSection(this).start();
     this.#choices();
+    new TokensSection(this).start();
     // Data and backup: after a restore the page is drawn again, with the name, time zone and
     // settings it brought, and says what came back.
     mountBackupPanel(this.$('#backup'), { signal: this.signal, restored: this.restored, onRestored: this.onRestored });
