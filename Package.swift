@@ -120,7 +120,13 @@ let package = Package(
         ),
         // Starts `flashcards serve` as its own process for the SDK's and the app core's tests, which
         // see the server only through HTTP (Foundation and the SDK only, no test framework).
-        .target(name: "FlashcardsTestServer", dependencies: ["FlashcardsClient"], path: "Tests/FlashcardsTestServer"),
+        // And a fake OpenAI-compatible model (`MockLLMServer`).
+        .target(
+            name: "FlashcardsTestServer",
+            dependencies: [
+                "FlashcardsClient", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            ], path: "Tests/FlashcardsTestServer"),
         .testTarget(name: "FlashcardsCoreTests", dependencies: ["FlashcardsCore"], exclude: ["Fixtures"]),
         // The SDK: its requests and errors, the wire types' coding, against the real server.
         .testTarget(
@@ -132,7 +138,7 @@ let package = Package(
         .testTarget(
             name: "FlashcardsGenerationTests",
             dependencies: [
-                "FlashcardsGeneration",
+                "FlashcardsGeneration", "FlashcardsTestServer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

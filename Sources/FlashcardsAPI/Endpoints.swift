@@ -382,8 +382,11 @@ extension Endpoint {
         /// `GET /api/v1/me/tokens/{tokenId}/activity`: what the token did, newest first.
         public static let tokenActivity = Endpoint(.get, .v1, "me/tokens/:tokenId/activity")
 
+        /// `POST /api/v1/stacks/{stackId}/partner`: the study partner's answer as Server-Sent Events.
+        public static let askPartner = Endpoint(.post, .v1, "stacks/:stackId/partner")
+
         public static let all: [Endpoint] = [
-            health, openAPIDocument, listTokens, createToken, revokeToken, tokenActivity,
+            health, openAPIDocument, listTokens, createToken, revokeToken, tokenActivity, askPartner,
             previewImport, startImport, exportStack, backup, restore,
             guest, upgradeGuest, logout, settings, updateSettings, progress, addRestDay, removeRestDay,
             openMysteryBox, dailyLeaderboard, pushKey, addPushSubscription, removePushSubscription,

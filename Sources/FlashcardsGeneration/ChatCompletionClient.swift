@@ -60,7 +60,7 @@ public final class ResponseFormatMemory: @unchecked Sendable {
 public struct ChatCompletionClient: Sendable {
     /// Where and how to connect.
     public let configuration: LLMConfiguration
-    private let httpClient: HTTPClient
+    let httpClient: HTTPClient
     private let sleeper: @Sendable (Double) async throws -> Void
     private let memory: ResponseFormatMemory
     private let observer: (@Sendable (ChatCompletion) -> Void)?

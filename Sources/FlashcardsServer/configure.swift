@@ -97,6 +97,7 @@ func routes(_ app: Application) throws {
     try v1.register(collection: SchedulerRoutes())
     try v1.register(collection: JobRoutes())
     try v1.register(collection: GenerationRoutes())
+    try v1.register(collection: PartnerRoutes())
     try v1.register(collection: MotivationRoutes())
     try v1.register(collection: ImportRoutes())
     try v1.register(collection: ShareRoutes())

@@ -1,4 +1,5 @@
 import FlashcardsCore
+import FlashcardsTestServer
 import Foundation
 import Testing
 

@@ -3,13 +3,12 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-@testable import FlashcardsGeneration
-
-/// A tiny OpenAI-compatible chat-completions server for tests. It plays a script of replies, one per
+/// A tiny OpenAI-compatible chat-completions server for tests (generation, the study partner, the app
+/// core against a started server). It plays a script of replies, one per
 /// request, and records what it received. After the script, it repeats the last reply.
-final class MockLLMServer: @unchecked Sendable {
+public final class MockLLMServer: @unchecked Sendable {
     /// What to answer to one request.
-    indirect enum Reply: Sendable {
+    public indirect enum Reply: Sendable {
         /// A completion whose assistant message is `content`.
         case content(String, finishReason: String = "stop")
         /// A raw HTTP response.
@@ -19,13 +18,13 @@ final class MockLLMServer: @unchecked Sendable {
     }
 
     /// A request as received.
-    struct Recorded: Sendable {
-        var path: String
-        var headers: [String: String]
-        var body: String
+    public struct Recorded: Sendable {
+        public var path: String
+        public var headers: [String: String]
+        public var body: String
 
         /// The `messages` of the JSON body, joined, for assertions about prompts.
-        var messagesText: String {
+        public var messagesText: String {
             guard let data = body.data(using: .utf8),
                 let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
                 let messages = object["messages"] as? [[String: Any]]
@@ -33,7 +32,7 @@ final class MockLLMServer: @unchecked Sendable {
             return messages.compactMap { $0["content"] as? String }.joined(separator: "\n")
         }
 
-        var json: [String: Any] {
+        public var json: [String: Any] {
             guard let data = body.data(using: .utf8) else { return [:] }
             return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
         }
@@ -46,9 +45,9 @@ final class MockLLMServer: @unchecked Sendable {
     private var channel: Channel?
 
     /// The port on 127.0.0.1.
-    private(set) var port: Int = 0
+    public private(set) var port: Int = 0
     /// The base URL to configure clients with.
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     private init(script: [Reply]) {
         self.script = script
@@ -56,7 +55,7 @@ final class MockLLMServer: @unchecked Sendable {
     }
 
     /// Starts a server on a free port.
-    static func start(_ script: [Reply]) async throws -> MockLLMServer {
+    public static func start(_ script: [Reply]) async throws -> MockLLMServer {
         let server = MockLLMServer(script: script)
         let bootstrap = ServerBootstrap(group: server.group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -72,13 +71,13 @@ final class MockLLMServer: @unchecked Sendable {
     }
 
     /// Stops the server.
-    func shutdown() async {
+    public func shutdown() async {
         try? await channel?.close().get()
         try? await group.shutdownGracefully()
     }
 
     /// Requests received so far.
-    var requests: [Recorded] { lock.withLock { recorded } }
+    public var requests: [Recorded] { lock.withLock { recorded } }
 
     fileprivate func next(for request: Recorded) -> Reply {
         lock.withLock {
@@ -89,7 +88,7 @@ final class MockLLMServer: @unchecked Sendable {
     }
 
     /// The JSON body of a completion with `content` as the assistant's message.
-    static func completionBody(_ content: String, finishReason: String) -> String {
+    public static func completionBody(_ content: String, finishReason: String) -> String {
         let object: [String: Any] = [
             "id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": "mock",
             "choices": [
@@ -101,7 +100,7 @@ final class MockLLMServer: @unchecked Sendable {
     }
 
     /// Card JSON as a model would write it.
-    static func cardsJSON(_ cards: [(String, String)], page: Int? = nil) -> String {
+    public static func cardsJSON(_ cards: [(String, String)], page: Int? = nil) -> String {
         let items: [[String: Any]] = cards.map { card in
             var item: [String: Any] = ["question": card.0, "answer": card.1]
             if let page { item["page"] = page }
@@ -162,7 +161,7 @@ final class MockLLMServer: @unchecked Sendable {
             headers.add(name: "Content-Type", value: "application/json")
             headers.add(name: "Content-Length", value: String(body.utf8.count))
             headers.add(name: "Connection", value: "close")
-            for (name, value) in extra { headers.add(name: name, value: value) }
+            for (name, value) in extra { headers.replaceOrAdd(name: name, value: value) }
             let head = HTTPResponseHead(
                 version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: headers)
             context.write(wrapOutboundOut(.head(head)), promise: nil)
@@ -174,16 +173,5 @@ final class MockLLMServer: @unchecked Sendable {
                 channel.close(promise: nil)
             }
         }
-    }
-}
-
-extension MockLLMServer {
-    /// A model hint maker that asks this server once, without retries.
-    var hintMaker: ModelHintMaker {
-        ModelHintMaker(
-            client: ChatCompletionClient(
-                configuration: LLMConfiguration(
-                    baseURL: baseURL, model: "m", requestTimeoutSeconds: 5, maximumRetries: 0),
-                memory: ResponseFormatMemory()))
     }
 }
