@@ -69,6 +69,25 @@ struct RealModelTests {
         #expect(!completion.content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
     }
 
+    @Test("the study partner's stream: the real model's answer comes in pieces (llama.cpp's SSE)")
+    func streamedAnswer() async throws {
+        var configuration = Self.configuration
+        configuration.maximumTokens = 60
+        let client = ChatCompletionClient(configuration: configuration, memory: Self.memory)
+        var pieces: [String] = []
+        for try await piece in client.stream(messages: [
+            ChatMessage(role: "system", content: "Du bist der Lernpartner. Antworte kurz auf Deutsch."),
+            ChatMessage(
+                role: "user",
+                content: "<<<KARTEN\nKarte 1\nVorderseite: Was machen Mitochondrien?\nRückseite: Sie liefern Energie.\n"
+                    + "KARTEN>>>\nFrage: Erklär mir das."),
+        ]) {
+            pieces.append(piece)
+        }
+        #expect(pieces.count >= 2, "a stream, not one piece")
+        #expect(!pieces.joined().trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    }
+
     @Test("the server accepts a schema-enforcing response_format and its output validates")
     func structuredOutputMode() async throws {
         let client = ChatCompletionClient(configuration: Self.configuration, memory: Self.memory)
