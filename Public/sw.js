@@ -19,6 +19,7 @@ const SHELL = [
   '/assets/components/card-draft/card-draft.js', '/assets/components/stats-chart/stats-chart.js',
   '/assets/js/appearance.js', '/assets/js/app.js', '/assets/js/landing.js', '/assets/js/html.js', '/assets/js/i18n.js', '/assets/js/router.js', '/assets/js/ui.js',
   '/assets/js/api/client.js', '/assets/js/api/generation.js', '/assets/js/api/jobs.js', '/assets/js/api/transfer.js',
+  '/assets/js/api/partner.js', '/assets/js/partner-panel.js', '/assets/js/partner-markup.js', '/assets/css/partner.css',
   '/assets/js/draft-editor.js', '/assets/js/dropzone.js', '/assets/js/views/import.js', '/assets/js/rich-text.js', '/assets/css/write.css',
   '/assets/js/share-dialog.js', '/assets/js/views/shared.js', '/assets/js/card-pages.js',
   '/assets/js/views/explore.js', '/assets/js/views/explore-entry.js', '/assets/css/explore.css',
@@ -59,6 +60,7 @@ const SHELL = [
   '/assets/i18n/de.js', '/assets/i18n/en.js', '/assets/i18n/more.de.js', '/assets/i18n/more.en.js',
   '/assets/i18n/workload.de.js', '/assets/i18n/workload.en.js',
   '/assets/i18n/tokens.de.js', '/assets/i18n/tokens.en.js',
+  '/assets/i18n/partner.de.js', '/assets/i18n/partner.en.js',
   '/assets/i18n/import.de.js', '/assets/i18n/import.en.js',
   '/assets/icons/logo.svg', '/assets/icons/icon-192.png', '/assets/icons/apple-touch-icon.png',
 ];

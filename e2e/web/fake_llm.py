@@ -7,6 +7,15 @@ with one short sentence. The cards depend on the request: the topic between `<<<
 level of a deeper batch ("Dies ist Stufe n" / "This is level n"), and the questions the prompt says
 exist already, which are never repeated — so batches differ the way a real model's should.
 
+The study partner's chats (a system message that starts with "Du bist der Lernpartner" or "You are
+the study partner") get a short Markdown answer that quotes the first card of the prompt's card
+block ("Vorderseite: …" / "Front: …") verbatim, so that a test sees card text come back escaped.
+A request with `"stream": true` is answered as OpenAI streams: Server-Sent Events of
+`data: {"choices":[{"index":0,"delta":{"content":"…"}}]}` chunks of a few words, a last chunk with
+`finish_reason` and `data: [DONE]`, each chunk STREAM_DELAY seconds after the one before (so that a
+browser sees the pieces come one by one); when the request's last user message contains "langsam"
+(or "slowly"), STREAM_SLOW_DELAY seconds. A client that hangs up meanwhile is counted in `cut_off`.
+
     python e2e/web/fake_llm.py [PORT]     # standalone, prints its base URL
 
 In tests: `with FakeLLM() as llm: … llm.base_url … llm.requests`.
@@ -18,6 +27,7 @@ import json
 import re
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 MODEL = "fake-gpt-mini"
@@ -26,6 +36,12 @@ TOPIC = re.compile(r"<<<(.+?)>>>", re.S)
 LEVEL = re.compile(r"(?:Stufe|level)\s+(\d+)", re.I)
 KNOWN_HEAD = re.compile(r"(?:Diese Fragen gibt es schon|These questions exist already)[^\n]*\n((?:- .*\n?)*)")
 MAX_ITEMS = re.compile(r'"maxItems"\s*:\s*(\d+)')
+PARTNER_MARKERS = ("Du bist der Lernpartner", "You are the study partner")
+FIRST_FRONT = re.compile(r"^(?:Vorderseite|Front):[ \t]*(.*)$", re.M)
+SLOW = re.compile(r"langsam|slowly", re.I)
+STREAM_WORDS = 3  # words per streamed chunk
+STREAM_DELAY = 0.05  # seconds per streamed chunk
+STREAM_SLOW_DELAY = 0.5  # seconds per chunk of a slow answer
 
 
 def user_text(body: dict) -> str:
@@ -72,6 +88,37 @@ def cards_for(body: dict) -> list[dict]:
     return cards
 
 
+def is_partner_request(body: dict) -> bool:
+    """A chat of the study partner: its system message starts with the partner's marker."""
+    return "response_format" not in body and any(
+        m.get("role") == "system" and str(m.get("content", "")).lstrip().startswith(PARTNER_MARKERS)
+        for m in body.get("messages", []))
+
+
+def last_user_text(body: dict) -> str:
+    users = [str(m.get("content", "")) for m in body.get("messages", []) if m.get("role") == "user"]
+    return users[-1] if users else ""
+
+
+def partner_answer(body: dict) -> str:
+    """A short Markdown answer that quotes the first card of the prompt verbatim."""
+    system = next((str(m.get("content", "")) for m in body.get("messages", []) if m.get("role") == "system"), "")
+    english = system.lstrip().startswith("You are")
+    found = FIRST_FRONT.search(last_user_text(body))
+    source = found.group(1).strip() if found else ""
+    if english:
+        text = "**Explanation:** This is what your card 1 says, with the reason behind it."
+        return text + (f" Source: {source}" if source else "") + "\n\n- Keep the connection in mind."
+    text = "**Erklärung:** Das steht auf deiner Karte 1, mit dem Warum dahinter."
+    return text + (f" Quelle: {source}" if source else "") + "\n\n- Merk dir den Zusammenhang."
+
+
+def stream_pieces(content: str) -> list[str]:
+    """The content in pieces of a few words (each keeps its spaces and line breaks)."""
+    words = re.findall(r"\S+\s*|\s+", content)
+    return ["".join(words[i:i + STREAM_WORDS]) for i in range(0, len(words), STREAM_WORDS)] or [""]
+
+
 def is_card_request(body: dict) -> bool:
     text = "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
     return "response_format" in body or "Karteikarten" in text or "flashcards" in text
@@ -82,6 +129,7 @@ class FakeLLM:
 
     def __init__(self, port: int = 0):
         self.requests: list[dict] = []
+        self.cut_off = 0  # streamed answers whose client hung up before the end
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -106,16 +154,49 @@ class FakeLLM:
                     self._json(404, {"error": {"message": "not found"}})
                     return
                 fake.requests.append(body)
-                if is_card_request(body):
+                if is_partner_request(body):
+                    content = partner_answer(body)
+                elif is_card_request(body):
                     content = json.dumps({"cards": cards_for(body)}, ensure_ascii=False)
                 else:
                     content = "Denk an den Zusammenhang mit dem Oberbegriff."
+                if body.get("stream") is True:
+                    self._stream(body, content)
+                    return
                 self._json(200, {
                     "id": f"chatcmpl-{len(fake.requests)}", "object": "chat.completion", "created": 0,
                     "model": body.get("model", MODEL),
                     "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
                                  "finish_reason": "stop"}],
                 })
+
+            def _stream(self, body: dict, content: str):
+                """The content as OpenAI streams it (Server-Sent Events, then [DONE])."""
+                delay = STREAM_SLOW_DELAY if SLOW.search(last_user_text(body)) else STREAM_DELAY
+                name = f"chatcmpl-{len(fake.requests)}"
+
+                def chunk(delta: dict, finish=None) -> bytes:
+                    payload = {"id": name, "object": "chat.completion.chunk", "created": 0,
+                               "model": body.get("model", MODEL),
+                               "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+                    return f"data: {json.dumps(payload, ensure_ascii=False)}\n\n".encode()
+
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-cache")
+                self.end_headers()
+                try:
+                    self.wfile.write(chunk({"role": "assistant", "content": ""}))
+                    for piece in stream_pieces(content):
+                        time.sleep(delay)
+                        self.wfile.write(chunk({"content": piece}))
+                        self.wfile.flush()
+                    self.wfile.write(chunk({}, "stop"))
+                    self.wfile.write(b"data: [DONE]\n\n")
+                    self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    fake.cut_off += 1
+                self.close_connection = True
 
             def _json(self, status: int, payload: dict):
                 data = json.dumps(payload, ensure_ascii=False).encode()
@@ -134,7 +215,10 @@ class FakeLLM:
         return f"http://127.0.0.1:{self.httpd.server_address[1]}"
 
     def card_requests(self) -> list[dict]:
-        return [r for r in self.requests if is_card_request(r)]
+        return [r for r in self.requests if is_card_request(r) and not is_partner_request(r)]
+
+    def partner_requests(self) -> list[dict]:
+        return [r for r in self.requests if is_partner_request(r)]
 
     def __enter__(self) -> "FakeLLM":
         self.thread.start()

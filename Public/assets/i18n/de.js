@@ -190,6 +190,8 @@ export default {
   'detail.import': 'Karten importieren',
   'detail.export': 'Exportieren',
   'detail.share': 'Teilen',
+  'partner.open': 'Lernpartner',
+  'partner.openCard': 'Lernpartner zur Karte „{q}“',
   'detail.exportCsv': 'CSV (Excel)',
   'detail.exportTsv': 'TSV (Quizlet, Anki)',
   'detail.exportApkg': 'Anki (.apkg, mit Verlauf)',

@@ -185,6 +185,8 @@ export default {
   'detail.import': 'Import cards',
   'detail.export': 'Export',
   'detail.share': 'Share',
+  'partner.open': 'Study partner',
+  'partner.openCard': 'Study partner on the card “{q}”',
   'detail.exportCsv': 'CSV (Excel)',
   'detail.exportTsv': 'TSV (Quizlet, Anki)',
   'detail.exportApkg': 'Anki (.apkg, with history)',

@@ -56,11 +56,14 @@ export const STUDY_TIMEOUT_MS = 5000;
 /**
  * Sends one request; resolves with the decoded JSON (or null for 204), rejects with ApiError.
  * `expire: false` keeps the session on a 401 (signing out with a token that is already refused);
- * `raw: true` resolves with the Response itself (a file to download); `timeout` (ms): then
+ * `raw: true` resolves with the Response itself (a file to download, an event stream: `accept`
+ * names what it asks for; an error answer is JSON all the same); `timeout` (ms): then
  * ApiError(0, 'timeout'), as for a broken connection.
  */
-export async function request(method, path, body, { auth = true, signal, expire = true, raw = false, timeout = 0 } = {}) {
-  const headers = { Accept: 'application/json' };
+export async function request(method, path, body, {
+  auth = true, signal, expire = true, raw = false, timeout = 0, accept = 'application/json',
+} = {}) {
+  const headers = { Accept: accept };
   const isForm = body instanceof FormData; // multipart uploads: the browser sets the boundary
   if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
   const token = session.token();

@@ -85,10 +85,27 @@ export async function generateDrafts(stackId, input, { signal, onProgress, onDra
     }
     throw error;
   }
+  return draftsOfJob(stackId, job, { signal, onProgress, onDrafts });
+}
+
+/**
+ * The drafts of a generation job started elsewhere (the study partner's "more cards"), followed as
+ * `generateDrafts` follows its own while it still runs; leaving it (`signal`) does not cancel the
+ * job, so its drafts can be reviewed later.
+ */
+export async function reviewDrafts(stackId, jobId, { signal, onProgress, onDrafts } = {}) {
+  const job = await request('GET', `/jobs/${enc(jobId)}`, undefined, { signal });
+  return draftsOfJob(stackId, job, { signal, onProgress, onDrafts, cancel: false });
+}
+
+/** Follows `job` until it has ended (cancelled on the server when given up, unless `cancel` is
+ * false) and resolves with `{jobId, result, drafts}`; see `generateDrafts`. */
+async function draftsOfJob(stackId, job, { signal, onProgress, onDrafts, cancel = true }) {
   const draftsUrl = `/stacks/${enc(stackId)}/drafts?jobId=${enc(job.id)}`;
   let seen = 0; // `cardsCreated` when the drafts were last fetched
   job = await followJob(job, {
     signal,
+    cancel,
     async onUpdate(current) {
       onProgress?.(current);
       const made = current.progress?.cardsCreated ?? 0;

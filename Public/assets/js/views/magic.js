@@ -4,6 +4,8 @@
 // server which generator it uses (`GET /generation`) and words itself after it: "automatisch"
 // with the built-in rules, the model's name with a language model; topics only with a model.
 // With a topic, "Weiter vertiefen" asks for the next, deeper batch and appends it to the list.
+// `?job=<id>` reviews the drafts of a job started elsewhere (the study partner's "Mach 5 Karten
+// mehr dazu"): its progress while it runs, then the same review list.
 // All server calls go through api/generation.js.
 //
 // The screen in parts: magic/render.js (the page's templates), magic/progress.js (the progress
@@ -19,6 +21,8 @@ import { pageTemplate } from './magic/render.js';
 import { MagicScreen } from './magic/screen.js';
 
 export const mount = retryable(mountPage);
+
+const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function mountPage(root, ctx, reload) {
   const id = ctx.params.stackId;
@@ -40,5 +44,7 @@ async function mountPage(root, ctx, reload) {
   };
   render(root, pageTemplate(gen));
   const screen = new MagicScreen(root, gen);
+  const jobId = ctx.query.get('job');
+  if (jobId && JOB_ID.test(jobId)) screen.run({ source: 'text', jobId });
   return () => screen.destroy();
 }

@@ -1,5 +1,6 @@
 // Flashcards mode of a study session: Space/Enter or a tap reveals the answer, a <rating-bar>
-// (or the keys 1…n) rates it. Renderer and key handling only; the state stays with the screen.
+// (or the keys 1…n) rates it; once revealed, "Lernpartner" opens the study partner on the card.
+// Renderer and key handling only; the state stays with the screen.
 
 import { t } from '../../i18n.js';
 
@@ -8,18 +9,21 @@ export class FlashcardsMode {
     this.screen = screen;
     this.ratings = screen.$('#ratings');
     this.revealButton = screen.$('#reveal');
+    this.partnerButton = screen.$('#partner-open');
   }
 
   listen(signal) {
     this.screen.card.addEventListener('reveal-request', () => this.reveal(), { signal });
     this.revealButton.addEventListener('click', () => this.reveal(), { signal });
     this.ratings.addEventListener('rate', (event) => this.rate(event.detail.index), { signal });
+    this.partnerButton.addEventListener('click', () => this.screen.openPartner(this.partnerButton), { signal });
   }
 
   show() {
     const { options } = this.screen.session.item.state;
     this.revealButton.hidden = false;
     this.ratings.hidden = true;
+    this.partnerButton.hidden = true;
     this.ratings.options = options;
     this.screen.$('#keys').textContent = t('learn.keys', { keys: `1–${options.length}` });
   }
@@ -33,6 +37,7 @@ export class FlashcardsMode {
     card.reveal();
     this.revealButton.hidden = true;
     this.ratings.hidden = false;
+    this.partnerButton.hidden = false;
     if (hadFocus) this.ratings.focusFirst();
   }
 

@@ -21,7 +21,8 @@ const statusMarkup = () => html`
 
 const flashcardControls = () => html`
             <button type="button" class="btn btn-primary btn-lg" id="reveal">${t('learn.reveal')}</button>
-            <rating-bar class="ratings" id="ratings" role="group" aria-label="${t('learn.rateLabel')}" hidden></rating-bar>`;
+            <rating-bar class="ratings" id="ratings" role="group" aria-label="${t('learn.rateLabel')}" hidden></rating-bar>
+            <button type="button" class="btn btn-ghost" id="partner-open" aria-haspopup="dialog" hidden>${icon('chat')}<span>${t('partner.open')}</span></button>`;
 
 const quizControls = () => html`
             <p class="small muted" id="fewer" hidden></p>

@@ -2,7 +2,8 @@
 // the last rate answer) over a StudySession. It draws the page, shows the status and the card on
 // screen, sends ratings, moves on, undoes, and hands the mode's own part to a renderer per mode
 // (flashcards.js, quiz.js, write.js) and the end of the session to end.js. Every listener it adds
-// ends with `stop()` (the router's clean-up).
+// ends with `stop()` (the router's clean-up), which also closes the study partner on the current
+// card (partner-panel.js) and ends its answer.
 
 import { render } from '../../html.js';
 import { t } from '../../i18n.js';
@@ -22,6 +23,8 @@ export class LearnScreen {
   answered = null;
   /** The last rate answer (its `next` saves a request). */
   lastResult = null;
+  /** The study partner's panel last opened (on one card). */
+  partner = null;
   #controller = new AbortController();
 
   constructor(root, session, { mode, stackId }) {
@@ -159,9 +162,24 @@ export class LearnScreen {
     }
   }
 
-  /** The session's keys: U undoes; the mode has the rest (reveal, 1…n). */
+  /** The study partner on the card on screen; the same card's conversation goes on where it was. */
+  async openPartner(button) {
+    const { stack, card } = this.session;
+    if (!card || !stack) return;
+    const { PartnerPanel } = await import('../../partner-panel.js');
+    if (this.signal.aborted || this.session.card !== card) return;
+    if (!this.partner?.isAbout(stack.id, card.id)) {
+      this.partner?.destroy();
+      this.partner = new PartnerPanel({ stack, card, signal: this.signal });
+    }
+    await this.partner.open(button);
+  }
+
+  /** The session's keys: U undoes; the mode has the rest (reveal, 1…n). Not while a dialog (the
+   * study partner) has them. */
   #onKey(event) {
     if (this.end.isOpen || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest?.('dialog')) return;
     if (event.target.closest('input, textarea, select, [contenteditable]')) return;
     if ((event.key === 'u' || event.key === 'U') && this.session.canUndo) {
       event.preventDefault();

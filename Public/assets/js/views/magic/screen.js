@@ -7,7 +7,7 @@ import { render } from '../../html.js';
 import { currentLanguage, t } from '../../i18n.js';
 import { ApiError } from '../../api/client.js';
 import {
-  GenerationFailedError, GenerationUnavailableError, acceptDrafts, generateDrafts, pendingDrafts,
+  GenerationFailedError, GenerationUnavailableError, acceptDrafts, generateDrafts, pendingDrafts, reviewDrafts,
 } from '../../api/generation.js';
 import { createDraftEditor } from '../../draft-editor.js';
 import { acceptDrops, sizeText } from '../../dropzone.js';
@@ -218,9 +218,9 @@ export class MagicScreen {
       this.editor.add(drafts, { pages: isPdf });
     };
     try {
-      const outcome = await generateDrafts(this.gen.id, input, {
-        signal: controller.signal, onProgress: (job) => this.progress.showJob(job), onDrafts: take,
-      });
+      const follow = { signal: controller.signal, onProgress: (job) => this.progress.showJob(job), onDrafts: take };
+      // A job started elsewhere (the study partner's "more cards") is followed, not started.
+      const outcome = await (input.jobId ? reviewDrafts(this.gen.id, input.jobId, follow) : generateDrafts(this.gen.id, input, follow));
       if (this.unmounted) return;
       // The final list of this job wins: drafts shown early that the server dropped go.
       this.editor.prune(new Set(outcome.drafts.map((d) => d.id)), { jobId: outcome.jobId });

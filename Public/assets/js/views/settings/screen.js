@@ -51,7 +51,19 @@ export class SettingsScreen {
     // settings it brought, and says what came back.
     mountBackupPanel(this.$('#backup'), { signal: this.signal, restored: this.restored, onRestored: this.onRestored });
     this.on('#delete-account', 'click', () => this.#deleteAccount());
+    this.#showAnchor();
     return () => this.#controller.abort();
+  }
+
+  /** A link to a section (`/app/settings#tokens`, from the study partner without a model) opens
+   * the page there: the section's heading takes the focus (and so comes into view). */
+  #showAnchor() {
+    const id = location.hash.slice(1);
+    const section = id ? this.root.querySelector(`section[id="${CSS.escape(id)}"]`) : null;
+    const heading = section?.querySelector('h2');
+    if (!heading) return;
+    heading.setAttribute('tabindex', '-1');
+    heading.focus();
   }
 
   /** Saves settings from a switch or choice; on failure the control shows the saved state again. */

@@ -39,6 +39,7 @@ const stackHeader = ({ stack, base }) => html`
       <button type="button" class="btn btn-secondary" id="delete-stack">${icon('trash')}<span>${t('delete')}</span></button>
       <button type="button" class="btn btn-secondary" id="share-stack" aria-haspopup="dialog">${icon('share')}<span>${t('detail.share')}</span></button>
       <a class="btn btn-secondary btn-stats" href="${base}/stats">${icon('chart')}<span>${t('detail.stats')}</span></a>
+      ${stack.cardCount > 0 ? html`<button type="button" class="btn btn-secondary" id="partner-open" aria-haspopup="dialog">${icon('chat')}<span>${t('partner.open')}</span></button>` : ''}
       <details class="menu" id="export-menu">
         <summary class="btn btn-secondary">${icon('download')}<span>${t('detail.export')}</span></summary>
         <div class="menu-list">
@@ -153,6 +154,8 @@ function cardRow(card, index, { now, base }) {
           ? html`<span class="pill pill-due">${t('detail.dueNow')}</span>`
           : t('detail.dueTime', { date: formatDateTime(card.dueAt) })}</td>
       <td class="col-edit">
+        <button type="button" class="btn btn-ghost btn-icon partner-card" data-partner="${index}" aria-haspopup="dialog"
+          aria-label="${t('partner.openCard', { q: shortText(front) })}" title="${t('partner.open')}">${icon('chat')}</button>
         <a class="link" href="${base}/cards/${card.id}" aria-label="${t('detail.editCard', { q: shortText(front) })}">${icon('pencil')}<span class="hide-sm">${t('detail.colEdit')}</span></a>
       </td>
     </tr>`;

@@ -1,7 +1,8 @@
 // The logic of a stack's page (views/stack-detail.js): one StackScreen per visit owns the list's
 // state (page, search, bookmark filter, kept in the URL), the request under way and the search's
 // pause timer (destroy ends both), the line on the month ahead, and the stack's actions: share,
-// delete, export.
+// delete, export, and the study partner on the stack or one of its cards (partner-panel.js, loaded
+// when first opened; destroy closes it and ends its answer).
 
 import { render } from '../../html.js';
 import { t } from '../../i18n.js';
@@ -22,6 +23,9 @@ export class StackScreen {
     this.page = page;
     this.controller = null;
     this.timer = null;
+    this.items = []; // the cards of the page shown
+    this.partner = null; // the study partner's panel last opened
+    this.screen = new AbortController(); // ends the partner's panel
     this.host = root.querySelector('#cards');
     this.workload = new AbortController();
     this.listen();
@@ -30,6 +34,7 @@ export class StackScreen {
   }
 
   destroy() {
+    this.screen.abort();
     this.workload.abort();
     this.controller?.abort();
     clearTimeout(this.timer);
@@ -40,6 +45,8 @@ export class StackScreen {
     host.addEventListener('click', (event) => {
       const button = event.target.closest('button[data-page]');
       if (button) { this.page = Number(button.dataset.page); this.load(); return; }
+      const partner = event.target.closest('button[data-partner]');
+      if (partner) { this.openPartner(partner, this.items[Number(partner.dataset.partner)]); return; }
       if (event.target.closest('[data-retry]')) this.load();
     });
     const search = root.querySelector('#card-search');
@@ -54,6 +61,7 @@ export class StackScreen {
     });
     root.querySelector('#share-stack').addEventListener('click', (event) => this.share(event.currentTarget));
     root.querySelector('#delete-stack').addEventListener('click', () => this.remove());
+    root.querySelector('#partner-open')?.addEventListener('click', (event) => this.openPartner(event.currentTarget, null));
   }
 
   /** One line on the month ahead (FSRS stacks), from the workload forecast; nothing without it. */
@@ -107,6 +115,7 @@ export class StackScreen {
 
   showCards(result, pages) {
     const { host } = this;
+    this.items = result.items;
     render(host, result.items.length ? cardsTable(result, pages, this.view.base) : emptyCards(this.view));
     for (const holder of host.querySelectorAll('[data-card-images]')) {
       setCardImages(holder, result.items[Number(holder.dataset.cardImages)], holder.dataset.field);
@@ -115,6 +124,20 @@ export class StackScreen {
     for (const line of host.querySelectorAll('[data-card-line]')) {
       setCardLine(line, result.items[Number(line.dataset.cardLine)], line.dataset.field);
     }
+  }
+
+  /** The study partner on the stack (`card` null) or one card; the same subject's conversation
+   * goes on where it was. */
+  async openPartner(button, card) {
+    if (card === undefined) return;
+    const { stack } = this.view;
+    const { PartnerPanel } = await import('../../partner-panel.js');
+    if (this.screen.signal.aborted) return;
+    if (!this.partner?.isAbout(stack.id, card?.id ?? null)) {
+      this.partner?.destroy();
+      this.partner = new PartnerPanel({ stack, card, signal: this.screen.signal });
+    }
+    await this.partner.open(button);
   }
 
   async share(button) {
