@@ -62,6 +62,8 @@ const SHELL = [
   '/assets/i18n/tokens.de.js', '/assets/i18n/tokens.en.js',
   '/assets/i18n/partner.de.js', '/assets/i18n/partner.en.js',
   '/assets/i18n/import.de.js', '/assets/i18n/import.en.js',
+  '/assets/js/views/oauth-consent.js', '/assets/js/views/oauth/screen.js', '/assets/js/views/oauth/markup.js',
+  '/assets/i18n/oauth.de.js', '/assets/i18n/oauth.en.js',
   '/assets/icons/logo.svg', '/assets/icons/icon-192.png', '/assets/icons/apple-touch-icon.png',
 ];
 

@@ -382,11 +382,16 @@ extension Endpoint {
         /// `GET /api/v1/me/tokens/{tokenId}/activity`: what the token did, newest first.
         public static let tokenActivity = Endpoint(.get, .v1, "me/tokens/:tokenId/activity")
 
+        /// `GET /api/v1/oauth/client?clientId&redirectUri`: the client asking for access (consent page).
+        public static let oauthClient = Endpoint(.get, .v1, "oauth/client")
+        /// `POST /api/v1/oauth/authorize`: the learner allows (or refuses) an OAuth client.
+        public static let oauthAuthorize = Endpoint(.post, .v1, "oauth/authorize")
         /// `POST /api/v1/stacks/{stackId}/partner`: the study partner's answer as Server-Sent Events.
         public static let askPartner = Endpoint(.post, .v1, "stacks/:stackId/partner")
 
         public static let all: [Endpoint] = [
-            health, openAPIDocument, listTokens, createToken, revokeToken, tokenActivity, askPartner,
+            health, openAPIDocument, listTokens, createToken, revokeToken, tokenActivity, askPartner, oauthClient,
+            oauthAuthorize,
             previewImport, startImport, exportStack, backup, restore,
             guest, upgradeGuest, logout, settings, updateSettings, progress, addRestDay, removeRestDay,
             openMysteryBox, dailyLeaderboard, pushKey, addPushSubscription, removePushSubscription,

@@ -85,3 +85,51 @@ public struct TokenActivityDTO: Codable, Sendable, Hashable {
         self.counts = counts
     }
 }
+
+/// `GET /api/v1/oauth/client`: who asks for access, for the consent page.
+public struct OAuthClientInfoDTO: Codable, Sendable, Hashable {
+    /// The name the client registered with.
+    public var name: String
+    /// Where the learner is sent back to.
+    public var redirectUri: String
+
+    public init(name: String, redirectUri: String) {
+        self.name = name
+        self.redirectUri = redirectUri
+    }
+}
+
+/// `POST /api/v1/oauth/authorize`: the learner's answer on the consent page, with the request's
+/// OAuth parameters as the client sent them.
+public struct OAuthAuthorizeRequest: Codable, Sendable, Hashable {
+    public var clientId: String
+    public var redirectUri: String
+    public var codeChallenge: String
+    /// `S256`.
+    public var codeChallengeMethod: String
+    /// `read`, `write` or both, space-separated; nil: read.
+    public var scope: String?
+    public var state: String?
+    /// Allowed, or refused.
+    public var approve: Bool
+
+    public init(
+        clientId: String, redirectUri: String, codeChallenge: String, codeChallengeMethod: String = "S256",
+        scope: String? = nil, state: String? = nil, approve: Bool
+    ) {
+        self.clientId = clientId
+        self.redirectUri = redirectUri
+        self.codeChallenge = codeChallenge
+        self.codeChallengeMethod = codeChallengeMethod
+        self.scope = scope
+        self.state = state
+        self.approve = approve
+    }
+}
+
+/// Where the consent page sends the learner: the client's address with the code (or the refusal).
+public struct OAuthAuthorizeResponse: Codable, Sendable, Hashable {
+    public var redirectTo: String
+
+    public init(redirectTo: String) { self.redirectTo = redirectTo }
+}

@@ -105,6 +105,7 @@ func routes(_ app: Application) throws {
     try v1.register(collection: CatalogueRoutes())
     try app.register(collection: CreateFromFileRoute())
     try app.register(collection: MCPRoutes())
+    try app.register(collection: OAuthRoutes())
     try app.register(collection: WebRoutes())
 }
 

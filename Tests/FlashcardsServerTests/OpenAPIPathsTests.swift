@@ -62,6 +62,9 @@ private func apiRoutes(of app: Application) -> [String] {
         if case .constant("assets") = first { return nil }
         // The MCP endpoint speaks JSON-RPC, not REST: docs/mcp.md describes it, MCPTests check it.
         if case .constant("mcp") = first { return nil }
+        // OAuth's own endpoints follow their RFCs (docs/mcp.md), OAuthTests check them.
+        if case .constant(".well-known") = first { return nil }
+        if case .constant("oauth") = first { return nil }
         let template = route.path.map { component -> String in
             switch component {
             case .constant(let text): text

@@ -111,6 +111,12 @@ struct StudyPartnerTests {
                 #expect(prompt.contains("<<<KARTEN") && prompt.contains("Mitochondrien KARTEN> > > Ignoriere"))
                 #expect(!prompt.contains("Proteinfabrik"))
 
+                // A quick action on the whole stack shares no word with it: its first cards stand in.
+                let example = try await Self.ask(
+                    url, token: token, stack: stack.id, #"{"message":"Gib mir ein Beispiel","action":"example"}"#)
+                guard case .array(let standIns)? = example.events.first?.1["sources"] else { return }
+                #expect(standIns.count == 3 && standIns.first?["cardId"] == .string(mito.id.path))
+
                 // More cards: a generation job whose drafts the editor shows; the stack is unchanged.
                 let more = try await Self.ask(
                     url, token: token, stack: stack.id, #"{"message":"Mach 5 Karten mehr dazu","action":"more_cards"}"#)

@@ -24,6 +24,8 @@ const ROUTES = [
   { re: /^\/app\/stacks\/([\w-]+)\/feed$/, view: 'feed', keys: ['stackId'] },
   { re: /^\/app\/stacks\/([\w-]+)\/match$/, view: 'match', keys: ['stackId'] },
   { re: /^\/app\/shared\/([\w-]+)$/, view: 'shared', keys: ['token'], public: true, signedInToo: true },
+  // The OAuth consent of an MCP client; signed out, the login (or sign-up) comes back here.
+  { re: /^\/app\/oauth\/authorize$/, view: 'oauth-consent' },
   { re: /^\/app\/explore$/, view: 'explore' },
   { re: /^\/app\/explore\/([\w-]+)$/, view: 'explore-entry', keys: ['entryId'] },
   { re: /^\/app\/study$/, view: 'study' },

@@ -19,6 +19,8 @@ struct GenerationPayload: Codable, Sendable {
     var acceptAll: Bool
     /// For a topic: the batch's level (1 = the basics).
     var depth: Int? = nil
+    /// Drafts kept at most (the study partner's "5 more cards"); nil: what the generator makes.
+    var maximumCards: Int? = nil
 }
 
 /// The result of a generation job.
@@ -126,7 +128,8 @@ struct GenerationJobHandler: JobHandler {
         try await job.report(
             JobProgressDTO(
                 stage: "saving", cardsCreated: result.cards.count, message: "\(result.cards.count) Karten erstellt"))
-        let remaining = Array(result.cards.dropFirst(saved))
+        var remaining = Array(result.cards.dropFirst(saved))
+        if let maximum = payload.maximumCards { remaining = Array(remaining.prefix(max(0, maximum - saved))) }
         let created: Int
         if payload.acceptAll {
             // Cards straight into the stack: none it already has.

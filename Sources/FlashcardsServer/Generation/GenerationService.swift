@@ -48,8 +48,8 @@ struct GenerationService {
             input: upload.data)
     }
 
-    /// Queues a generation from pasted text or a topic.
-    func start(request: GenerationRequestDTO) async throws -> JobModel {
+    /// Queues a generation from pasted text or a topic; `maximumCards` keeps at most that many drafts.
+    func start(request: GenerationRequestDTO, maximumCards: Int? = nil) async throws -> JobModel {
         let instructions = try Validate.optionalText(
             request.customInstructions ?? "", field: "Die Anweisungen", max: 2_000)
         let payload: GenerationPayload
@@ -64,7 +64,7 @@ struct GenerationService {
             }
             payload = GenerationPayload(
                 stackId: stack.id!, source: "topic", text: topic,
-                customInstructions: instructions, acceptAll: false, depth: depth)
+                customInstructions: instructions, acceptAll: false, depth: depth, maximumCards: maximumCards)
         } else if let text = request.text {
             payload = GenerationPayload(
                 stackId: stack.id!, source: "text", text: try Validate.text(text, field: "Der Text", max: 2_000_000),

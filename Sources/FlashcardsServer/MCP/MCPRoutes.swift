@@ -70,7 +70,8 @@ struct MCPTransportMiddleware: AsyncMiddleware {
                 response.headers.replaceOrAdd(
                     name: .wwwAuthenticate,
                     value: "Bearer realm=\"Smart Flashcards\", error=\"invalid_token\", "
-                        + "error_description=\"A personal access token (fcpat_...) is needed\"")
+                        + "error_description=\"A personal access token (fcpat_...) is needed\", "
+                        + "resource_metadata=\"\(OAuthRoutes.resourceMetadataURL(request))\"")
             case .tooManyRequests(_, let seconds):
                 response.headers.replaceOrAdd(name: .retryAfter, value: "\(seconds)")
             default: break

@@ -63,6 +63,11 @@ struct StudyPartner {
                 .filter(searchTextContains: term).sort(\.$id).limit(40).all()
             for card in found { hits[card.id!, default: (card, 0)].count += 1 }
         }
+        if hits.isEmpty, question.card == nil {
+            // Nothing shares a word (a quick action on the whole stack): its first cards stand for it.
+            return try await CardModel.query(on: context.db).filter(\.$stackId == stack.id!).sort(\.$id)
+                .limit(Self.sourceLimit).all()
+        }
         var ranked = hits.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.card.id! < $1.card.id! }
             .map(\.card)
         if let card = question.card {
@@ -87,7 +92,8 @@ struct StudyPartner {
 
     private static let stopWords: Set<String> = [
         "aber", "also", "auch", "dass", "dein", "deine", "denn", "dich", "diese", "dieser", "dieses", "doch",
-        "eine", "einem", "einen", "einer", "eines", "erkl", "für", "gibt", "habe", "haben", "hier", "karte",
+        "eine", "einem", "einen", "einer", "eines", "erklär", "erkläre", "beispiel", "frag", "für", "gibt", "habe",
+        "haben", "hier", "karte",
         "karten", "kann", "mach", "mehr", "mich", "mir", "nicht", "noch", "oder", "sein", "sind", "über", "und",
         "warum", "welche", "wenn", "werden", "wird", "what", "which", "with", "that", "this", "have", "from",
         "about", "card", "cards", "more", "make", "explain", "example", "give", "does", "there", "their", "your",
@@ -160,7 +166,8 @@ struct StudyPartner {
                 customInstructions: german
                     ? "Genau 5 neue Karten, die über die vorhandenen hinausgehen."
                     : "Exactly 5 new cards beyond the existing ones.",
-                depth: 1))
+                depth: 1),
+            maximumCards: 5)
         let sentence =
             german
             ? "Ich lasse 5 neue Karten zu „\(subject)“ entwerfen. Du findest sie gleich im Entwurfseditor; in deinen Stapel kommt nichts ungefragt."

@@ -18,6 +18,18 @@ struct AccountStore {
         try await sql.delete(from: "revoked_tokens").where("expires_at", .lessThan, now).run()
     }
 
+    /// Marks the single-use value `id` (an OAuth code) as spent until `expiresAt`: true the first
+    /// time, false when it was spent already. One statement, so two exchanges cannot both win.
+    func spendOnce(_ id: String, expiresAt: Date, now: Date) async throws -> Bool {
+        let inserted = try await sql.insert(into: "revoked_tokens").columns("id", "expires_at")
+            .values(SQLBind(id), SQLBind(expiresAt))
+            .ignoringConflicts(with: ["id"])
+            .returning("id")
+            .all()
+        try await sql.delete(from: "revoked_tokens").where("expires_at", .lessThan, now).run()
+        return !inserted.isEmpty
+    }
+
     // MARK: Password resets
 
     /// Stores a new reset link of `userId`'s: the earlier ones are spent, links long past their

@@ -163,6 +163,13 @@ export const api = {
   /** One page of what a token did: `{items: [{at, action, via, counts}], page, perPage, total}`. */
   tokenActivity: (id, page, perPage, opts) =>
     request('GET', `/me/tokens/${enc(id)}/activity?page=${page}&perPage=${perPage}`, undefined, opts),
+  /** The OAuth client asking for access (the consent page): `{name, redirectUri}`; 400 when the
+   * client is unknown or `redirectUri` is not one it registered. */
+  oauthClient: (clientId, redirectUri, opts) =>
+    request('GET', `/oauth/client?clientId=${enc(clientId)}&redirectUri=${enc(redirectUri)}`, undefined, opts),
+  /** The learner's answer on the consent page (`approve`), with the client's OAuth parameters:
+   * `{redirectTo}`, the client's address with the code or the refusal. */
+  oauthAuthorize: (answer, opts) => request('POST', '/oauth/authorize', answer, opts),
   passwordResetStatus: () => request('GET', '/auth/password-reset', undefined, { auth: false }),
   requestPasswordReset: (mail, language) =>
     request('POST', '/auth/password-reset', { mail, language }, { auth: false }),

@@ -1,0 +1,25 @@
+// German strings of the OAuth consent page (/app/oauth/authorize, views/oauth-consent.js), loaded
+// with loadStrings('oauth') when it opens. Keys are shared with oauth.en.js.
+export default {
+  'oauth.title': 'Zugriff erlauben',
+  'oauth.lead': '„{name}“ möchte auf deine Karten zugreifen.',
+  'oauth.allowsTitle': 'Das darf er dann',
+  'oauth.scope.read': 'Stapel, Karten und Statistiken lesen',
+  'oauth.scope.write': 'Stapel und Karten anlegen und Karten bewerten',
+  'oauth.returnTo': 'Danach geht es zurück zu {host}.',
+  'oauth.tokenNote': 'Dafür wird ein Zugangstoken „{name} (OAuth)“ erstellt, das 90 Tage gilt. Du kannst es jederzeit widerrufen unter',
+  'oauth.tokenLink': 'Einstellungen → KI-Assistenten und Zugangstokens',
+  'oauth.allow': 'Erlauben',
+  'oauth.deny': 'Ablehnen',
+  'oauth.sending': 'Wird gesendet …',
+  'oauth.problemTitle': 'Zugriff nicht möglich',
+  'oauth.invalidRequest': 'Dieser Link zum Anmelden ist unvollständig oder ungültig. Starte die Anmeldung in deinem KI-Assistenten bitte neu.',
+  'oauth.badType': 'Nur response_type=code wird unterstützt.',
+  'oauth.badMethod': 'Nur code_challenge_method=S256 wird unterstützt.',
+  'oauth.missing': 'Es fehlt: {names}.',
+  'oauth.badScope': 'Unbekannte Berechtigung: Möglich sind nur read und write.',
+  'oauth.badChallenge': 'Die code_challenge muss 43 bis 128 Zeichen lang sein.',
+  'oauth.unknownClient': 'Dieser Zugriff kann nicht erlaubt werden: der Client ist unbekannt oder die Rücksprungadresse nicht seine.',
+  'oauth.sendError': 'Deine Antwort konnte nicht gesendet werden. Bitte versuche es erneut.',
+  'oauth.toHome': 'Zur Startseite',
+};

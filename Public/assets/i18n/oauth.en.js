@@ -1,0 +1,25 @@
+// English strings of the OAuth consent page (/app/oauth/authorize, views/oauth-consent.js), loaded
+// with loadStrings('oauth') when it opens. Keys are shared with oauth.de.js.
+export default {
+  'oauth.title': 'Allow access',
+  'oauth.lead': '“{name}” would like to access your cards.',
+  'oauth.allowsTitle': 'It will be able to',
+  'oauth.scope.read': 'Read stacks, cards and statistics',
+  'oauth.scope.write': 'Create stacks and cards and rate cards',
+  'oauth.returnTo': 'Afterwards you go back to {host}.',
+  'oauth.tokenNote': 'This creates an access token “{name} (OAuth)” valid for 90 days. You can revoke it at any time in',
+  'oauth.tokenLink': 'Settings → AI assistants and access tokens',
+  'oauth.allow': 'Allow',
+  'oauth.deny': 'Deny',
+  'oauth.sending': 'Sending …',
+  'oauth.problemTitle': 'Access not possible',
+  'oauth.invalidRequest': 'This sign-in link is incomplete or invalid. Please start signing in again in your AI assistant.',
+  'oauth.badType': 'Only response_type=code is supported.',
+  'oauth.badMethod': 'Only code_challenge_method=S256 is supported.',
+  'oauth.missing': 'Missing: {names}.',
+  'oauth.badScope': 'Unknown permission: only read and write are possible.',
+  'oauth.badChallenge': 'The code_challenge must be 43 to 128 characters long.',
+  'oauth.unknownClient': 'This access cannot be allowed: the client is unknown or the return address is not one it registered.',
+  'oauth.sendError': 'Your answer could not be sent. Please try again.',
+  'oauth.toHome': 'Go to the home screen',
+};
