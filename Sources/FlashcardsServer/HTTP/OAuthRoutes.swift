@@ -37,7 +37,7 @@ struct OAuthRoutes: RouteCollection {
 
     func protectedResource(_ req: Request) async throws -> Response {
         let base = Self.base(req)
-        return Self.json([
+        return jsonResponse([
             "resource": .string(base + "/mcp"), "authorization_servers": [.string(base)],
             "scopes_supported": ["read", "write"], "bearer_methods_supported": ["header"],
             "resource_name": "Smart Flashcards", "resource_documentation": .string(base + "/app/settings"),
@@ -46,7 +46,7 @@ struct OAuthRoutes: RouteCollection {
 
     func authorizationServer(_ req: Request) async throws -> Response {
         let base = Self.base(req)
-        return Self.json([
+        return jsonResponse([
             "issuer": .string(base), "authorization_endpoint": .string(base + "/app/oauth/authorize"),
             "token_endpoint": .string(base + "/oauth/token"),
             "registration_endpoint": .string(base + "/oauth/register"),
@@ -68,7 +68,7 @@ struct OAuthRoutes: RouteCollection {
                     error: "invalid_client_metadata", description: "The body must be JSON client metadata.")
             }
             let client = try await service(req).register(name: body.client_name, redirectURIs: body.redirect_uris ?? [])
-            return Self.json(
+            return jsonResponse(
                 [
                     "client_id": .string(client.id), "client_name": .string(client.name),
                     "redirect_uris": .array(client.redirectURIs.map { .string($0) }),
@@ -107,7 +107,7 @@ struct OAuthRoutes: RouteCollection {
             }
             let made = try await service(req).exchange(
                 code: code, clientId: clientId, redirectURI: uri, verifier: verifier)
-            let response = Self.json([
+            let response = jsonResponse([
                 "access_token": .string(made.secret), "token_type": "Bearer", "expires_in": .integer(made.expiresIn),
                 "scope": .string(made.scopes.map(\.rawValue).joined(separator: " ")),
             ])
@@ -162,15 +162,9 @@ struct OAuthRoutes: RouteCollection {
         }
     }
 
-    static func json(_ value: JSONValue, status: HTTPResponseStatus = .ok) -> Response {
-        var headers = HTTPHeaders()
-        headers.contentType = .json
-        return Response(status: status, headers: headers, body: .init(string: value.text))
-    }
-
     /// An RFC 6749 error answer: 400, or 401 for an unknown client.
     static func failure(_ failure: OAuthService.Failure) -> Response {
-        json(
+        jsonResponse(
             ["error": .string(failure.error), "error_description": .string(failure.description)],
             status: failure.error == "invalid_client" ? .unauthorized : .badRequest)
     }

@@ -1,5 +1,6 @@
 import FlashcardsAPI
 import FlashcardsCore
+import FlashcardsGeneration
 import Foundation
 import Vapor
 
@@ -9,6 +10,13 @@ func jsonResponse<T: Encodable>(_ value: T, status: HTTPResponseStatus = .ok) th
     response.headers.contentType = .json
     response.body = .init(data: try FlashcardsJSON.makeEncoder().encode(value))
     return response
+}
+
+/// A JSON answer written from a `JSONValue`, members in the order given (MCP's and OAuth's documents).
+func jsonResponse(_ value: JSONValue, status: HTTPResponseStatus = .ok) -> Response {
+    var headers = HTTPHeaders()
+    headers.contentType = .json
+    return Response(status: status, headers: headers, body: .init(string: value.text))
 }
 
 extension Request {
@@ -27,5 +35,24 @@ extension Request {
                 "\(name) muss eine ganze Zahl von \(range.lowerBound) bis \(range.upperBound) sein.")
         }
         return number
+    }
+}
+
+/// A Server-Sent Events answer (job progress, the study partner): unbuffered by proxies, never
+/// cached; `body` writes the events and the end.
+func eventStreamResponse(_ body: @escaping @Sendable (any AsyncBodyStreamWriter) async throws -> Void) -> Response {
+    let response = Response(status: .ok)
+    response.headers.replaceOrAdd(name: .contentType, value: "text/event-stream; charset=utf-8")
+    response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
+    response.headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")
+    response.body = .init(asyncStream: body)
+    return response
+}
+
+extension AsyncBodyStreamWriter {
+    /// Writes the event `name` with `value` as its JSON data.
+    func writeEvent(_ name: String, _ value: some Encodable) async throws {
+        let json = String(decoding: try FlashcardsJSON.makeEncoder().encode(value), as: UTF8.self)
+        try await writeBuffer(ByteBuffer(string: "event: \(name)\ndata: \(json)\n\n"))
     }
 }

@@ -80,7 +80,7 @@ enum MCPMessage {
 
     /// The answer to `id` with `result`.
     static func result(_ result: JSONValue, id: JSONValue) -> Response {
-        response(["jsonrpc": "2.0", "id": id, "result": result], status: .ok)
+        jsonResponse(["jsonrpc": "2.0", "id": id, "result": result])
     }
 
     /// The answer to `id` (null when the request could not be read) with `failure`.
@@ -89,13 +89,7 @@ enum MCPMessage {
             .init("code", .integer(failure.code)), .init("message", .string(failure.message)),
         ]
         if let data = failure.data { error.append(.init("data", data)) }
-        return response(
+        return jsonResponse(
             ["jsonrpc": "2.0", "id": id ?? .null, "error": .object(error)], status: status ?? failure.status)
-    }
-
-    private static func response(_ body: JSONValue, status: HTTPResponseStatus) -> Response {
-        var headers = HTTPHeaders()
-        headers.contentType = .json
-        return Response(status: status, headers: headers, body: .init(string: body.text))
     }
 }

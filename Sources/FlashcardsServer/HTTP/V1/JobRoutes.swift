@@ -33,21 +33,15 @@ struct JobRoutes: RouteCollection {
         let first = try await job(req)
         let jobId = try first.requireID()
         let db = req.db
-        let response = Response(status: .ok)
-        response.headers.replaceOrAdd(name: .contentType, value: "text/event-stream; charset=utf-8")
-        response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
-        response.headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")
-        response.body = .init(asyncStream: { writer in
+        return eventStreamResponse { writer in
             var lastSent: Date?
             var lastBeat = Date()
-            let encoder = FlashcardsJSON.makeEncoder()
             do {
                 while true {
                     guard let job = try await JobModel.find(jobId, on: db) else { break }
                     if lastSent != job.updatedAt {
                         lastSent = job.updatedAt
-                        let json = String(decoding: try encoder.encode(job.dto), as: UTF8.self)
-                        try await writer.writeBuffer(ByteBuffer(string: "event: progress\ndata: \(json)\n\n"))
+                        try await writer.writeEvent("progress", job.dto)
                     } else if Date().timeIntervalSince(lastBeat) > 15 {
                         try await writer.writeBuffer(ByteBuffer(string: ": keep-alive\n\n"))
                         lastBeat = Date()
@@ -59,7 +53,6 @@ struct JobRoutes: RouteCollection {
             } catch {
                 try? await writer.write(.end)
             }
-        })
-        return response
+        }
     }
 }

@@ -42,29 +42,24 @@ struct PartnerRoutes: RouteCollection {
         let german = partner.german
         let logger = req.logger
 
-        let response = Response(status: .ok)
-        response.headers.replaceOrAdd(name: .contentType, value: "text/event-stream; charset=utf-8")
-        response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
-        response.headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")
-        response.body = .init(asyncStream: { writer in
-            let events = PartnerEventWriter(writer: writer)
+        return eventStreamResponse { writer in
             do {
-                try await events.send("sources", sourcesEvent)
+                try await writer.writeEvent("sources", sourcesEvent)
                 var answer = ""
                 if let more {
                     answer = more.sentence
-                    try await events.send("delta", PartnerDeltaEvent(text: answer))
+                    try await writer.writeEvent("delta", PartnerDeltaEvent(text: answer))
                 } else {
                     for try await piece in ChatCompletionClient(configuration: llm).stream(messages: messages) {
                         answer += piece
-                        try await events.send("delta", PartnerDeltaEvent(text: piece))
+                        try await writer.writeEvent("delta", PartnerDeltaEvent(text: piece))
                     }
                 }
-                try await events.send(
+                try await writer.writeEvent(
                     "done", PartnerDoneEvent(html: RichText.html(answer), jobId: more?.jobId))
             } catch {
                 logger.warning("study partner: \(String(describing: error))")
-                try? await events.send(
+                try? await writer.writeEvent(
                     "error",
                     ErrorResponse(
                         message: german
@@ -73,22 +68,6 @@ struct PartnerRoutes: RouteCollection {
                         code: "model_unavailable"))
             }
             try? await writer.write(.end)
-        })
-        return response
-    }
-}
-
-/// Writes named events of JSON data.
-private struct PartnerEventWriter {
-    let writer: any AsyncBodyStreamWriter
-    private let encoder = FlashcardsJSON.makeEncoder()
-
-    init(writer: any AsyncBodyStreamWriter) {
-        self.writer = writer
-    }
-
-    func send(_ name: String, _ value: some Encodable) async throws {
-        let json = String(decoding: try encoder.encode(value), as: UTF8.self)
-        try await writer.writeBuffer(ByteBuffer(string: "event: \(name)\ndata: \(json)\n\n"))
+        }
     }
 }
