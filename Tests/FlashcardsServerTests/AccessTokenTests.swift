@@ -12,18 +12,6 @@ import Vapor
 /// refused when revoked, expired or another learner's.
 @Suite("Personal access tokens")
 struct AccessTokenTests {
-    /// The error code a call fails with.
-    private func code(_ call: () async throws -> Void) async -> String? {
-        do {
-            try await call()
-            return nil
-        } catch let error as FlashcardsError {
-            return error.code
-        } catch {
-            return "\(error)"
-        }
-    }
-
     @Test("scopes, activity, revocation, expiry and another learner", arguments: TestDatabase.available)
     func story(db: TestDatabase) async throws {
         let clock = TestClock()
@@ -51,7 +39,7 @@ struct AccessTokenTests {
                 let readClient = FlashcardsClient(baseURL: url, token: reader.secret)
                 #expect(try await readClient.stacks().map(\.name) == ["Chemie"])
                 #expect(
-                    await code { _ = try await readClient.createStack(name: "Nein", color: "#059669") }
+                    await errorCode { _ = try await readClient.createStack(name: "Nein", color: "#059669") }
                         == "token_read_only")
                 let writeClient = FlashcardsClient(baseURL: url, token: writer.secret)
                 let made = try await writeClient.createCard(in: stack.id, question: "H2O?", answer: "Wasser")
@@ -63,31 +51,35 @@ struct AccessTokenTests {
                 #expect(try await ada.accessTokens().first { $0.id == reader.token.id }?.lastUsedAt == clock.now)
 
                 // The account's own keys stay with the session.
-                #expect(await code { _ = try await writeClient.accessTokens() } == "session_required")
+                #expect(await errorCode { _ = try await writeClient.accessTokens() } == "session_required")
                 #expect(
-                    await code { try await writeClient.changePassword(current: "correct horse", new: "x y z w v u") }
+                    await errorCode {
+                        try await writeClient.changePassword(current: "correct horse", new: "x y z w v u")
+                    }
                         == "session_required")
                 #expect(
-                    await code { try await writeClient.deleteAccount(password: "correct horse") } == "session_required")
+                    await errorCode { try await writeClient.deleteAccount(password: "correct horse") }
+                        == "session_required")
 
                 // Another learner sees none of it.
                 let bea = FlashcardsClient(baseURL: url)
                 try await bea.signup(name: "Bea", mail: "bea@example.org", password: "correct horse")
-                #expect(await code { try await bea.revokeAccessToken(reader.token.id) } == "token_not_found")
-                #expect(await code { _ = try await bea.accessTokenActivity(reader.token.id) } == "token_not_found")
+                #expect(await errorCode { try await bea.revokeAccessToken(reader.token.id) } == "token_not_found")
+                #expect(await errorCode { _ = try await bea.accessTokenActivity(reader.token.id) } == "token_not_found")
                 #expect(
-                    await code { _ = try await writeClient.stack(try await bea.stacks().first?.id ?? UUID()) } != nil)
+                    await errorCode { _ = try await writeClient.stack(try await bea.stacks().first?.id ?? UUID()) }
+                        != nil)
 
                 // Expired after its days; revoked at once.
                 clock.advance(by: 30 * 86_400 + 1)
-                #expect(await code { _ = try await writeClient.stacks() } == "invalid_token")
+                #expect(await errorCode { _ = try await writeClient.stacks() } == "invalid_token")
                 _ = try await ada.login(mail: "ada@example.org", password: "correct horse")
                 try await ada.revokeAccessToken(reader.token.id)
                 try await ada.revokeAccessToken(reader.token.id)
-                #expect(await code { _ = try await readClient.stacks() } == "invalid_token")
+                #expect(await errorCode { _ = try await readClient.stacks() } == "invalid_token")
                 #expect(try await ada.accessTokens().first { $0.id == reader.token.id }?.revokedAt == clock.now)
                 let forged = FlashcardsClient(baseURL: url, token: "fcpat_" + String(repeating: "A", count: 43))
-                #expect(await code { _ = try await forged.stacks() } == "invalid_token")
+                #expect(await errorCode { _ = try await forged.stacks() } == "invalid_token")
             }
         }
     }
@@ -99,12 +91,15 @@ struct AccessTokenTests {
             try await withRunningServer(app) { ada, url in
                 try await ada.signup(name: "Ada", mail: "ada@example.org", password: "correct horse")
                 #expect(
-                    await code { _ = try await ada.createAccessToken(name: " ", scopes: [.read]) }
+                    await errorCode { _ = try await ada.createAccessToken(name: " ", scopes: [.read]) }
                         == "validation_failed")
                 #expect(
-                    await code { _ = try await ada.createAccessToken(name: "x", scopes: []) } == "validation_failed")
+                    await errorCode { _ = try await ada.createAccessToken(name: "x", scopes: []) }
+                        == "validation_failed")
                 #expect(
-                    await code { _ = try await ada.createAccessToken(name: "x", scopes: [.read], expiresInDays: 0) }
+                    await errorCode {
+                        _ = try await ada.createAccessToken(name: "x", scopes: [.read], expiresInDays: 0)
+                    }
                         == "validation_failed")
                 // Two per burst at 8 a minute: the third request waits.
                 let token = try await ada.createAccessToken(name: "schnell", scopes: [.read])
@@ -121,7 +116,7 @@ struct AccessTokenTests {
                     _ = try await ada.createAccessToken(name: "t\(index)", scopes: [.read])
                 }
                 #expect(
-                    await code { _ = try await ada.createAccessToken(name: "zu viel", scopes: [.read]) }
+                    await errorCode { _ = try await ada.createAccessToken(name: "zu viel", scopes: [.read]) }
                         == "too_many_tokens")
                 try await ada.revokeAccessToken(token.token.id)
                 _ = try await ada.createAccessToken(name: "wieder Platz", scopes: [.read])

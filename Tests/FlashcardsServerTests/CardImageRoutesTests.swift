@@ -12,18 +12,6 @@ import Vapor
 /// see a card showing them.
 @Suite("Card images")
 struct CardImageRoutesTests {
-    /// The error code a call fails with (nil when it succeeds).
-    static func code(_ call: () async throws -> Void) async -> String? {
-        do {
-            try await call()
-            return nil
-        } catch let error as FlashcardsError {
-            return error.code
-        } catch {
-            return "\(error)"
-        }
-    }
-
     @Test(
         "upload, show on a card, share, copy, publish, revoke: who sees which image", arguments: TestDatabase.available)
     func story(db: TestDatabase) async throws {
@@ -54,20 +42,20 @@ struct CardImageRoutesTests {
                 let anonymous = FlashcardsClient(baseURL: url)
                 let bea = FlashcardsClient(baseURL: url)
                 try await bea.signup(name: "Bea", mail: "bea@example.org", password: "correct horse")
-                #expect(await Self.code { _ = try await anonymous.image(image.id) } == "image_not_found")
-                #expect(await Self.code { _ = try await bea.image(image.id) } == "image_not_found")
+                #expect(await errorCode { _ = try await anonymous.image(image.id) } == "image_not_found")
+                #expect(await errorCode { _ = try await bea.image(image.id) } == "image_not_found")
                 let beas = try await bea.createStack(name: "Beas", color: "#2563EB")
                 #expect(
-                    await Self.code {
+                    await errorCode {
                         _ = try await bea.createCard(in: beas.id, question: markdown, answer: "x", format: .markdown)
                     } == "unknown_image")
                 // As a plain card the same text is only text (nothing is shown, nothing to check).
                 let plain = try await bea.createCard(in: beas.id, question: markdown, answer: "x")
                 #expect(plain.rendered == nil)
-                #expect(await Self.code { _ = try await bea.image(image.id) } == "image_not_found")
+                #expect(await errorCode { _ = try await bea.image(image.id) } == "image_not_found")
                 // Nor by turning her plain card rich.
                 #expect(
-                    await Self.code { _ = try await bea.updateCard(plain.id, in: beas.id, format: .markdown) }
+                    await errorCode { _ = try await bea.updateCard(plain.id, in: beas.id, format: .markdown) }
                         == "unknown_image")
 
                 // A share link shows the stack's images, to anyone holding it, and only those.
@@ -75,7 +63,7 @@ struct CardImageRoutesTests {
                 #expect(try await anonymous.image(image.id, shareToken: link.token) == bytes)
                 let otherLink = try await ada.share(other.id)
                 #expect(
-                    await Self.code { _ = try await anonymous.image(image.id, shareToken: otherLink.token) }
+                    await errorCode { _ = try await anonymous.image(image.id, shareToken: otherLink.token) }
                         == "image_not_found")
                 // Copying makes the copier's own image.
                 let copy = try await bea.copySharedStack(token: link.token)
@@ -83,19 +71,19 @@ struct CardImageRoutesTests {
                 let copiedId = try #require(RichText.imageIds(copied.question).first.flatMap(UUID.init(uuidString:)))
                 #expect(copiedId != image.id)
                 #expect(try await bea.image(copiedId) == bytes)
-                #expect(await Self.code { _ = try await ada.image(copiedId) } == "image_not_found")
+                #expect(await errorCode { _ = try await ada.image(copiedId) } == "image_not_found")
                 // Revoked: at once.
                 try await ada.stopSharing(stack.id)
                 #expect(
-                    await Self.code { _ = try await anonymous.image(image.id, shareToken: link.token) }
+                    await errorCode { _ = try await anonymous.image(image.id, shareToken: link.token) }
                         == "share_not_found")
 
                 // Published: signed-in learners see it, until it is taken out.
                 _ = try await ada.publish(stack.id, category: .science, language: .de)
                 #expect(try await bea.image(image.id) == bytes)
-                #expect(await Self.code { _ = try await anonymous.image(image.id) } == "image_not_found")
+                #expect(await errorCode { _ = try await anonymous.image(image.id) } == "image_not_found")
                 try await ada.unpublish(stack.id)
-                #expect(await Self.code { _ = try await bea.image(image.id) } == "image_not_found")
+                #expect(await errorCode { _ = try await bea.image(image.id) } == "image_not_found")
 
                 // An image no card shows goes a day after it was uploaded; one still shown stays.
                 let second = try await ada.uploadImage(try generationFixture("notes.png"))
@@ -104,7 +92,7 @@ struct CardImageRoutesTests {
                 _ = try await ada.createCard(in: stack.id, question: second.markdown, answer: "b", format: .markdown)
                 clock.advance(by: 2 * 86_400)
                 _ = try await ada.uploadImage(photo)
-                #expect(await Self.code { _ = try await ada.image(image.id) } == "image_not_found")
+                #expect(await errorCode { _ = try await ada.image(image.id) } == "image_not_found")
                 #expect(try await ada.image(second.id).starts(with: [0x89, 0x50, 0x4E, 0x47]))
                 #expect(try await bea.image(copiedId) == bytes, "Bea's copy is hers")
             }

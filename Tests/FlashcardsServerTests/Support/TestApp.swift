@@ -211,3 +211,15 @@ func durationShapes(_ options: [[String: Any]]) throws -> [DurationShape] {
 /// A creation time for cards whose tests sync a history of the past (a review may not be older
 /// than its card): 2020-01-01, before every history the tests make.
 let longAgo = Date(timeIntervalSince1970: 1_577_836_800)
+
+/// The error code an SDK call fails with (nil when it succeeds).
+func errorCode(_ call: () async throws -> Void) async -> String? {
+    do {
+        try await call()
+        return nil
+    } catch let error as FlashcardsError {
+        return error.code
+    } catch {
+        return "\(error)"
+    }
+}
