@@ -123,11 +123,15 @@ struct Transport: Sendable {
 
         /// The SDK's HTTP client on Linux, for the life of the process. A server that cannot be
         /// reached fails the call at once (as `URLSession` does), so an app notices it is offline
-        /// instead of retrying connections until the request's deadline.
+        /// instead of retrying connections until the request's deadline. A request that waits for
+        /// a free connection fails after the connect timeout as well, so the pool is wide enough
+        /// that a burst of calls to a busy server (a session's ratings while cards are saved) does
+        /// not wait behind the default eight connections.
         static let httpClient: HTTPClient = {
             var configuration = HTTPClient.Configuration(
                 timeout: HTTPClient.Configuration.Timeout(connect: .seconds(10), read: .seconds(120)))
             configuration.connectionPool.retryConnectionEstablishment = false
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
             return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         }()
 
