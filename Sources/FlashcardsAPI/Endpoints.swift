@@ -330,6 +330,12 @@ extension Endpoint {
         public static let updateDraft = Endpoint(.patch, .v1, "stacks/:stackId/drafts/:draftId")
         /// `DELETE /api/v1/stacks/{stackId}/drafts/{draftId}`
         public static let discardDraft = Endpoint(.delete, .v1, "stacks/:stackId/drafts/:draftId")
+        /// `POST /api/v1/stacks/{stackId}/drafts`: a draft the learner wrote from a passage.
+        public static let createDraft = Endpoint(.post, .v1, "stacks/:stackId/drafts")
+        /// `POST /api/v1/stacks/{stackId}/drafts/suggestion`: the rules' card for a passage (not saved).
+        public static let suggestDraft = Endpoint(.post, .v1, "stacks/:stackId/drafts/suggestion")
+        /// `GET /api/v1/stacks/{stackId}/generations/{jobId}/source`: the job's source, marked.
+        public static let generationSource = Endpoint(.get, .v1, "stacks/:stackId/generations/:jobId/source")
 
         /// Every endpoint of the primary API.
         // Progress without pressure (issue 18).
@@ -409,6 +415,7 @@ extension Endpoint {
             schedulerParameters, resetSchedulerParameters, optimizeScheduler,
             job, jobEvents, cancelJob,
             generationInfo, startGeneration, listDrafts, acceptDrafts, updateDraft, discardDraft,
+            createDraft, suggestDraft, generationSource,
         ]
     }
 }

@@ -188,6 +188,147 @@ public struct UpdateDraftRequest: Codable, Sendable, Hashable {
     }
 }
 
+/// `POST /api/v1/stacks/{id}/drafts/suggestion`: a passage of a source the learner chose.
+public struct DraftSuggestionRequest: Codable, Sendable, Hashable {
+    /// The chosen text (1–4,000 characters).
+    public var passage: String
+    /// The generation whose source it is from, whose language the rules then use.
+    public var jobId: UUID?
+
+    /// Creates the request.
+    public init(passage: String, jobId: UUID? = nil) {
+        self.passage = passage
+        self.jobId = jobId
+    }
+}
+
+/// The rules' card for a passage, for the learner to edit before it becomes a draft.
+public struct DraftSuggestionDTO: Codable, Sendable, Hashable {
+    /// Front side; empty when the rules found no card (`kind` `manual`).
+    public var question: String
+    /// Back side: the rules' answer, or the passage itself.
+    public var answer: String
+    /// As `DraftDTO.kind`; `manual` when the learner has to write the question.
+    public var kind: String
+    /// The kind of card accepting it makes.
+    public var cardKind: CardKind
+
+    /// Creates the DTO.
+    public init(question: String, answer: String, kind: String, cardKind: CardKind) {
+        self.question = question
+        self.answer = answer
+        self.kind = kind
+        self.cardKind = cardKind
+    }
+}
+
+/// `POST /api/v1/stacks/{id}/drafts`: a draft the learner wrote, usually from a passage of a job's source.
+public struct CreateDraftRequest: Codable, Sendable, Hashable {
+    /// The generation whose drafts it joins (required: every draft belongs to one).
+    public var jobId: UUID?
+    /// Front side.
+    public var question: String
+    /// Back side.
+    public var answer: String
+    /// The passage it was made from, which the source view then marks.
+    public var source: String?
+    /// The page of the passage.
+    public var sourcePage: Int?
+    /// As `DraftDTO.kind`; `manual` when absent.
+    public var kind: String?
+
+    /// Creates the request.
+    public init(
+        jobId: UUID? = nil, question: String, answer: String, source: String? = nil, sourcePage: Int? = nil,
+        kind: String? = nil
+    ) {
+        self.jobId = jobId
+        self.question = question
+        self.answer = answer
+        self.source = source
+        self.sourcePage = sourcePage
+        self.kind = kind
+    }
+}
+
+/// `GET /api/v1/stacks/{id}/generations/{jobId}/source`: the source of a generation as the rules
+/// read it, in sections, each sentence marked with the drafts made from it.
+public struct GenerationSourceDTO: Codable, Sendable, Hashable {
+    /// One sentence (a heading or a bullet item is one).
+    public struct Sentence: Codable, Sendable, Hashable {
+        /// Its text.
+        public var text: String
+        /// Whether a pending or accepted draft of the job came from it.
+        public var covered: Bool
+        /// The pending drafts made from it (lower-case ids), to jump to in the review list.
+        public var draftIds: [String]
+
+        /// Creates the DTO.
+        public init(text: String, covered: Bool, draftIds: [String]) {
+            self.text = text
+            self.covered = covered
+            self.draftIds = draftIds
+        }
+    }
+
+    /// A heading, a paragraph or a bullet item.
+    public struct Block: Codable, Sendable, Hashable {
+        /// `heading`, `paragraph` or `bullet`.
+        public var kind: String
+        /// The page it starts on.
+        public var page: Int
+        /// Whether a draft came from any of its sentences.
+        public var covered: Bool
+        /// Its sentences.
+        public var sentences: [Sentence]
+
+        /// Creates the DTO.
+        public init(kind: String, page: Int, covered: Bool, sentences: [Sentence]) {
+            self.kind = kind
+            self.page = page
+            self.covered = covered
+            self.sentences = sentences
+        }
+    }
+
+    /// The text under one heading, or before the first.
+    public struct Section: Codable, Sendable, Hashable {
+        /// The heading; null for the text before the first one.
+        @Nullable public var title: String?
+        /// Whether a draft came from any of its blocks.
+        public var covered: Bool
+        /// Its blocks.
+        public var blocks: [Block]
+
+        /// Creates the DTO.
+        public init(title: String?, covered: Bool, blocks: [Block]) {
+            self.title = title
+            self.covered = covered
+            self.blocks = blocks
+        }
+    }
+
+    /// The generation.
+    @LowercaseUUID public var jobId: UUID
+    /// `pdf`, `image` or `text`.
+    public var origin: String
+    /// `de` or `en`.
+    public var language: String
+    /// The sections in reading order.
+    public var sections: [Section]
+    /// The titles (or first words) of the sections with running text and no draft.
+    public var sectionsWithoutDrafts: [String]
+
+    /// Creates the DTO.
+    public init(jobId: UUID, origin: String, language: String, sections: [Section], sectionsWithoutDrafts: [String]) {
+        self.jobId = jobId
+        self.origin = origin
+        self.language = language
+        self.sections = sections
+        self.sectionsWithoutDrafts = sectionsWithoutDrafts
+    }
+}
+
 /// `POST /api/v1/stacks/{id}/drafts/accept`: accepts the given drafts, or all pending ones (of a job).
 public struct AcceptDraftsRequest: Codable, Sendable, Hashable {
     /// The drafts to accept; all pending drafts (of `jobId`, if given) when absent.

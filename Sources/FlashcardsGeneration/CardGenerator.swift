@@ -44,6 +44,8 @@ public enum GenerationWarning: Sendable, Hashable, Codable {
     case cardsDropped(count: Int)
     /// A section's model output stayed invalid after the repair attempt and was skipped.
     case chunkSkipped(index: Int)
+    /// No draft came from these sections of the source (their titles or first words).
+    case sectionsWithoutCards(names: [String])
 
     /// German text for the review page.
     public var germanText: String {
@@ -52,6 +54,10 @@ public enum GenerationWarning: Sendable, Hashable, Codable {
             "Das Dokument ist lang: Nur die ersten \(used) von \(total) Abschnitten wurden verarbeitet."
         case .cardsDropped(let count): "\(count) unbrauchbare Karten wurden verworfen."
         case .chunkSkipped(let index): "Abschnitt \(index) konnte nicht verarbeitet werden."
+        case .sectionsWithoutCards(let names):
+            (names.count == 1
+                ? "Zu einem Abschnitt wurden keine Karten erstellt: "
+                : "Zu \(names.count) Abschnitten wurden keine Karten erstellt: ") + Self.listed(names, and: "weitere")
         }
     }
 
@@ -62,7 +68,18 @@ public enum GenerationWarning: Sendable, Hashable, Codable {
             "The document is long: only the first \(used) of \(total) sections were processed."
         case .cardsDropped(let count): "\(count) unusable cards were dropped."
         case .chunkSkipped(let index): "Section \(index) could not be processed."
+        case .sectionsWithoutCards(let names):
+            (names.count == 1
+                ? "No cards were made for one section: " : "No cards were made for \(names.count) sections: ")
+                + Self.listed(names, and: "more")
         }
+    }
+
+    /// At most five names in quotes, then how many more, ending with a full stop.
+    private static func listed(_ names: [String], and more: String) -> String {
+        var text = names.prefix(5).map { "„\($0)“" }.joined(separator: ", ")
+        if names.count > 5 { text += " (+\(names.count - 5) \(more))" }
+        return text + "."
     }
 }
 
@@ -74,12 +91,35 @@ public struct GenerationResult: Sendable, Hashable {
     public var language: DocumentLanguage
     /// Notes for the user.
     public var warnings: [GenerationWarning]
+    /// The source as the rules read it (`TextCleaner.clean(pages:)`), for the draft review's source
+    /// view; empty for a topic.
+    public var sourcePages: [SourcePage] = []
+    /// What the source was; nil for a topic.
+    public var sourceType: ContentType?
+    /// The titles (or first words) of the source's sections no draft came from; empty when the
+    /// drafts do not name their source sentences.
+    public var sectionsWithoutCards: [String] = []
 
     /// Creates a result.
     public init(cards: [DraftCard], language: DocumentLanguage, warnings: [GenerationWarning] = []) {
         self.cards = cards
         self.language = language
         self.warnings = warnings
+    }
+
+    /// The result with the document's cleaned pages and, when the drafts name their sources, the
+    /// sections none came from (also as a warning).
+    func withSource(_ document: ExtractedDocument) -> GenerationResult {
+        var result = self
+        result.sourcePages = TextCleaner.clean(pages: document.pages)
+        result.sourceType = document.contentType
+        guard cards.contains(where: { $0.source != nil }) else { return result }
+        let outline = SourceOutline(cleanedPages: result.sourcePages).marked(with: cards.map(\.source))
+        result.sectionsWithoutCards = outline.sectionsWithoutDrafts().map(\.label)
+        if !result.sectionsWithoutCards.isEmpty {
+            result.warnings.append(.sectionsWithoutCards(names: result.sectionsWithoutCards))
+        }
+        return result
     }
 }
 

@@ -40,7 +40,8 @@ public struct GenerationPipeline: Sendable {
             GenerationRequest(
                 source: .document(document), customInstructions: customInstructions,
                 existingQuestions: existingQuestions),
-            progress: progress)
+            progress: progress
+        ).withSource(document)
     }
 
     /// Drafts about a topic (needs a language model).

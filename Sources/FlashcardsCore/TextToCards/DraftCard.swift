@@ -16,6 +16,8 @@ public struct DraftCard: Sendable, Codable, Hashable {
         case cloze
         /// Made by a language model.
         case model
+        /// Written by the learner from a passage of the source (from the rules' suggestion or not).
+        case manual
     }
 
     /// The front of the card: a question, or a sentence with a gap (`TextToCards.gap`).

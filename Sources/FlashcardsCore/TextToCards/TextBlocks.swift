@@ -71,6 +71,14 @@ public enum TextStructure {
                 lastPage = line.page
             }
             guard let line = lines[index] else {
+                // OCR sets an empty line inside a sentence where the photo's lines were far apart:
+                // a paragraph that has not ended goes on when the next line continues it in lower case.
+                let following = lines[index...].lazy.compactMap { $0 }.first
+                if let block = current, block.kind == .paragraph, let end = block.text.last, !".!?:".contains(end),
+                    let following, following.text.first?.isLowercase == true, bulletText(following.text) == nil
+                {
+                    continue
+                }
                 flush()
                 continue
             }

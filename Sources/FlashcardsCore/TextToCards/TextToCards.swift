@@ -37,6 +37,13 @@ public enum TextToCards {
         makeCards(pages: [SourcePage(number: 1, text: text)], options: options)
     }
 
+    /// The rules' best card for a passage the learner chose ("Karte daraus machen"): the first
+    /// question card the passage gives, else its first cloze; nil when the rules find none.
+    public static func suggestion(for passage: String, language: DocumentLanguage? = nil) -> DraftCard? {
+        let cards = makeCards(text: passage, options: TextToCardsOptions(maximumCards: 50, language: language))
+        return cards.first { $0.kind != .cloze && $0.kind != .fact } ?? cards.first
+    }
+
     /// Cards from the pages of a document, each recording the page it came from.
     public static func makeCards(pages: [SourcePage], options: TextToCardsOptions = .init()) -> [DraftCard] {
         makeCards(cleanedPages: TextCleaner.clean(pages: pages), options: options)

@@ -37,6 +37,9 @@ struct GenerationOutcome: Codable, Sendable {
     var generator: String
     /// The model's name when a model made the drafts.
     var model: String?
+    /// The titles (or first words) of the source's sections no draft came from (absent in the
+    /// results of jobs from before it was written).
+    var sectionsWithoutCards: [String]? = nil
 
     /// Writes every field, `null` for absent ones, as everywhere in `/api/v1`.
     func encode(to encoder: any Encoder) throws {
@@ -49,6 +52,7 @@ struct GenerationOutcome: Codable, Sendable {
         try container.encode(duplicates, forKey: .duplicates)
         try container.encode(generator, forKey: .generator)
         try container.encode(model, forKey: .model)
+        try container.encode(sectionsWithoutCards ?? [], forKey: .sectionsWithoutCards)
     }
 }
 
@@ -141,6 +145,7 @@ struct GenerationJobHandler: JobHandler {
             created = fresh.count
         } else {
             try await save(remaining, from: saved, payload: payload, job: job)
+            try await saveSource(of: result, payload: payload, job: job)
             created = 0
         }
         try await JobInputModel.query(on: job.db).filter(\.$id == job.id).delete()
@@ -149,13 +154,23 @@ struct GenerationJobHandler: JobHandler {
             warnings: result.warnings.map(\.germanText), pages: pages,
             duplicates: result.cards.filter { $0.duplicateOf != nil }.count,
             generator: llm == nil ? "offline" : "model",
-            model: llm?.model)
+            model: llm?.model, sectionsWithoutCards: result.sectionsWithoutCards)
         try await job.report(
             JobProgressDTO(
                 stage: "done", cardsCreated: result.cards.count,
                 message: payload.acceptAll
                     ? "\(created) Karten erstellt" : "\(result.cards.count) Karten zur Durchsicht erstellt"))
         return String(decoding: try FlashcardsJSON.makeEncoder().encode(outcome), as: UTF8.self)
+    }
+
+    /// Keeps the source the drafts came from for the review's source view (not for a topic).
+    private func saveSource(of result: GenerationResult, payload: GenerationPayload, job: JobContext) async throws {
+        guard let type = result.sourceType, !result.sourcePages.isEmpty else { return }
+        try await GenerationSourceModel(
+            jobId: job.id, userId: job.userId, stackId: payload.stackId,
+            origin: type.isImage ? "image" : type.rawValue, language: result.language.rawValue,
+            pages: result.sourcePages, now: job.now()
+        ).create(on: job.db)
     }
 
     /// Saves drafts, numbered on from `first`, in one transaction: pending for review, or

@@ -103,6 +103,102 @@ struct GenerationService {
         return draft
     }
 
+    /// The longest passage the rules are asked about.
+    static let maximumPassage = 4_000
+
+    /// The rules' card for a passage the learner chose; with the job's language when it is known.
+    func suggestion(passage: String, jobId: UUID?) async throws -> DraftSuggestionDTO {
+        let passage = try Validate.text(passage, field: "Die Textstelle", max: Self.maximumPassage)
+        var language: DocumentLanguage?
+        if let jobId, let source = try await sourceRow(jobId) { language = DocumentLanguage(rawValue: source.language) }
+        guard let card = TextToCards.suggestion(for: passage, language: language) else {
+            return DraftSuggestionDTO(
+                question: "", answer: String(passage.prefix(TextLimits.answer)), kind: DraftCard.Kind.manual.rawValue,
+                cardKind: .basic)
+        }
+        return DraftSuggestionDTO(
+            question: card.question, answer: card.answer, kind: card.kind.rawValue,
+            cardKind: CardKind.ofDraft(question: card.question, answer: card.answer))
+    }
+
+    /// A pending draft the learner wrote, after the job's other drafts.
+    func create(_ request: CreateDraftRequest) async throws -> CardDraftModel {
+        let question = try Validate.text(request.question, field: "Die Vorderseite", max: TextLimits.question)
+        let answer = try Validate.text(request.answer, field: "Die Rückseite", max: TextLimits.answer)
+        let kind = try request.kind.map { text in
+            guard let kind = DraftCard.Kind(rawValue: text) else {
+                throw AppError.validation(
+                    "kind muss einer von \(DraftCard.Kind.allCases.map(\.rawValue).joined(separator: ", ")) sein.")
+            }
+            return kind
+        }
+        if let page = request.sourcePage, page < 1 {
+            throw AppError.validation("sourcePage muss mindestens 1 sein.")
+        }
+        let source = try request.source.map {
+            try Validate.text($0, field: "Die Textstelle", max: Self.maximumPassage)
+        }
+        // Every draft belongs to a generation: the one whose source the passage is from.
+        guard let jobId = request.jobId else { throw AppError.validation("jobId fehlt.") }
+        _ = try await generationJob(jobId)
+        let last = try await CardDraftModel.query(on: context.db).filter(\.$jobId == jobId).max(\.$position)
+        let draft = DraftCard(
+            question: question, answer: answer, sourcePage: request.sourcePage, kind: kind ?? .manual, source: source)
+        let row = CardDraftModel(
+            draft, jobId: jobId, userId: stack.userId, stackId: stack.id!, position: (last ?? -1) + 1,
+            status: "pending", now: context.now)
+        try await row.create(on: context.db)
+        return row
+    }
+
+    /// The source of one of the stack's generations, each sentence marked with the drafts from it.
+    func source(jobId: String?) async throws -> GenerationSourceDTO {
+        guard let jobId = jobId.flatMap(UUID.init(uuidString:)) else {
+            throw AppError.notFound("Auftrag nicht gefunden.", code: "job_not_found")
+        }
+        _ = try await JobQueue(store: context.store, now: context.now).find(jobId.uuidString, userId: stack.userId)
+        guard let row = try await sourceRow(jobId) else {
+            throw AppError.notFound(
+                "Zu diesem Auftrag ist kein Quelltext gespeichert (etwa bei einem Thema).", code: "source_not_found")
+        }
+        let drafts = try await CardDraftModel.query(on: context.db)
+            .filter(\.$jobId == jobId).filter(\.$stackId == stack.id!).filter(\.$status != "discarded")
+            .sort(\.$position).all()
+        let outline = SourceOutline(cleanedPages: try row.sourcePages()).marked(with: drafts.map(\.sourceText))
+        let sections = outline.sections.map { section in
+            GenerationSourceDTO.Section(
+                title: section.title, covered: section.covered,
+                blocks: section.blocks.map { block in
+                    GenerationSourceDTO.Block(
+                        kind: "\(block.kind)", page: block.page, covered: block.covered,
+                        sentences: block.sentences.map { sentence in
+                            GenerationSourceDTO.Sentence(
+                                text: sentence.text, covered: !sentence.drafts.isEmpty,
+                                draftIds: sentence.drafts.map { drafts[$0] }.filter { $0.status == "pending" }
+                                    .map { $0.id!.uuidString.lowercased() })
+                        })
+                })
+        }
+        return GenerationSourceDTO(
+            jobId: jobId, origin: row.origin, language: row.language, sections: sections,
+            sectionsWithoutDrafts: outline.sectionsWithoutDrafts().map(\.label))
+    }
+
+    /// The stored source of a job of this stack.
+    private func sourceRow(_ jobId: UUID) async throws -> GenerationSourceModel? {
+        try await GenerationSourceModel.query(on: context.db)
+            .filter(\.$id == jobId).filter(\.$stackId == stack.id!).filter(\.$userId == stack.userId).first()
+    }
+
+    /// A generation job of the caller's for this stack; 404 otherwise.
+    private func generationJob(_ id: UUID) async throws -> JobModel {
+        let job = try await JobQueue(store: context.store, now: context.now).find(id.uuidString, userId: stack.userId)
+        let payload = try? FlashcardsJSON.makeDecoder().decode(GenerationPayload.self, from: Data(job.payload.utf8))
+        guard job.kind == GenerationJobHandler.kind, payload?.stackId == stack.id
+        else { throw AppError.notFound("Auftrag nicht gefunden.", code: "job_not_found") }
+        return job
+    }
+
     func discard(_ draft: CardDraftModel) async throws {
         draft.status = "discarded"
         try await draft.save(on: context.db)

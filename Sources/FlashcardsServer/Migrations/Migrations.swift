@@ -38,5 +38,6 @@ enum Migrations {
         CreateBacklogMoves(),
         AddLoadBalancing(),
         CreateAccessTokens(),
+        CreateGenerationSources(),
     ]
 }

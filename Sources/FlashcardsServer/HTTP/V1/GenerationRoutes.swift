@@ -13,6 +13,9 @@ struct GenerationRoutes: RouteCollection {
         authed.on(Endpoint.V1.acceptDrafts, use: accept)
         authed.on(Endpoint.V1.updateDraft, use: update)
         authed.on(Endpoint.V1.discardDraft, use: discard)
+        authed.on(Endpoint.V1.createDraft, use: create)
+        authed.on(Endpoint.V1.suggestDraft, use: suggest)
+        authed.on(Endpoint.V1.generationSource, use: source)
     }
 
     private func service(_ req: Request) async throws -> GenerationService {
@@ -66,6 +69,23 @@ struct GenerationRoutes: RouteCollection {
         let draft = try await service.draft(req.parameters.get("draftId"))
         let body = try req.decodeBody(UpdateDraftRequest.self)
         return try jsonResponse(try await service.update(draft, question: body.question, answer: body.answer).dto)
+    }
+
+    func create(_ req: Request) async throws -> Response {
+        let service = try await service(req)
+        return try jsonResponse(
+            try await service.create(try req.decodeBody(CreateDraftRequest.self)).dto, status: .created)
+    }
+
+    func suggest(_ req: Request) async throws -> Response {
+        let service = try await service(req)
+        let body = try req.decodeBody(DraftSuggestionRequest.self)
+        return try jsonResponse(try await service.suggestion(passage: body.passage, jobId: body.jobId))
+    }
+
+    func source(_ req: Request) async throws -> Response {
+        let service = try await service(req)
+        return try jsonResponse(try await service.source(jobId: req.parameters.get("jobId")))
     }
 
     func discard(_ req: Request) async throws -> Response {

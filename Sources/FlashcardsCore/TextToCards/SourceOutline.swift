@@ -1,0 +1,131 @@
+import Foundation
+
+/// A document as the draft review shows it beside the drafts: sections (from one heading to the
+/// next), their blocks and sentences, each marked with the drafts made from it, so that what the
+/// generator left out is visible.
+public struct SourceOutline: Sendable, Hashable {
+    /// One sentence of a block (a heading or a bullet item is one sentence).
+    public struct Sentence: Sendable, Hashable {
+        /// The sentence as the rules read it.
+        public var text: String
+        /// Indexes into the draft list given to `marked(with:)` of the drafts made from it.
+        public var drafts: [Int] = []
+    }
+
+    /// A heading, a paragraph or a bullet item.
+    public struct Block: Sendable, Hashable {
+        /// What the block is.
+        public var kind: TextBlock.Kind
+        /// The page it starts on.
+        public var page: Int
+        /// Its sentences, in order.
+        public var sentences: [Sentence]
+        /// Whether a draft came from any of its sentences.
+        public var covered: Bool { sentences.contains { !$0.drafts.isEmpty } }
+    }
+
+    /// The text under one heading (or before the first).
+    public struct Section: Sendable, Hashable {
+        /// The heading; nil for the text before the first one.
+        public var title: String?
+        /// The heading's blocks and the text under it.
+        public var blocks: [Block]
+        /// Whether a draft came from any of its blocks.
+        public var covered: Bool { blocks.contains(where: \.covered) }
+        /// Words of running text (headings left out): a section of a title line alone has none.
+        public var contentWords: Int {
+            blocks.filter { $0.kind != .heading }.flatMap(\.sentences)
+                .reduce(0) { $0 + $1.text.split(separator: " ").count }
+        }
+        /// How the summary names it: its title, or the first words of its text.
+        public var label: String {
+            if let title { return title }
+            let words = blocks.flatMap(\.sentences).first?.text.split(separator: " ") ?? []
+            return words.prefix(6).joined(separator: " ") + (words.count > 6 ? " …" : "")
+        }
+    }
+
+    /// The sections in reading order.
+    public var sections: [Section]
+
+    /// The outline of pages passed through `TextCleaner.clean(pages:)`: the same blocks and
+    /// sentences the rules read. A run of headings opens one section, named by the last of them
+    /// (a title line above a chapter heading), or by the first when nothing but headings follows
+    /// (a short line under "Literatur" reads as a heading too).
+    public init(cleanedPages: [SourcePage]) {
+        var sections: [Section] = []
+        var current: [Block] = []
+        func close() {
+            guard !current.isEmpty else { return }
+            let headings = current.prefix { $0.kind == .heading }.compactMap(\.sentences.first?.text)
+            let title = headings.count == current.count ? headings.first : headings.last
+            sections.append(Section(title: title, blocks: current))
+            current = []
+        }
+        for block in TextStructure.blocks(of: cleanedPages) {
+            let sentences: [String] =
+                block.kind == .paragraph ? TextStructure.sentences(of: block.text) : [block.text]
+            if block.kind == .heading && !current.allSatisfy({ $0.kind == .heading }) { close() }
+            current.append(Block(kind: block.kind, page: block.page, sentences: sentences.map { Sentence(text: $0) }))
+        }
+        close()
+        self.sections = sections
+    }
+
+    /// The outline with each sentence marked by the drafts whose source (`DraftCard.source`: a
+    /// sentence, a heading with its bullets, a glossary line, or a model's short quote) holds it or
+    /// lies in it. Comparison ignores case, spacing and bullet marks.
+    public func marked(with sources: [String?]) -> SourceOutline {
+        let pieces: [(draft: Int, text: String)] = sources.enumerated().flatMap { index, source -> [(Int, String)] in
+            guard let source else { return [] }
+            return Self.pieces(of: source).map { (index, $0) }
+        }
+        var outline = self
+        for section in outline.sections.indices {
+            for block in outline.sections[section].blocks.indices {
+                for sentence in outline.sections[section].blocks[block].sentences.indices {
+                    let text = Self.normalized(outline.sections[section].blocks[block].sentences[sentence].text)
+                    guard !text.isEmpty else { continue }
+                    var drafts: [Int] = []
+                    for piece in pieces where !drafts.contains(piece.draft) {
+                        // Short texts (a heading, a label) only match a whole piece.
+                        if piece.text == text || (text.count >= 12 && piece.text.contains(text))
+                            || (piece.text.count >= 12 && text.contains(piece.text))
+                        {
+                            drafts.append(piece.draft)
+                        }
+                    }
+                    outline.sections[section].blocks[block].sentences[sentence].drafts = drafts
+                }
+            }
+        }
+        return outline
+    }
+
+    /// Sections with running text of at least `minimumWords` words from which no draft came, in order.
+    public func sectionsWithoutDrafts(minimumWords: Int = 8) -> [Section] {
+        sections.filter { !$0.covered && $0.contentWords >= minimumWords }
+    }
+
+    /// A draft source split into what can be compared with one sentence: its lines without bullet
+    /// marks, and each line's sentences.
+    static func pieces(of source: String) -> [String] {
+        var pieces: [String] = []
+        for line in source.split(separator: "\n") {
+            var text = line.trimmingCharacters(in: .whitespaces)
+            if let item = TextStructure.bulletText(text) { text = item }
+            let whole = normalized(text)
+            guard !whole.isEmpty else { continue }
+            pieces.append(whole)
+            let parts = TextStructure.sentences(of: text).map(normalized)
+            if parts.count > 1 { pieces += parts }
+        }
+        return pieces
+    }
+
+    /// Lower-cased, with single spaces and without surrounding quotes or spaces.
+    static func normalized(_ text: String) -> String {
+        text.lowercased().split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+            .trimmingCharacters(in: CharacterSet(charactersIn: "\"„“”'‚‘’ "))
+    }
+}
