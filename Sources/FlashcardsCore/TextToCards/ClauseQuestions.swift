@@ -436,6 +436,15 @@ enum ClauseQuestions {
                 ["is", "are", "was", "were"].contains($0)
             }),
             !subjectWords.contains(where: { $0.contains(")") || $0.contains("(") }),
+            // "It's weaker in …", "Used in optical fibres …": a pronoun, a contraction or a
+            // participle opens no subject.
+            !subjectWords.contains(where: {
+                ["it", "it's", "that's", "there's", "this", "they", "these", "those", "he", "she", "we", "you"]
+                    .contains($0.lowercased().replacingOccurrences(of: "’", with: "'"))
+            }),
+            !isParticiple(words[0].lowercased()), !words[0].lowercased().hasSuffix("ly"),
+            // "Enzyme inducers (e.g. …) speed up …": a word before a bracket was a noun, not the verb.
+            !(verb + 1 < words.count && words[verb + 1].hasPrefix("(")),
             // "Political scientists …": an adjective alone is no subject.
             !(subjectWords.count == 1
                 && ["al", "ic", "ive", "ous", "ful", "less", "able", "ible", "ary", "ern"].contains(where: {

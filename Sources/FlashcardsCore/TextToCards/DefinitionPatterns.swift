@@ -21,6 +21,11 @@ enum DefinitionPatterns {
         "wird", "werden", "wurde", "kann", "können", "hat", "haben", "wenn", "dass", "weil", "nicht", "ohne", "mit",
         "bei", "für", "durch", "nach", "vor", "zu", "im", "in", "am", "an", "auf", "aus", "um", "sich", "sein",
         "seine", "ihre", "ihren", "unser", "unsere", "kein", "keine", "sehr", "oft", "immer", "zudem", "außerdem",
+        // Adverbs that open a sentence about the one before ("Danach war rex ein Schimpfwort").
+        "danach", "davor", "dann", "damals", "später", "zuerst", "anschließend", "schließlich", "trotzdem",
+        "jedoch", "somit", "also", "ebenso", "heute", "maßgeblich", "entscheidend",
+        // Nouns that need their complement ("Träger [der Abwehr] sind die Lymphozyten").
+        "träger", "grundlage", "basis", "kern", "voraussetzung", "bestandteil", "bestandteile",
         // Words that introduce examples or results, not a defined term ("Beispiele sind …").
         "beispiel", "beispiele", "ergebnis", "ergebnisse", "folge", "folgen", "vorteil", "vorteile", "nachteil",
         "nachteile", "problem", "probleme", "frage", "antwort", "lösung", "ursache", "ursachen", "grundlage",
@@ -461,9 +466,15 @@ public enum CardText {
         return best
     }
 
-    /// Upper-cases the first letter.
+    /// Upper-cases the first letter of a lower-case word; a symbol or a unit keeps its case
+    /// ("f > 0", "n₁ sin θ₁", "pH 1–2", "x-Achse").
     public static func capitalizedFirst(_ text: String) -> String {
         guard let first = text.first else { return text }
+        let word = text.prefix { !$0.isWhitespace }
+        let letters = word.prefix { $0.isLetter }
+        guard letters.count >= 2 || word == "a", letters.allSatisfy(\.isLowercase) else { return text }
+        // "ca2+", "mRNA-…": a formula or a unit.
+        if let next = word.dropFirst(letters.count).first, next.isNumber || next == "+" { return text }
         return first.uppercased() + text.dropFirst()
     }
 }

@@ -89,6 +89,16 @@ public enum TextStructure {
                 blocks.append(TextBlock(kind: .heading, text: title, page: line.page))
                 continue
             }
+            // "2. Stelle und Instanz" on a line of its own between empty lines: a numbered heading.
+            let alone =
+                (index == 0 || lines[index - 1] == nil) && (index + 1 == lines.count || lines[index + 1] == nil)
+            if alone, text.first?.isNumber == true, bulletText(text) != nil,
+                text.split(separator: " ").count <= 7, let end = text.last, !".:;,!?".contains(end)
+            {
+                flush()
+                blocks.append(TextBlock(kind: .heading, text: stripNumbering(text), page: line.page))
+                continue
+            }
             if let item = bulletText(text) {
                 flush()
                 current = TextBlock(kind: .bullet, text: item, page: line.page)
@@ -209,7 +219,8 @@ public enum TextStructure {
                 }
                 if startsNew && character == "." && !atEnd {
                     // The word before the period: an abbreviation or an initial does not end a sentence.
-                    let word = current.dropLast().split(separator: " ").last.map { String($0) } ?? ""
+                    let word = (current.dropLast().split(separator: " ").last.map { String($0) } ?? "")
+                        .trimmingCharacters(in: CharacterSet(charactersIn: "(\"„“'‚[–-/"))
                     let bare = word.lowercased().replacingOccurrences(of: ".", with: "")
                     if abbreviations.contains(bare) || (word.count == 1 && word.first!.isUppercase)
                         || (word.count <= 2 && word.allSatisfy({ $0.isNumber }))
@@ -235,21 +246,40 @@ public enum TextStructure {
         "wichtig", "hinweis", "beispiel", "beispiele", "achtung", "note", "example", "examples", "tip", "tipp",
         "merke", "important", "warning", "fazit", "summary", "ziel", "frage", "antwort", "lösung", "aufgabe",
         "quelle", "source", "definition", "zusammenfassung", "übung", "exercise", "question", "answer", "solution",
+        // Labels of a note's lines that name no term: "Faustregel: mehr als 7", "Ziele: …", "Classic case: …".
+        "faustregel", "regel", "rule", "ziele", "goal", "goals", "aim", "aims", "vorteil", "vorteile", "nachteil",
+        "nachteile", "advantage", "advantages", "disadvantage", "disadvantages", "pro", "pros", "contra", "cons",
+        "sonderfall", "spezialfall", "ausnahme", "exception", "classic", "typical", "typisch", "vorgehen",
+        "procedure", "ablauf", "steps", "schritte", "ergebnis", "result", "results", "folge", "folgen",
+        "consequence", "consequences", "ursache", "ursachen", "cause", "causes", "grund", "gründe", "reason",
+        "reasons", "merkmale", "features", "eigenschaften", "properties", "kritik", "criticism", "idee", "idea",
+        "kernaussage", "key", "main", "takeaway", "also", "außerdem",
+    ]
+    /// Number words that open a count, not a term ("Fünf Klassen: IgG, …", "Two reasons: …").
+    private static let numberWords: Set<String> = [
+        "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "beide", "mehrere", "einige",
+        "viele", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "both", "several", "some",
+        "many",
     ]
 
     /// "Begriff: Erklärung" → ("Begriff", "Erklärung"), when the part before the colon is a short term
     /// (no verbs, no labels like "Beispiel") and the explanation has at least two words.
+    /// A note's "Begriff = Erklärung" counts as well when the line has no other equals sign
+    /// ("Organisation = dauerhafte Regelung …", not "n = c / v (c = …)").
     public static func colonSplit(_ text: String, language: DocumentLanguage?) -> (term: String, explanation: String)? {
-        guard let colon = text.range(of: ": ") else { return nil }
+        let equals = text.components(separatedBy: " = ").count == 2 && !text.contains(": ")
+        guard let colon = text.range(of: equals ? " = " : ": ") else { return nil }
+        // "Vacuum n = 1, water ≈ 1.33": a value, not an explanation.
+        if equals, text[colon.upperBound...].first?.isLetter != true { return nil }
         let term = text[..<colon.lowerBound].trimmingCharacters(in: .whitespaces)
         let explanation = text[colon.upperBound...].trimmingCharacters(in: .whitespaces)
         let termWords = term.split(separator: " ").map(String.init)
         guard !termWords.isEmpty, termWords.count <= 4, term.count <= 40,
             explanation.split(separator: " ").count >= 2
         else { return nil }
-        guard let first = term.first, first.isUppercase, !colonLabels.contains(termWords[0].lowercased()) else {
-            return nil
-        }
+        guard let first = term.first, first.isUppercase, !colonLabels.contains(termWords[0].lowercased()),
+            !numberWords.contains(termWords[0].lowercased()), !termWords[0].allSatisfy(\.isNumber)
+        else { return nil }
         // A term, not a clause: must pass the term rules of either language.
         let german = DefinitionPatterns.validGermanTerm(termWords) != nil
         let english =

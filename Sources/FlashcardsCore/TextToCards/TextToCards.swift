@@ -83,6 +83,10 @@ private struct Builder {
     var vocabulary: Set<String> = []
     /// The subject of the previous sentence, for a pronoun that starts the next one.
     var antecedent: Antecedent?
+    /// The heading the walk is under (numbering removed), for labels that need it ("Ziele: …").
+    var heading: String?
+    /// What the bullets being walked are items of: their introducing sentence or heading.
+    var listContext: String?
     private var order = 0
 
     init(language: DocumentLanguage, blocks: [TextBlock]) {
@@ -142,13 +146,18 @@ private struct Builder {
             let next = index + 1 < blocks.count ? blocks[index + 1] : nil
             switch block.kind {
             case .heading:
+                heading = TextStructure.stripNumbering(block.text)
+                listContext = heading
                 if Self.isGlossaryTitle(block.text) {
                     inGlossary = true
                     index += 1
                     continue
                 }
                 let bullets = bulletRun(after: index)
-                if bullets.count >= 2 {
+                // Items that are "Term: explanation" each give their own card; a "Which points belong
+                // to …?" over their labels would ask the heading's organisation, not a fact.
+                let labelled = bullets.contains { $0.contains(": ") }
+                if bullets.count >= 2 && !labelled {
                     addList(
                         question: listHeadingQuestion(block.text), items: bullets, page: block.page,
                         source: ([block.text] + bullets.map { "• " + $0 }).joined(separator: "\n"))
@@ -173,6 +182,7 @@ private struct Builder {
                 let bullets = bulletRun(after: index)
                 let parts = TextStructure.sentences(of: block.text)
                 antecedent = nil
+                listContext = parts.last.flatMap { $0.hasSuffix(":") ? String($0.dropLast()) : nil }
                 for (position, sentence) in parts.enumerated() {
                     let introducesBullets = position == parts.count - 1 && sentence.hasSuffix(":") && bullets.count >= 2
                     handle(
@@ -182,7 +192,9 @@ private struct Builder {
             case .bullet:
                 // Items that are definitions themselves ("Cache: schneller Zwischenspeicher").
                 if let (term, explanation) = TextStructure.colonSplit(block.text, language: language) {
-                    addGlossary(term: term, explanation: explanation, page: block.page, source: block.text)
+                    addGlossary(
+                        term: term, explanation: explanation, page: block.page, source: block.text,
+                        context: listContext)
                 }
             }
             index += 1
@@ -218,7 +230,11 @@ private struct Builder {
                 let capitalised =
                     bare.first?.isUppercase == true && !Self.notNouns.contains(bare) && bare.count >= 3
                     && bare.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
-                if position >= 2, capitalised, !word.hasPrefix("("), !inDates.contains(position) {
+                // "Darley & Latané (1968)": the authors of a citation are no gap.
+                let cited =
+                    position + 1 < words.count && words[position + 1].hasPrefix("(")
+                    && words[position + 1].contains(where: \.isNumber)
+                if position >= 2, capitalised, !word.hasPrefix("("), !inDates.contains(position), !cited {
                     current.append(bare)
                     // A run ends at punctuation: "Worms, Speyer" are two.
                     if word.last.map({ ",;:.)".contains($0) }) == true {
@@ -231,8 +247,26 @@ private struct Builder {
                 }
             }
             if !current.isEmpty { runs.append(current) }
-            guard let best = runs.filter({ $0.count <= 4 }).max(by: { $0.joined().count < $1.joined().count }),
-                best.joined().count >= 6
+            // In German every noun is capitalised: two nouns in a row are two terms ("Reihenfolge
+            // Aufgaben"), so a gap takes more than one word only behind a name's adjective
+            // ("Dreißigjährigen Krieg").
+            let candidates = runs.filter { run in
+                guard run.count <= 4, !(run.count == 1 && Self.plainNouns.contains(run[0].lowercased())) else {
+                    return false
+                }
+                // A German gap of one short noun ("Abwehr", "Antwort", "Regelung") asks a plain word; a
+                // compound or a term the text defines is specific.
+                if language == .de, run.count == 1, run[0].count < 9,
+                    !keyTerms.contains(where: { $0.caseInsensitiveCompare(run[0]) == .orderedSame })
+                {
+                    return false
+                }
+                return language == .en
+                    || run.dropLast().allSatisfy { word in
+                        Self.adjectiveEndings.contains { word.lowercased().hasSuffix($0) }
+                    }
+            }
+            guard let best = candidates.max(by: { $0.joined().count < $1.joined().count }), best.joined().count >= 6
             else { continue }
             let term = best.joined(separator: " ")
             guard let blanked = Self.blank(term, in: sentence.text) else { continue }
@@ -243,14 +277,44 @@ private struct Builder {
 
     // MARK: Sentences
 
-    private mutating func handle(sentence: String, previous: String?, page: Int, introducesBullets: [String]?) {
+    /// Words that open a note's emphasis ("Merke: …", "Wichtig (Klausur!): …", "Note: …"): the
+    /// sentence after them is the fact.
+    private static let emphasisLabels: Set<String> = [
+        "merke", "wichtig", "hinweis", "achtung", "beachte", "nb", "note", "important", "remember", "tipp", "tip",
+        "klausur", "prüfung", "exam", "key", "kernaussage", "fazit", "summary",
+    ]
+
+    /// The sentence without an emphasis label in front.
+    static func withoutEmphasisLabel(_ sentence: String) -> String {
+        guard let colon = sentence.range(of: ": ") else { return sentence }
+        let label = sentence[..<colon.lowerBound]
+        guard label.split(separator: " ").count <= 3,
+            let first = label.split(separator: " ").first?.trimmingCharacters(in: .punctuationCharacters).lowercased(),
+            emphasisLabels.contains(first)
+        else { return sentence }
+        let rest = sentence[colon.upperBound...].trimmingCharacters(in: .whitespaces)
+        return rest.split(separator: " ").count >= 3 ? CardText.capitalizedFirst(rest) : sentence
+    }
+
+    private mutating func handle(sentence original: String, previous: String?, page: Int, introducesBullets: [String]?)
+    {
+        let sentence = introducesBullets == nil ? Self.withoutEmphasisLabel(original) : original
         let sentenceIndex = sentences.count
         sentences.append(Sentence(text: sentence, page: page, used: false))
         if let items = introducesBullets {
             let intro = String(sentence.dropLast()).trimmingCharacters(in: .whitespaces)
-            addList(
-                question: ListQuestions.question(intro: intro, language: language), items: items, page: page,
-                source: ([sentence] + items.map { "• " + $0 }).joined(separator: "\n"))
+            // "Why do people conform? Two reasons (…):": the note's own question asks for the list.
+            let asked = previous.flatMap { $0.hasSuffix("?") && $0.split(separator: " ").count >= 3 ? $0 : nil }
+            if let question = ListQuestions.question(intro: intro, language: language) ?? asked {
+                addList(
+                    question: question, items: items, page: page,
+                    source: ([sentence] + items.map { "• " + $0 }).joined(separator: "\n"))
+            }
+            sentences[sentenceIndex].used = true
+            return
+        }
+        if let (question, answer) = labelQuestion(sentence) {
+            add(question, answer, page: page, kind: .fact, source: original)
             sentences[sentenceIndex].used = true
             return
         }
@@ -373,17 +437,126 @@ private struct Builder {
         add(question, answer, page: page, kind: .list, source: source)
     }
 
-    private mutating func addGlossary(term: String, explanation: String, page: Int, source: String) {
+    /// An explanation that lists properties or members ("mechanische Barriere, Säureschutzmantel",
+    /// "oral, sublingual, rectal") rather than saying what the term is.
+    static func listsProperties(_ explanation: String) -> Bool {
+        let clause = explanation.split(whereSeparator: { ";→.".contains($0) }).first.map(String.init) ?? explanation
+        let items = clause.split(separator: ",").map { $0.split(separator: " ").map(String.init) }
+        // "Y-förmige Proteine, die Antigene binden": a relative clause goes on explaining.
+        let relatives: Set<String> = ["die", "der", "das", "welche", "which", "that", "who", "where", "wo"]
+        guard !items.dropFirst().contains(where: { relatives.contains($0.first?.lowercased() ?? "") }) else {
+            return false
+        }
+        return items.count >= 3 || (items.count == 2 && items.allSatisfy { $0.count <= 3 })
+    }
+
+    private mutating func addGlossary(
+        term: String, explanation: String, page: Int, source: String, context: String? = nil
+    ) {
         var text = explanation.trimmingCharacters(in: .whitespaces)
+        // "Real image: rays converge there. Virtual image: rays only appear to": the second term's
+        // explanation is another card's answer, not part of this one.
+        var search = text.startIndex
+        while let stop = text.range(of: ". ", range: search..<text.endIndex) {
+            if Self.startsWithLabel(String(text[stop.upperBound...])) {
+                text = String(text[..<stop.lowerBound])
+                break
+            }
+            search = stop.upperBound
+        }
         if text.hasSuffix(".") && !text.hasSuffix("..") { text.removeLast() }
         guard text.split(separator: " ").count >= 2, let answer = CardText.shortenAnswer(text) else { return }
-        let question: String
-        switch language {
-        case .de: question = "Was bedeutet „\(term)“?"
-        case .en: question = "What does “\(term)” mean?"
+        var question: String
+        // An item whose explanation lists properties is asked for them, under what it is an item of
+        // ("Barrieren: Was kennzeichnet „Haut“?"), not as a definition of a common word.
+        let properties = Self.listsProperties(text)
+        switch (language, properties) {
+        case (.de, false): question = "Was bedeutet „\(term)“?"
+        case (.en, false): question = "What does “\(term)” mean?"
+        case (.de, true): question = "Was kennzeichnet „\(term)“?"
+        case (.en, true): question = "What characterises “\(term)”?"
+        }
+        // The context names the list's subject: a short heading or intro, not a sentence about
+        // something else ("Es arbeitet mit zwei Armen"), not a count ("Zwei Sichtweisen").
+        if properties, let context, context.split(separator: " ").count <= 6, !context.contains(":"),
+            let first = context.split(separator: " ").first?.lowercased(),
+            !Self.pronounStarts.contains(first), !ListQuestions.countWords.contains(first)
+        {
+            question = context + ": " + question
         }
         add(question, CardText.capitalizedFirst(answer), page: page, kind: .definition, source: source)
         if !keyTerms.contains(term) { keyTerms.append(term) }
+    }
+
+    /// Labels that name an aspect of the section's subject ("Ziele: …" under "Ablauforganisation"),
+    /// with how a question names it in German (with its article) and in English.
+    private static let aspectLabels: [String: (de: String, en: String)] = {
+        let ziele = ("die Ziele", "the goals")
+        let vorteile = ("die Vorteile", "the advantages")
+        let nachteile = ("die Nachteile", "the disadvantages")
+        let ursachen = ("die Ursachen", "the causes")
+        let folgen = ("die Folgen", "the consequences")
+        let merkmale = ("die Merkmale", "the features")
+        return [
+            "ziele": ziele, "goals": ziele, "aims": ziele, "ziel": ("das Ziel", "the goal"),
+            "vorteil": ("der Vorteil", "the advantage"), "vorteile": vorteile, "advantages": vorteile,
+            "advantage": ("der Vorteil", "the advantage"), "nachteil": ("der Nachteil", "the disadvantage"),
+            "nachteile": nachteile, "disadvantages": nachteile, "disadvantage": ("der Nachteil", "the disadvantage"),
+            "ursache": ("die Ursache", "the cause"), "cause": ("die Ursache", "the cause"), "ursachen": ursachen,
+            "causes": ursachen, "hauptursache": ("die Hauptursache", "the main cause"),
+            "main cause": ("die Hauptursache", "the main cause"), "hauptgrund": ("der Hauptgrund", "the main reason"),
+            "main reason": ("der Hauptgrund", "the main reason"), "grund": ("der Grund", "the reason"),
+            "reason": ("der Grund", "the reason"), "folgen": folgen, "consequences": folgen,
+            "effects": ("die Wirkungen", "the effects"), "wirkung": ("die Wirkung", "the effect"),
+            "merkmale": merkmale, "features": merkmale, "eigenschaften": ("die Eigenschaften", "the properties"),
+            "aufgaben": ("die Aufgaben", "the tasks"), "funktion": ("die Funktion", "the function"),
+            "function": ("die Funktion", "the function"),
+        ]
+    }()
+    /// Words of a document's title line, which names no subject for a question.
+    private static let titleWords: Set<String> = [
+        "vorlesung", "lecture", "week", "woche", "sitzung", "session", "kapitel", "chapter", "seminar",
+        "proseminar", "übung", "einheit", "unit", "teil", "part",
+    ]
+
+    /// A question for a labelled line: an aspect of the section's subject ("Bystander effect: What
+    /// is the main reason?"), or what a cited study showed ("Darley & Latané (1968): the more …").
+    func labelQuestion(_ sentence: String) -> (question: String, answer: String)? {
+        guard let colon = sentence.range(of: ": ") else { return nil }
+        let label = String(sentence[..<colon.lowerBound])
+        var answer = sentence[colon.upperBound...].trimmingCharacters(in: .whitespaces)
+        if answer.hasSuffix(".") { answer.removeLast() }
+        guard answer.split(separator: " ").count >= 2, answer.count <= CardText.maximumAnswerLength else { return nil }
+        if let aspect = Self.aspectLabels[label.lowercased()] {
+            guard let heading, heading.split(separator: " ").count <= 6, !heading.contains(":"),
+                !heading.split(separator: " ").contains(where: {
+                    Self.titleWords.contains($0.lowercased().trimmingCharacters(in: .punctuationCharacters))
+                })
+            else { return nil }
+            let plural = aspect.de.hasPrefix("die ") && aspect.en.hasSuffix("s")
+            let question =
+                language == .de
+                ? "\(heading): Was \(plural ? "sind" : "ist") \(aspect.de)?"
+                : "\(heading): What \(plural ? "are" : "is") \(aspect.en)?"
+            return (question, CardText.capitalizedFirst(answer))
+        }
+        // "Darley & Latané (1968)": names and a year in brackets, nothing else.
+        let words = label.split(separator: " ").map(String.init)
+        guard let year = words.last, year.hasPrefix("("), year.hasSuffix(")"),
+            FactPatterns.isYear(String(year.dropFirst().dropLast())), words.count >= 2, words.count <= 4,
+            words.dropLast().allSatisfy({ $0 == "&" || $0 == "und" || $0 == "and" || $0.first?.isUppercase == true })
+        else { return nil }
+        let several = words.count > 2
+        let question =
+            language == .de
+            ? "Was \(several ? "zeigten" : "zeigte") \(label)?" : "What did \(label) show?"
+        return (question, CardText.capitalizedFirst(answer))
+    }
+
+    /// "Diverging (concave): f < 0": a sentence that opens with a short capitalised label and a colon.
+    static func startsWithLabel(_ sentence: String) -> Bool {
+        guard let colon = sentence.range(of: ": "), sentence.first?.isUppercase == true else { return false }
+        return sentence[..<colon.lowerBound].split(separator: " ").count <= 4
     }
 
     static func isGlossaryTitle(_ text: String) -> Bool {
@@ -399,13 +572,38 @@ private struct Builder {
     private static let pronounStarts: Set<String> = [
         "er", "sie", "es", "dies", "diese", "dieser", "dieses", "dabei", "daher", "dann", "it", "this", "they",
         "these", "that", "those", "he", "she", "its", "their", "hier", "here", "so", "thus",
+        // Words that lean on the sentence before: "Danach war …", "Ihr Ende …", "Beide Prinzipien …".
+        "ihr", "ihre", "ihren", "ihrem", "ihrer", "sein", "seine", "seinen", "seinem", "seiner", "danach", "davor",
+        "beide", "beides", "dort", "dadurch", "deshalb", "deswegen", "trotzdem", "außerdem", "jedoch", "jene",
+        "jener", "then", "there", "both", "such", "afterwards", "therefore", "however", "hence", "his", "her",
+    ]
+    /// Endings of German adjectives that open a name ("Dreißigjährigen", "Westfälischer", "Römische").
+    private static let adjectiveEndings = [
+        "ischen", "ische", "ischer", "isches", "igen", "ige", "iger", "iges", "lichen", "liche", "licher", "liches",
+    ]
+    /// Nouns too plain to be what a gap asks ("beim zweiten _____" → "Kontakt").
+    private static let plainNouns: Set<String> = [
+        "kontakt", "unternehmen", "mitarbeiter", "prinzip", "prinzipien", "anteil", "teil", "teile", "menge",
+        "zahl", "fall", "fälle", "art", "arten", "weise", "beispiel", "person", "personen", "menschen", "zeit",
+        "jahr", "jahre", "jahren", "ende", "anfang", "form", "formen", "rolle", "bereich", "ebene", "punkt", "seite",
+        "grund", "gründe", "frage", "problem", "ergebnis", "ziel", "weg", "sache", "thema", "regel", "praxis",
+        "moment", "schritt", "schritte", "stunde", "woche", "tag", "tage", "leute", "dinge", "ding", "begriff",
+        "part", "parts", "way", "ways", "number", "case", "cases", "people", "person", "time", "times", "year",
+        "years", "thing", "things", "example", "kind", "type", "types", "role", "level", "point", "side", "reason",
+        "result", "results", "practice", "step", "steps", "term", "terms", "lecture", "week", "day", "days",
     ]
 
     private func clozeCandidate(_ sentence: Sentence) -> Bool {
         let words = sentence.text.split(separator: " ")
         guard words.count >= 6, words.count <= 35, sentence.text.hasSuffix(".") else { return false }
-        guard let first = words.first, !Self.pronounStarts.contains(first.lowercased()) else { return false }
-        return true
+        guard let first = words.first else { return false }
+        let opener = first.lowercased().replacingOccurrences(of: "’", with: "'").replacingOccurrences(
+            of: "'s", with: "")
+        guard !Self.pronounStarts.contains(opener) else { return false }
+        // "Faustregel: mehr als …", "Classic case: …": a label's line is a note, not a sentence to
+        // blank; a date in front ("Traditionell 509 v. Chr.: Vertreibung …") is a timeline's fact.
+        guard Self.startsWithLabel(sentence.text), let colon = sentence.text.range(of: ": ") else { return true }
+        return sentence.text[..<colon.lowerBound].contains(where: \.isNumber)
     }
 
     private mutating func addClozes() {
@@ -437,7 +635,7 @@ private struct Builder {
                 chosen = index
                 break
             }
-            guard let chosen else { continue }
+            guard let chosen, !Self.plainNouns.contains(term.lowercased()) else { continue }
             let sentence = sentences[chosen]
             guard let blanked = Self.blank(term, in: sentence.text) else { continue }
             sentences[chosen].used = true
@@ -504,6 +702,11 @@ private struct Builder {
             }
             let answer = answerWords.joined(separator: " ")
             guard !answer.isEmpty else { continue }
+            // "(Ross, 1977)", "Darley & Latané (1968)": the year of a citation is no fact of the subject.
+            let before = words[..<span.lowerBound].joined(separator: " ")
+            let opensBracket =
+                leading == "(" || before.filter({ $0 == "(" }).count > before.filter({ $0 == ")" }).count
+            if trailing.contains(")"), opensBracket, FactPatterns.isYear(answer) { continue }
             var blanked = words
             blanked.replaceSubrange(span, with: [leading + TextToCards.gap + trailing])
             sentences[index].used = true
@@ -532,12 +735,46 @@ enum ListQuestions {
         guard items.count >= 3, items.count <= 10, items.allSatisfy({ $0.split(separator: " ").count <= 6 }) else {
             return nil
         }
-        guard intro.split(separator: " ").count >= 2, list.count <= CardText.maximumAnswerLength else { return nil }
-        return (question(intro: intro, language: language), CardText.capitalizedFirst(list))
+        guard intro.split(separator: " ").count >= 2, list.count <= CardText.maximumAnswerLength,
+            let question = question(intro: intro, language: language)
+        else { return nil }
+        return (question, CardText.capitalizedFirst(list))
     }
 
-    /// Turns the statement that introduces a list into a question.
-    static func question(intro: String, language: DocumentLanguage) -> String {
+    /// Intros that say too little to ask after their list as "… – welche?": a count or a label
+    /// ("Zwei Sichtweisen", "Four processes, in this order", "Vorgehen"), a pronoun ("Es arbeitet
+    /// mit zwei Armen"), or a clause left open ("Obedience went down when").
+    static let countWords: Set<String> = [
+        "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "two", "three", "four", "five",
+        "six", "seven", "eight", "nine", "ten",
+    ]
+    private static let weakOpeners: Set<String> = countWords.union([
+        "es", "sie", "er", "dies", "diese", "it", "this", "they", "these",
+        "vorgehen", "ablauf", "schritte", "steps", "procedure", "ziele", "goals", "aims", "wichtig", "merke", "note",
+        "important", "beispiele", "examples", "gliederung", "überblick", "overview", "inhalt", "contents",
+    ])
+    private static let openEnds: Set<String> = [
+        "when", "if", "that", "because", "wenn", "dass", "weil", "als", "ob", "where", "wo", "while", "whether",
+    ]
+
+    /// Turns the statement that introduces a list into a question; nil when the statement says too
+    /// little for a question that stands on its own.
+    static func question(intro: String, language: DocumentLanguage) -> String? {
+        let weak: (String) -> String? = { fallback in
+            let words = intro.split(separator: " ").map {
+                $0.trimmingCharacters(in: .punctuationCharacters).lowercased()
+            }
+            guard words.count >= 3, let first = words.first, !weakOpeners.contains(first) else { return nil }
+            // "Obedience went down when:" asks on: "Obedience went down when …?"
+            if openEnds.contains(words.last ?? "") { return intro + " …?" }
+            return fallback
+        }
+        return question(ofIntro: intro, language: language, fallback: weak)
+    }
+
+    private static func question(
+        ofIntro intro: String, language: DocumentLanguage, fallback: (String) -> String?
+    ) -> String? {
         let intro = intro.trimmingCharacters(in: CharacterSet(charactersIn: " ,;"))
         let words = intro.split(separator: " ").map(String.init)
         func lowerArticle(_ words: ArraySlice<String>) -> String {
@@ -580,7 +817,7 @@ enum ListQuestions {
             if let verb = words.last, ["sind", "lauten"].contains(verb), words.count >= 2 {
                 return "Was sind \(lowerArticle(words[..<(words.count - 1)]))?"
             }
-            return "\(intro) – welche?"
+            return fallback("\(intro) – welche?")
         case .en:
             if words.count >= 3, words[0] == "There", words[1] == "are" {
                 return "What \(words[2...].joined(separator: " ")) are there?"
@@ -598,7 +835,7 @@ enum ListQuestions {
                 let auxiliary = words[words.count - 2] == "consists" ? "does" : "do"
                 return "What \(auxiliary) \(lowerArticle(words[..<(words.count - 2)])) consist of?"
             }
-            return "\(intro) – which ones?"
+            return fallback("\(intro) – which ones?")
         }
     }
 }

@@ -1,0 +1,145 @@
+import Testing
+
+@testable import FlashcardsCore
+
+/// Drafts a student would have to throw away are not made (issue 37: precision before recall).
+@Suite("Text to cards: no broken drafts")
+struct TextToCardsPrecisionTests {
+    func cards(_ text: String, _ language: DocumentLanguage = .de) -> [DraftCard] {
+        TextToCards.makeCards(text: text, options: TextToCardsOptions(language: language))
+    }
+
+    @Test("a list label or a count is no term to define (defect class 3)")
+    func labels() {
+        let made = cards(
+            """
+            Leitungsspanne = Zahl der direkt unterstellten Mitarbeiter.
+
+            Faustregel: mehr als ca. 7–10 direkt unterstellte Mitarbeiter überlasten die Instanz.
+
+            Fünf Klassen: IgG, IgA, IgM, IgE, IgD.
+
+            Ziele: kurze Durchlaufzeiten, hohe Auslastung, Termintreue.
+            """)
+        #expect(!made.contains { $0.question.contains("Faustregel") || $0.question.contains("Ziele") })
+        #expect(!made.contains { $0.question.contains("Fünf Klassen") || $0.answer == "Fünf" })
+        let english = cards("Classic case: Kitty Genovese, NYC 1964, in front of many witnesses.", .en)
+        #expect(english.isEmpty, "\(english)")
+    }
+
+    @Test("list questions stand on their own; headings of glossary items ask nothing (defect class 8)")
+    func listQuestions() {
+        let made = cards(
+            """
+            Zwei Sichtweisen:
+            - Aufbauorganisation: legt fest, wer wofür zuständig ist
+            - Ablauforganisation: regelt, wie gearbeitet wird
+
+            Es arbeitet mit zwei Armen:
+            - angeborene Immunität
+            - adaptive Immunität
+
+            Polybios nannte das Ganze eine Mischverfassung aus drei Elementen:
+            - Magistrate
+            - Senat
+            - Volksversammlungen
+            """)
+        let lists = made.filter { $0.kind == .list }
+        #expect(
+            lists.map(\.question) == ["Polybios nannte das Ganze eine Mischverfassung aus drei Elementen – welche?"])
+        let english = cards(
+            """
+            ## 4. Metabolism
+            - Phase I: oxidation, reduction, hydrolysis by liver enzymes
+            - Phase II: conjugation, which makes the molecule water-soluble
+
+            Obedience went down when:
+            - the learner was in the same room
+            - the experimenter gave orders by phone
+            """, .en)
+        // No "Which points belong to “4. Metabolism”?"; an open intro asks on.
+        #expect(english.filter { $0.kind == .list }.map(\.question) == ["Obedience went down when …?"])
+        // An item whose explanation lists properties is asked for them, under its heading.
+        #expect(english.contains { $0.question == "Metabolism: What characterises “Phase I”?" })
+        #expect(english.contains { $0.question == "What does “Phase II” mean?" })
+        let asked = cards(
+            "Why do people conform? Two reasons:\n- normative influence\n- informational influence\n", .en)
+        #expect(asked.map(\.question) == ["Why do people conform?"])
+    }
+
+    @Test("a label of an aspect is asked under its heading; a cited study for what it showed")
+    func labelQuestions() {
+        let made = cards(
+            "## Ablauforganisation\n\nZiele: kurze Durchlaufzeiten, hohe Auslastung, Termintreue.\n\n"
+                + "## Bystander\n\nHauptgrund: Verantwortungsdiffusion in der Gruppe.")
+        #expect(
+            made.map(\.question) == ["Ablauforganisation: Was sind die Ziele?", "Bystander: Was ist der Hauptgrund?"])
+        let english = cards(
+            "## Bystander effect\n\nDarley & Latané (1968): the more bystanders are present, the less likely anyone helps.\n"
+                + "Main reason: diffusion of responsibility.", .en)
+        #expect(
+            english.map(\.question) == [
+                "What did Darley & Latané (1968) show?", "Bystander effect: What is the main reason?",
+            ])
+        // Under a course's title line an aspect has no subject to ask about.
+        #expect(cards("PSY 120 – Week 5\n\nGoals: know the main findings, apply them.", .en).isEmpty)
+    }
+
+    @Test("a note's labels are not blanked; what leans on the sentence before gives no gap (classes 2 and 8)")
+    func clozes() {
+        let made = cards(
+            """
+            Die Republik begann mit der Vertreibung des letzten Königs Tarquinius Superbus im Jahr 509 v. Chr. durch den Adel.
+            Danach war das Wort rex in Rom praktisch ein Schimpfwort für jeden Politiker.
+            Ihr Ende setzt man meist 27 v. Chr. an, als Octavian den Ehrennamen Augustus erhält.
+            Merke: Beide Prinzipien sollten verhindern, dass ein Einzelner zu mächtig wird.
+            Merke: Die angeborene Abwehr reagiert beim zweiten Kontakt genauso wie beim ersten.
+            """)
+        #expect(!made.contains { $0.question.contains("Danach") || $0.question.contains("Ihr Ende") })
+        #expect(!made.contains { $0.question.contains("Beide") })
+        #expect(!made.contains { $0.question.contains("Merke") })
+        #expect(!made.contains { $0.answer == "Kontakt" || $0.answer == "Prinzipien" })
+        #expect(made.contains { $0.answer == "509" })
+    }
+
+    @Test("two German nouns in a row are no single gap (defect class 6); an adjective's name is")
+    func germanRuns() {
+        let made = cards(
+            "Die Ablauforganisation legt fest, in welcher zeitlichen und räumlichen Reihenfolge Aufgaben erledigt werden."
+        )
+        #expect(!made.contains { $0.answer == "Reihenfolge Aufgaben" })
+        let war = cards("Der Westfälische Frieden beendete den Dreißigjährigen Krieg in weiten Teilen Europas.")
+        #expect(war.contains { $0.answer == "Dreißigjährigen Krieg" })
+    }
+
+    @Test("citation years and authors are no gaps; a subject is a noun, not a pronoun or an adverb")
+    func citationsAndSubjects() {
+        let made = cards(
+            """
+            Fundamental attribution error (Ross, 1977): when explaining other people's behaviour we overestimate dispositional causes.
+            Darley & Latané (1968): the more bystanders are present, the less likely any one person is to help.
+            It's weaker in collectivist cultures (Morris & Peng, 1994).
+            Used in optical fibres and binocular prisms for signal transport.
+            Heavily criticised on ethical grounds, the study changed the rules for later experiments.
+            """, .en)
+        #expect(!made.contains { ["1977", "1968", "1994", "Latané"].contains($0.answer) }, "\(made)")
+        #expect(!made.contains { $0.question.hasPrefix("What does It") || $0.question.contains("used in") })
+        #expect(!made.contains { $0.question.contains("heavily") })
+    }
+
+    @Test("an answer keeps to its term: a second term's explanation goes (class 7); symbols keep their case")
+    func answers() {
+        let made = cards(
+            """
+            - Real image: light rays actually converge there and it can be projected. Virtual image: rays only appear to come from it.
+            - Converging lens: f > 0. Diverging (concave): f < 0.
+            - Stomach acid: pH 1–2, kills most swallowed germs.
+            """, .en)
+        #expect(made.first { $0.question.contains("Real image") }?.answer.contains("Virtual") == false)
+        #expect(made.first { $0.question.contains("Converging") }?.answer == "f > 0")
+        #expect(made.first { $0.question.contains("Stomach acid") }?.answer.hasPrefix("pH 1–2") == true)
+        #expect(CardText.capitalizedFirst("a set of rules") == "A set of rules")
+        #expect(CardText.capitalizedFirst("n₁ sin θ₁ = n₂ sin θ₂") == "n₁ sin θ₁ = n₂ sin θ₂")
+        #expect(CardText.capitalizedFirst("mehr als sieben") == "Mehr als sieben")
+    }
+}
