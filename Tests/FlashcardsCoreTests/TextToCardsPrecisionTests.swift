@@ -138,6 +138,13 @@ struct TextToCardsPrecisionTests {
         #expect(made.first { $0.question.contains("Real image") }?.answer.contains("Virtual") == false)
         #expect(made.first { $0.question.contains("Converging") }?.answer == "f > 0")
         #expect(made.first { $0.question.contains("Stomach acid") }?.answer.hasPrefix("pH 1–2") == true)
+        // A label on the next line starts its own card even without a full stop before it.
+        let lines = cards("Thin lens equation: 1/f = 1/d_o + 1/d_i\nMagnification: m = −d_i / d_o, enlarged when above one.", .en)
+        #expect(lines.first { $0.question.contains("Thin lens") }?.answer == "1/f = 1/d_o + 1/d_i")
+        #expect(lines.contains { $0.question == "What does “Magnification” mean?" })
+        // A note's subject without its article gets it back; "lens" is no verb.
+        let eye = cards("A converging lens focuses light.\n\nLens adjusts the focus via the ciliary muscle.", .en)
+        #expect(eye.map(\.question) == ["What does the lens do?"])
         #expect(CardText.capitalizedFirst("a set of rules") == "A set of rules")
         #expect(CardText.capitalizedFirst("n₁ sin θ₁ = n₂ sin θ₂") == "n₁ sin θ₁ = n₂ sin θ₂")
         #expect(CardText.capitalizedFirst("mehr als sieben") == "Mehr als sieben")

@@ -481,6 +481,12 @@ enum FactPatterns {
             first.dropFirst().allSatisfy(\.isLowercase), words.count == 1 || words[1].first?.isUppercase != true
         {
             shown[0] = lower
+            // Notes drop the article ("Lens adjusts the focus"): a countable noun gets it back
+            // ("What does the lens do?"); a mass noun does not ("optimisation", "atomicity").
+            let mass = ["tion", "sion", "ism", "ity", "ing", "ness", "ment", "ance", "ence", "ics", "ogy"]
+            if words.count == 1, vocabulary.contains(lower), !mass.contains(where: { lower.hasSuffix($0) }) {
+                shown[0] = "the " + lower
+            }
         }
         return lowerArticle(shown.joined(separator: " "))
     }

@@ -105,7 +105,11 @@ public enum TextStructure {
                 continue
             }
             // "Begriff: Erklärung" lines stand on their own even without blank lines around them.
-            let continuesSentence = current.map { block in !(block.text.last.map { ".!?:".contains($0) } ?? true) }
+            // A line after a "Term: explanation" line with another label starts anew even without
+            // a full stop ("Thin lens equation: 1/f = …" then "Magnification: m = …").
+            let continuesSentence = current.map { block in
+                !(block.text.last.map { ".!?:".contains($0) } ?? true) && colonSplit(block.text, language: nil) == nil
+            }
             if colonSplit(text, language: nil) != nil && !(continuesSentence ?? false) {
                 flush()
                 current = TextBlock(kind: .paragraph, text: text, page: line.page)
