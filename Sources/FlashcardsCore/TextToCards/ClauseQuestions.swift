@@ -181,8 +181,11 @@ enum ClauseQuestions {
     /// A third-person present verb ("checks", "applies"), not a plural noun or a small word.
     private static func isPresentVerb(_ word: String) -> Bool {
         word.count > 3 && word.hasSuffix("s") && word.first?.isLowercase == true
-            && !["ss", "us", "is", "'s", "ous", "ics", "sis", "ens", "gas", "bias", "series", "species", "ethos", "chaos", "news"]
-                .contains(where: { word.hasSuffix($0) })
+            && ![
+                "ss", "us", "is", "'s", "ous", "ics", "sis", "ens", "gas", "bias", "series", "species", "ethos",
+                "chaos", "news",
+            ]
+            .contains(where: { word.hasSuffix($0) })
             && ![
                 "does", "has", "was", "this", "its", "thus", "less", "always", "across", "unless", "sometimes",
                 "perhaps", "whereas", "towards",

@@ -34,6 +34,11 @@ public struct DraftCard: Sendable, Codable, Hashable {
     public var alternative: Alternative?
     /// The question of a card already in the stack that asks the same, when there is one.
     public var duplicateOf: String?
+    /// The kind of card it becomes when a model said so (multiple choice, true/false); nil: the
+    /// texts decide (`CardKind.ofDraft`).
+    public var cardKind: CardKind?
+    /// A multiple-choice draft's wrong options.
+    public var choices: [String]?
 
     /// Another card of the same fact.
     public struct Alternative: Sendable, Codable, Hashable {

@@ -85,8 +85,9 @@ private struct Builder {
     var antecedent: Antecedent?
     /// The heading the walk is under (numbering removed), for labels that need it ("Ziele: …").
     var heading: String?
-    /// What the bullets being walked are items of: their introducing sentence or heading.
-    var listContext: String?
+    /// The sentence that introduced the bullets being walked ("Erste Verteidigungslinie sind die
+    /// Barrieren:"), without its colon.
+    var listIntro: String?
     private var order = 0
 
     init(language: DocumentLanguage, blocks: [TextBlock]) {
@@ -147,7 +148,7 @@ private struct Builder {
             switch block.kind {
             case .heading:
                 heading = TextStructure.stripNumbering(block.text)
-                listContext = heading
+                listIntro = nil
                 if Self.isGlossaryTitle(block.text) {
                     inGlossary = true
                     index += 1
@@ -182,7 +183,7 @@ private struct Builder {
                 let bullets = bulletRun(after: index)
                 let parts = TextStructure.sentences(of: block.text)
                 antecedent = nil
-                listContext = parts.last.flatMap { $0.hasSuffix(":") ? String($0.dropLast()) : nil }
+                listIntro = parts.last.flatMap { $0.hasSuffix(":") ? String($0.dropLast()) : nil }
                 for (position, sentence) in parts.enumerated() {
                     let introducesBullets = position == parts.count - 1 && sentence.hasSuffix(":") && bullets.count >= 2
                     handle(
@@ -194,7 +195,8 @@ private struct Builder {
                 if let (term, explanation) = TextStructure.colonSplit(block.text, language: language) {
                     addGlossary(
                         term: term, explanation: explanation, page: block.page, source: block.text,
-                        context: listContext)
+                        context: usableContext(listIntro) ?? usableContext(heading),
+                        isListItem: (usableContext(listIntro)?.split(separator: " ").count ?? 0) >= 3)
                 }
             }
             index += 1
@@ -440,7 +442,8 @@ private struct Builder {
     /// An explanation that lists properties or members ("mechanische Barriere, Säureschutzmantel",
     /// "oral, sublingual, rectal") rather than saying what the term is.
     static func listsProperties(_ explanation: String) -> Bool {
-        let clause = explanation.split(whereSeparator: { ";→.".contains($0) }).first.map(String.init) ?? explanation
+        let sentence = TextStructure.sentences(of: explanation).first ?? explanation
+        let clause = sentence.split(whereSeparator: { ";→".contains($0) }).first.map(String.init) ?? sentence
         let items = clause.split(separator: ",").map { $0.split(separator: " ").map(String.init) }
         // "Y-förmige Proteine, die Antigene binden": a relative clause goes on explaining.
         let relatives: Set<String> = ["die", "der", "das", "welche", "which", "that", "who", "where", "wo"]
@@ -450,8 +453,22 @@ private struct Builder {
         return items.count >= 3 || (items.count == 2 && items.allSatisfy { $0.count <= 3 })
     }
 
+    /// A heading or a list's intro that can name what a question is about: short, no title line
+    /// ("PSY 120 – Week 5"), not opening with a pronoun or a count ("Es arbeitet …", "Zwei Sichtweisen").
+    func usableContext(_ text: String?) -> String? {
+        guard let text, !text.contains(":") else { return nil }
+        let words = text.split(separator: " ").map { $0.lowercased().trimmingCharacters(in: .punctuationCharacters) }
+        guard let first = words.first, words.count <= 6, !Self.pronounStarts.contains(first),
+            !ListQuestions.countWords.contains(first), !words.contains(where: Self.titleWords.contains)
+        else { return nil }
+        return text
+    }
+
+    /// `isListItem`: a bullet under a sentence that introduces a list ("Erste Verteidigungslinie sind
+    /// die Barrieren:"), a member of it rather than a term to define.
     private mutating func addGlossary(
-        term: String, explanation: String, page: Int, source: String, context: String? = nil
+        term: String, explanation: String, page: Int, source: String, context: String? = nil,
+        isListItem: Bool = false
     ) {
         var text = explanation.trimmingCharacters(in: .whitespaces)
         // "Real image: rays converge there. Virtual image: rays only appear to": the second term's
@@ -466,24 +483,20 @@ private struct Builder {
         }
         if text.hasSuffix(".") && !text.hasSuffix("..") { text.removeLast() }
         guard text.split(separator: " ").count >= 2, let answer = CardText.shortenAnswer(text) else { return }
+        // "Converging lens: f > 0": a sign or a value alone asks nothing the term's name would cue.
+        let words = text.split(separator: " ").filter { $0.filter(\.isLetter).count >= 2 }
+        guard words.count >= 2 || text.contains("=") else { return }
         var question: String
         // An item whose explanation lists properties is asked for them, under what it is an item of
         // ("Barrieren: Was kennzeichnet „Haut“?"), not as a definition of a common word.
-        let properties = Self.listsProperties(text)
+        let properties = Self.listsProperties(text) || (isListItem && context != nil)
         switch (language, properties) {
         case (.de, false): question = "Was bedeutet „\(term)“?"
         case (.en, false): question = "What does “\(term)” mean?"
         case (.de, true): question = "Was kennzeichnet „\(term)“?"
         case (.en, true): question = "What characterises “\(term)”?"
         }
-        // The context names the list's subject: a short heading or intro, not a sentence about
-        // something else ("Es arbeitet mit zwei Armen"), not a count ("Zwei Sichtweisen").
-        if properties, let context, context.split(separator: " ").count <= 6, !context.contains(":"),
-            let first = context.split(separator: " ").first?.lowercased(),
-            !Self.pronounStarts.contains(first), !ListQuestions.countWords.contains(first)
-        {
-            question = context + ": " + question
-        }
+        if properties, let context { question = context + ": " + question }
         add(question, CardText.capitalizedFirst(answer), page: page, kind: .definition, source: source)
         if !keyTerms.contains(term) { keyTerms.append(term) }
     }
@@ -517,6 +530,10 @@ private struct Builder {
     private static let titleWords: Set<String> = [
         "vorlesung", "lecture", "week", "woche", "sitzung", "session", "kapitel", "chapter", "seminar",
         "proseminar", "übung", "einheit", "unit", "teil", "part",
+        // Headings that name no subject.
+        "überblick", "overview", "einleitung", "einführung", "introduction", "zusammenfassung", "summary",
+        "grundlagen", "basics", "wiederholung", "recap", "fazit", "inhalt", "contents", "allgemeines",
+        "grundbegriffe", "begriffe", "terms", "vorgehen", "procedure",
     ]
 
     /// A question for a labelled line: an aspect of the section's subject ("Bystander effect: What
@@ -644,7 +661,8 @@ private struct Builder {
     }
 
     /// Replaces every whole-word occurrence of `term` with the gap; returns the text and the
-    /// spelling found first.
+    /// spelling found first. Nil when a shortened word leans on the gap ("Aufbau- und _____": the
+    /// answer's second half stands in the sentence).
     static func blank(_ term: String, in text: String) -> (text: String, found: String)? {
         var result = text
         var found: String? = nil
@@ -653,6 +671,10 @@ private struct Builder {
             result.replaceSubrange(range, with: TextToCards.gap)
         }
         guard let found else { return nil }
+        for joint in ["- und ", "- oder ", "- and ", "- or ", "- bzw. "] where result.contains(joint + TextToCards.gap)
+        {
+            return nil
+        }
         return (result, found)
     }
 
@@ -701,7 +723,8 @@ private struct Builder {
                 answerWords[0] = String(first.dropFirst())
             }
             let answer = answerWords.joined(separator: " ")
-            guard !answer.isEmpty else { continue }
+            // "… sind _____ Seiten derselben Sache" → "zwei": a count of two asks nothing.
+            guard !answer.isEmpty, !["zwei", "two", "beide", "both"].contains(answer.lowercased()) else { continue }
             // "(Ross, 1977)", "Darley & Latané (1968)": the year of a citation is no fact of the subject.
             let before = words[..<span.lowerBound].joined(separator: " ")
             let opensBracket =
