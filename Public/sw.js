@@ -34,6 +34,8 @@ const SHELL = [
   '/assets/js/views/password-reset.js',
   '/assets/js/views/import/state.js', '/assets/js/views/import/render.js', '/assets/js/views/import/screen.js',
   '/assets/js/views/magic/render.js', '/assets/js/views/magic/progress.js', '/assets/js/views/magic/screen.js',
+  '/assets/js/views/magic/source-model.js', '/assets/js/views/magic/source-markup.js', '/assets/js/views/magic/source-view.js',
+  '/assets/js/views/magic/passage-dialog.js', '/assets/css/source.css',
   '/assets/js/views/card-form/render.js', '/assets/js/views/card-form/preview.js', '/assets/js/views/card-form/images.js',
   '/assets/js/views/card-form/screen.js', '/assets/js/views/stack-detail/render.js', '/assets/js/views/stack-detail/screen.js',
   '/assets/js/views/stack-form/render.js',

@@ -2,7 +2,9 @@
 // (components/card-draft: the growing front and back, the checkbox, the source sentence, the switch
 // to the draft's alternative card type, the badge for facts already in the stack), each in an item
 // of the list. Drafts arrive in batches (while a job runs, and from further topic batches): new ones
-// are appended, items already shown are never rendered again, so the user's edits stay.
+// are appended, items already shown are never rendered again, so the user's edits stay. The source
+// text beside the list (views/magic/source-view.js) adds the learner's own drafts and leads to a
+// draft through `reveal`.
 
 import '../components/card-draft/card-draft.js';
 
@@ -49,6 +51,25 @@ class DraftEditor {
     }
     if (added) this.onChange();
     return added;
+  }
+
+  /** Whether the draft `id` is in the list. */
+  has(id) { return this.items.has(id); }
+
+  /** Scrolls to the draft `id` and focuses its front, marking it for a moment (the source text's
+   * marked sentences lead here); false when it is not in the list. */
+  reveal(id) {
+    const item = this.items.get(id);
+    if (!item) return false;
+    const li = item.parentElement;
+    item.field('question').focus({ preventScroll: true });
+    const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
+    li.scrollIntoView({ block: 'center', behavior: still ? 'auto' : 'smooth' });
+    li.classList.remove('is-found');
+    li.getBoundingClientRect(); // restarts the mark's animation
+    li.classList.add('is-found');
+    li.addEventListener('animationend', () => li.classList.remove('is-found'), { once: true });
+    return true;
   }
 
   /** Removes the items whose id is not in `keep` (drafts the server no longer has). */

@@ -151,3 +151,28 @@ export async function acceptDrafts(stackId, drafts) {
   const result = await request('POST', `${base}/accept`, { ids });
   return result?.accepted ?? ids.length;
 }
+
+/**
+ * The source text of a generation job with its marks (issue 37): sections, blocks, sentences and
+ * the drafts made from each. 404 `source_not_found` for a job without one (a topic), and on a
+ * server without the route; the page then shows no source.
+ */
+export function jobSource(stackId, jobId, { signal } = {}) {
+  return request('GET', `/stacks/${enc(stackId)}/generations/${enc(jobId)}/source`, undefined, { signal });
+}
+
+/** The rules' best card for a passage of the job `jobId` (in its language), not saved:
+ * `{question, answer, kind, cardKind}` (kind `manual`: no card found, the question is empty and
+ * the answer is the passage). */
+export function suggestCard(stackId, passage, { jobId, signal } = {}) {
+  return request('POST', `/stacks/${enc(stackId)}/drafts/suggestion`, { passage, jobId: jobId || undefined }, { signal });
+}
+
+/**
+ * Saves a draft the learner made (from a passage of the job's source; `jobId` is required):
+ * resolves with the draft (pending, as `GET …/drafts` lists it).
+ * @param {{jobId: string, question: string, answer: string, source?: string, sourcePage?: number, kind?: string}} draft
+ */
+export function createDraft(stackId, draft) {
+  return request('POST', `/stacks/${enc(stackId)}/drafts`, draft);
+}

@@ -8,15 +8,20 @@
 // mehr dazu"): its progress while it runs, then the same review list.
 // All server calls go through api/generation.js.
 //
+// Once a job from a PDF, a photo or a text has drafts, its source text stands beside them
+// (magic/source-view.js): the sentences that became drafts marked, paragraphs and sections without
+// any named, and "Karte daraus machen" for any passage.
+//
 // The screen in parts: magic/render.js (the page's templates), magic/progress.js (the progress
-// area), magic/screen.js (the MagicScreen that owns the page's state and listens to it).
+// area), magic/screen.js (the MagicScreen that owns the page's state and listens to it),
+// magic/source-model.js, source-markup.js, source-view.js and passage-dialog.js (the source text).
 
 import { render } from '../html.js';
 import { loadStrings, t } from '../i18n.js';
 import { api } from '../api/client.js';
 import { generatorInfo } from '../api/generation.js';
 import { sizeText } from '../dropzone.js';
-import { errorText, errorView, loadingView, retryable } from '../ui.js';
+import { errorText, errorView, loadStylesheet, loadingView, retryable } from '../ui.js';
 import { pageTemplate } from './magic/render.js';
 import { MagicScreen } from './magic/screen.js';
 
@@ -30,8 +35,11 @@ async function mountPage(root, ctx, reload) {
   let stack;
   let info;
   try {
-    // The page's strings (and the draft editor's) come with it: i18n/magic.*.js.
-    [stack, info] = await Promise.all([api.stack(id), generatorInfo(), loadStrings('magic')]);
+    // The page's strings (and the draft editor's) come with it: i18n/magic.*.js; the source
+    // text's styles too (css/source.css).
+    [stack, info] = await Promise.all([
+      api.stack(id), generatorInfo(), loadStrings('magic'), loadStylesheet('/assets/css/source.css'),
+    ]);
   } catch (error) {
     if (error.status === 401) return undefined;
     render(root, errorView(errorText(error)));

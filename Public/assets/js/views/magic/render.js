@@ -4,6 +4,7 @@
 import { currentLanguage, t } from '../../i18n.js';
 import { html } from '../../html.js';
 import { backButton, icon, stackBreadcrumb } from '../../ui.js';
+import { sourcePanel, sourceToggle } from './source-markup.js';
 
 const SOURCES = [['pdf', 'file'], ['photo', 'camera'], ['text', 'text'], ['topic', 'bulb']];
 
@@ -124,23 +125,39 @@ const draftsPanel = (batch) => html`
       <p class="muted">${t('magic.draftsLead')}</p>
     </div>
     <p class="gen-summary" id="gen-summary" hidden></p>
+    <p class="gen-gaps" id="gen-gaps" hidden></p>
     <div class="alert alert-info gen-warnings" id="gen-warnings" hidden>
       <p class="small" id="gen-warnings-title">${t('magic.warnings')}</p>
       <ul aria-labelledby="gen-warnings-title" ${currentLanguage() === 'de' ? '' : html`lang="de"`}></ul>
     </div>
-    <div class="draft-tools">
-      <button type="button" class="btn btn-secondary btn-sm" id="select-all">${t('magic.selectAll')}</button>
-      <button type="button" class="btn btn-secondary btn-sm" id="select-none">${t('magic.selectNone')}</button>
-      <button type="button" class="btn btn-secondary btn-sm" id="drop-duplicates" hidden></button>
-    </div>
-    <ol class="draft-list" id="draft-list"></ol>
-    <div class="alert alert-error" role="alert" id="accept-error" hidden></div>
-    <p class="help hide-touch">${isMac() ? t('magic.keyHintMac') : t('magic.keyHint')}</p>
-    <div class="form-actions">
-      <button type="button" class="btn btn-secondary" id="deepen" hidden>${icon('plus')}<span>${t('magic.deepen', { count: batch })}</span></button>
-      <button type="button" class="btn btn-primary" id="accept" aria-keyshortcuts="${isMac() ? 'Meta+Enter' : 'Control+Enter'}"></button>
+    <div class="review" id="review">
+      ${sourceToggle()}
+      <div class="review-drafts" id="review-drafts">
+        <div class="draft-tools">
+          <button type="button" class="btn btn-secondary btn-sm" id="select-all">${t('magic.selectAll')}</button>
+          <button type="button" class="btn btn-secondary btn-sm" id="select-none">${t('magic.selectNone')}</button>
+          <button type="button" class="btn btn-secondary btn-sm" id="drop-duplicates" hidden></button>
+        </div>
+        <ol class="draft-list" id="draft-list"></ol>
+        <div class="alert alert-error" role="alert" id="accept-error" hidden></div>
+        <p class="help hide-touch">${isMac() ? t('magic.keyHintMac') : t('magic.keyHint')}</p>
+        <div class="form-actions">
+          <button type="button" class="btn btn-secondary" id="deepen" hidden>${icon('plus')}<span>${t('magic.deepen', { count: batch })}</span></button>
+          <button type="button" class="btn btn-primary" id="accept" aria-keyshortcuts="${isMac() ? 'Meta+Enter' : 'Control+Enter'}"></button>
+        </div>
+      </div>
+      ${sourcePanel()}
     </div>
   </section>`;
+
+/** "Zu 2 Abschnitten wurden keine Karten erstellt: A, B." (`titles`: the job result's
+ * `sectionsWithoutCards`; the untitled section is ''). */
+export const gapsText = (titles) => t('magic.gaps', {
+  count: titles.length, names: titles.map((title) => title || t('magic.source.untitled')).join(', '),
+});
+
+/** The sentence with the mark of text without a card. */
+export const gapsMarkup = (titles) => html`${icon('gap')}<span>${gapsText(titles)}</span>`;
 
 /** The warnings of a generation (German from the server, so marked as such in English). */
 export const warningItems = (list) => html`${list.map((w) => html`<li>${w}</li>`)}`;

@@ -14,7 +14,9 @@ import { acceptDrops, sizeText } from '../../dropzone.js';
 import { leaveTo } from '../../router.js';
 import { announce, errorText, errorView, fieldError, setBusy, toast } from '../../ui.js';
 import { GenerationProgress } from './progress.js';
-import { IMAGE_TYPES, summaryText, warningItems } from './render.js';
+import { IMAGE_TYPES, gapsMarkup, gapsText, summaryText, warningItems } from './render.js';
+import { gapTitles, isGapWarning } from './source-model.js';
+import { SourceView } from './source-view.js';
 
 export class MagicScreen {
   /** `gen`: {id, stackUrl, info, withModel, model, size, batch} (magic.js); `root` holds its page. */
@@ -32,6 +34,7 @@ export class MagicScreen {
     };
     this.progress = new GenerationProgress(root, gen.withModel && gen.model ? gen.model : '');
     this.editor = createDraftEditor($('#draft-list'), { onChange: () => this.updateControls(), announce: (text) => this.say(text) });
+    this.sourceView = new SourceView(root, { stackId: gen.id, editor: this.editor, announce: (text) => this.say(text) });
     this.listenForm();
     this.listenDrafts();
     this.updateControls();
@@ -40,6 +43,7 @@ export class MagicScreen {
   destroy() {
     this.unmounted = true;
     this.running?.abort();
+    this.sourceView.destroy();
   }
 
   /** Speaks a short message about the review list. */
@@ -163,11 +167,24 @@ export class MagicScreen {
     return errorText(error, `magic.error.${input.source}`);
   }
 
-  showWarnings(warnings) {
+  /** The job's warnings; `gaps`: the sections without cards are named apart (showGaps), so their
+   * German warning is left out. */
+  showWarnings(warnings, { gaps = false } = {}) {
     const box = this.root.querySelector('#gen-warnings');
-    const list = (Array.isArray(warnings) ? warnings : []).filter((w) => typeof w === 'string' && w.trim());
+    const list = (Array.isArray(warnings) ? warnings : [])
+      .filter((w) => typeof w === 'string' && w.trim() && !(gaps && isGapWarning(w)));
     render(box.querySelector('ul'), warningItems(list));
     box.hidden = list.length === 0;
+  }
+
+  /** "Zu 2 Abschnitten wurden keine Karten erstellt: A, B." from the job result; returns the
+   * sentence ('' when every section has cards). */
+  showGaps(result) {
+    const titles = gapTitles(result);
+    const line = this.root.querySelector('#gen-gaps');
+    if (titles.length) render(line, gapsMarkup(titles));
+    line.hidden = titles.length === 0;
+    return titles.length ? gapsText(titles) : '';
   }
 
   /** Shows the review list (before drafts go in, so that their fields are measured visible); focus
@@ -198,7 +215,9 @@ export class MagicScreen {
       el.emptyArea.hidden = true;
       this.topic = null;
       el.summary.hidden = true;
+      this.showGaps({});
       this.showWarnings([]);
+      this.sourceView.reset();
     }
     setBusy(el.submit, true);
     if (more) setBusy(el.deepenButton, true);
@@ -233,8 +252,9 @@ export class MagicScreen {
     }
   }
 
-  /** A run ended with drafts (or none): the summary, the warnings, "Weiter vertiefen". */
-  finished(input, { drafts, result }, { more, isPdf }) {
+  /** A run ended with drafts (or none): the summary, the warnings, "Weiter vertiefen", and the
+   * source text beside the drafts (not for a topic: it has none). */
+  finished(input, { jobId, drafts, result }, { more, isPdf }) {
     const { el, gen } = this;
     this.progress.stop();
     if (input.source === 'topic') this.topic = { topic: input.topic, instructions: input.instructions, depth: input.depth || 1 };
@@ -247,9 +267,11 @@ export class MagicScreen {
     const summary = summaryText(result, drafts.length, more, isPdf);
     el.summary.textContent = summary;
     el.summary.hidden = false;
-    if (!more) this.showWarnings(result.warnings);
+    const gaps = more ? '' : this.showGaps(result);
+    if (!more) this.showWarnings(result.warnings, { gaps: Boolean(gaps) });
+    if (!more && input.source !== 'topic') this.sourceView.show(jobId);
     const deepened = drafts.length ? t('magic.deepened', { count: drafts.length }) : t('magic.deepenNone');
-    this.progress.speak('done', more ? deepened : summary, { force: true });
+    this.progress.speak('done', more ? deepened : [summary, gaps].filter(Boolean).join(' '), { force: true });
   }
 
   failed(error, input, more) {
