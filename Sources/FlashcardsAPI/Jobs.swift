@@ -109,16 +109,19 @@ public struct DraftDTO: Codable, Sendable, Hashable {
     @Nullable public var alternative: DraftAlternativeDTO?
     /// The question of a card already in the stack that asks the same, when there is one.
     @Nullable public var duplicateOf: String?
-    /// The kind of card accepting it makes (`CardKind.ofDraft`): `fillBlank` for a sentence with a
-    /// blank, otherwise `basic`.
+    /// The kind of card accepting it makes: the model's (multiple choice, true/false, …), else
+    /// `fillBlank` for a sentence with a blank, otherwise `basic`.
     @WrittenWithDefault public var cardKind: CardKind?
+    /// A multiple-choice draft's wrong options.
+    @Nullable public var choices: [String]?
 
     /// Creates the DTO.
     public init(
         id: UUID, jobId: UUID, question: String, answer: String, sourcePage: Int?, kind: String, status: String,
         source: String? = nil, alternative: DraftAlternativeDTO? = nil, duplicateOf: String? = nil,
-        cardKind: CardKind? = nil
+        cardKind: CardKind? = nil, choices: [String]? = nil
     ) {
+        self.choices = choices
         self.cardKind = cardKind
         self.id = id
         self.jobId = jobId

@@ -22,12 +22,16 @@ public struct GenerationRequest: Sendable {
     public var maximumCards: Int
     /// For a topic: the batch's level, 1 for the basics, each later batch a level deeper.
     public var depth: Int
+    /// The language a model writes the cards in (the learner's); nil: the material's. The offline
+    /// rules always write in the material's language.
+    public var cardLanguage: DocumentLanguage?
 
     /// Creates a request.
     public init(
         source: Source, customInstructions: String = "", existingQuestions: [String] = [], maximumCards: Int = 300,
-        depth: Int = 1
+        depth: Int = 1, cardLanguage: DocumentLanguage? = nil
     ) {
+        self.cardLanguage = cardLanguage
         self.source = source
         self.customInstructions = customInstructions
         self.existingQuestions = existingQuestions

@@ -32,14 +32,14 @@ public struct GenerationPipeline: Sendable {
     /// Drafts from uploaded bytes (PDF, PNG, JPEG or UTF-8 text).
     public func run(
         data: Data, customInstructions: String = "", existingQuestions: [String] = [],
-        progress: @escaping ProgressHandler = { _ in }
+        cardLanguage: DocumentLanguage? = nil, progress: @escaping ProgressHandler = { _ in }
     ) async throws -> GenerationResult {
         let document = try await extractor.extract(data, progress: progress)
         try Task.checkCancellation()
         return try await generator.generate(
             GenerationRequest(
                 source: .document(document), customInstructions: customInstructions,
-                existingQuestions: existingQuestions),
+                existingQuestions: existingQuestions, cardLanguage: cardLanguage),
             progress: progress
         ).withSource(document)
     }
@@ -47,24 +47,26 @@ public struct GenerationPipeline: Sendable {
     /// Drafts about a topic (needs a language model).
     public func run(
         topic: String, depth: Int = 1, customInstructions: String = "", existingQuestions: [String] = [],
-        progress: @escaping ProgressHandler = { _ in }
+        cardLanguage: DocumentLanguage? = nil, progress: @escaping ProgressHandler = { _ in }
     ) async throws -> GenerationResult {
         try await generator.generate(
             GenerationRequest(
                 source: .topic(topic), customInstructions: customInstructions, existingQuestions: existingQuestions,
-                depth: depth),
+                depth: depth, cardLanguage: cardLanguage),
             progress: progress)
     }
 
     /// The same as `run(data:…)` as a stream of events; cancelling the consumer cancels the work.
-    public func events(data: Data, customInstructions: String = "", existingQuestions: [String] = [])
-        -> AsyncThrowingStream<Event, any Error>
-    {
+    public func events(
+        data: Data, customInstructions: String = "", existingQuestions: [String] = [],
+        cardLanguage: DocumentLanguage? = nil
+    ) -> AsyncThrowingStream<Event, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     let result = try await run(
-                        data: data, customInstructions: customInstructions, existingQuestions: existingQuestions
+                        data: data, customInstructions: customInstructions, existingQuestions: existingQuestions,
+                        cardLanguage: cardLanguage
                     ) { continuation.yield(.progress($0)) }
                     continuation.yield(.finished(result))
                     continuation.finish()

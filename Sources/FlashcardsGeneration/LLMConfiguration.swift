@@ -66,6 +66,11 @@ public struct LLMConfiguration: Sendable, Hashable {
     public var temperature: Double
     /// Where the instructions go.
     public var systemPrompt: SystemPrompt
+    /// The kinds of card asked for, each with its own schema (`ModelCardSchema`).
+    public var cardKinds: [ModelCardKind]
+    /// Whether each card from a document quotes the words it was made from (the draft review
+    /// marks them in the source).
+    public var quotes: Bool
 
     /// Creates a configuration.
     public init(
@@ -73,8 +78,11 @@ public struct LLMConfiguration: Sendable, Hashable {
         requestTimeoutSeconds: Double = 120, maximumRetries: Int = 3, initialBackoffSeconds: Double = 1,
         maximumBackoffSeconds: Double = 30, responseFormat: ResponseFormat = .auto,
         cardsPerChunk: Int = defaultCardsPerChunk,
-        maximumTokens: Int = 2_048, temperature: Double = 0.2, systemPrompt: SystemPrompt = .system
+        maximumTokens: Int = 2_048, temperature: Double = 0.2, systemPrompt: SystemPrompt = .system,
+        cardKinds: [ModelCardKind] = ModelCardKind.allCases, quotes: Bool = true
     ) {
+        self.cardKinds = cardKinds.isEmpty ? [.basic] : cardKinds
+        self.quotes = quotes
         self.baseURL = baseURL
         self.model = model
         self.apiKey = apiKey
@@ -96,7 +104,9 @@ public struct LLMConfiguration: Sendable, Hashable {
     /// `FLASHCARDS_LLM_MAX_CHUNKS`, `FLASHCARDS_LLM_CHUNK_CHARS`, `FLASHCARDS_LLM_TIMEOUT_SECONDS`,
     /// `FLASHCARDS_LLM_MAX_RETRIES`, `FLASHCARDS_LLM_RESPONSE_FORMAT` (auto, json_schema, json_object_schema,
     /// json_object, none), `FLASHCARDS_LLM_CARDS_PER_CHUNK`, `FLASHCARDS_LLM_MAX_TOKENS`,
-    /// `FLASHCARDS_LLM_TEMPERATURE`, `FLASHCARDS_LLM_SYSTEM_PROMPT` (system, user).
+    /// `FLASHCARDS_LLM_TEMPERATURE`, `FLASHCARDS_LLM_SYSTEM_PROMPT` (system, user),
+    /// `FLASHCARDS_LLM_CARD_KINDS` (comma-separated: basic, cloze, multipleChoice, trueFalse),
+    /// `FLASHCARDS_LLM_QUOTES` (`false` to ask for no quotes).
     public init?(environment: [String: String]) {
         guard let base = environment["FLASHCARDS_LLM_BASE_URL"], !base.isEmpty,
             let model = environment["FLASHCARDS_LLM_MODEL"], !model.isEmpty
@@ -128,6 +138,13 @@ public struct LLMConfiguration: Sendable, Hashable {
         if let value = environment["FLASHCARDS_LLM_SYSTEM_PROMPT"].flatMap(SystemPrompt.init(rawValue:)) {
             systemPrompt = value
         }
+        if let value = environment["FLASHCARDS_LLM_CARD_KINDS"] {
+            let kinds = value.split(separator: ",").compactMap {
+                ModelCardKind(rawValue: $0.trimmingCharacters(in: .whitespaces))
+            }
+            if !kinds.isEmpty { cardKinds = kinds }
+        }
+        if let value = environment["FLASHCARDS_LLM_QUOTES"] { quotes = !["0", "false", "no", "off"].contains(value) }
     }
 
     /// The chat-completions endpoint derived from the base URL.

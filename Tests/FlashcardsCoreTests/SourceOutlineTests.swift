@@ -55,6 +55,10 @@ struct SourceOutlineTests {
         let word = SourceOutline(cleanedPages: [SourcePage(number: 1, text: "Nachfrage\n\nDie Nachfrage steigt.")])
             .marked(with: ["Die Nachfrage steigt."])
         #expect(!word.sections[0].blocks[0].covered && word.sections[0].blocks[1].covered)
+        // A loose quote marks the sentence holding most of its words; too few in common mark nothing.
+        let loose = outline.marked(with: ["Haushalte wollen die Menge eines Gutes zu einem Preis kaufen", "Preis Gut"])
+        #expect(loose.sections[0].blocks[2].sentences[0].drafts == [0])
+        #expect(loose.sections.flatMap(\.blocks).flatMap(\.sentences).allSatisfy { !$0.drafts.contains(1) })
         // Text before the first heading is named by its first words.
         let untitled = SourceOutline(
             cleanedPages: [SourcePage(number: 1, text: "Ohne Überschrift beginnt dieser Text mit einem langen Satz.")])

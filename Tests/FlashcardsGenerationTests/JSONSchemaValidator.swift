@@ -4,12 +4,12 @@ import Foundation
 
 /// A small JSON Schema validator for the keywords the card schema uses (`type`, `properties`,
 /// `required`, `additionalProperties: false`, `items`, `minItems`, `maxItems`, `minLength`,
-/// `maxLength`, `pattern`), written independently of the generator so that tests check model output against
+/// `maxLength`, `pattern`, `enum` of strings, `anyOf`), written independently of the generator so that tests check model output against
 /// the schema itself rather than against the parser's leniency. Unknown keywords fail loudly.
 enum JSONSchemaValidator {
     private static let known: Set<String> = [
         "type", "properties", "required", "additionalProperties", "items", "minItems", "maxItems", "minLength",
-        "maxLength", "pattern",
+        "maxLength", "pattern", "enum", "anyOf",
     ]
 
     /// The violations of `text` (JSON) against `schema`; empty when it validates.
@@ -24,6 +24,18 @@ enum JSONSchemaValidator {
     static func violations(of value: Any, against schema: [String: Any], at path: String) -> [String] {
         var found: [String] = []
         for key in schema.keys where !known.contains(key) { found.append("\(path): unsupported keyword \(key)") }
+        if let options = schema["anyOf"] as? [[String: Any]] {
+            // Valid when one option takes it; otherwise the option with the fewest violations speaks.
+            let results = options.map { violations(of: value, against: $0, at: path) }
+            guard !results.contains(where: \.isEmpty) else { return found }
+            return found + (results.min { $0.count < $1.count } ?? ["\(path): no option of anyOf"])
+        }
+        if let allowed = schema["enum"] as? [String] {
+            guard let string = value as? String, allowed.contains(string) else {
+                return found + ["\(path): not one of \(allowed)"]
+            }
+            if schema["type"] == nil { return found }
+        }
         switch schema["type"] as? String {
         case "object":
             guard let object = value as? [String: Any] else { return ["\(path): not an object"] }

@@ -78,7 +78,9 @@ struct OpenAICompatibleGeneratorTests {
                     "type": "json_schema",
                     "json_schema": [
                         "name": "flashcards", "strict": true,
-                        "schema": ModelCardSchema.schema(maximumCards: 15).foundationObject,
+                        "schema": ModelCardSchema.schema(
+                            maximumCards: 15, kinds: ModelCardKind.allCases, quotes: true
+                        ).foundationObject,
                     ] as [String: Any],
                 ]))
         #expect(request.messagesText.contains("Formuliere alle Karteikarten in Stichpunkten."))

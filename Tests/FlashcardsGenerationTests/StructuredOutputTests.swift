@@ -35,7 +35,7 @@ struct StructuredOutputTests {
         LLMConfiguration(
             baseURL: server.baseURL, model: "small-model", chunkCharacters: 800, requestTimeoutSeconds: 5,
             maximumRetries: 2, initialBackoffSeconds: 0.01, responseFormat: format, cardsPerChunk: 4,
-            maximumTokens: 700, temperature: 0)
+            maximumTokens: 700, temperature: 0, cardKinds: [.basic], quotes: false)
     }
 
     static func run(
@@ -233,7 +233,8 @@ struct StructuredOutputTests {
         defer { Task { await server.shutdown() } }
         let result = try await Self.run(server)
         #expect(result.cards.count == 2)
-        let repair = OpenAICompatibleGenerator.repairPrompt(.notJSON, truncated: true, count: 4, language: .de)
+        let repair = OpenAICompatibleGenerator.repairPrompt(
+            .notJSON, truncated: true, format: .init(kinds: [.basic], quotes: false, maximumCards: 4), language: .de)
         #expect(repair.contains("abgeschnitten") && repair.contains(ModelCardSchema.text(maximumCards: 4)))
         #expect(
             server.requests.map { canonical($0.json) } == [

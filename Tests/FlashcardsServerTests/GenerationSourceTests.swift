@@ -1,4 +1,6 @@
 import FlashcardsAPI
+import FlashcardsGeneration
+import FlashcardsTestServer
 import Fluent
 import Foundation
 import Testing
@@ -145,6 +147,69 @@ struct GenerationSourceTests {
                     data: try JSONEncoder().encode(CreateDraftRequest(jobId: jobId, question: "F?", answer: "A")))
             ) { res in status = res.status }
             #expect(status == .notFound)
+        }
+    }
+
+    @Test(
+        "a model's drafts of every kind become cards of their kind; its quotes mark the source",
+        arguments: TestDatabase.available)
+    func modelKinds(db: TestDatabase) async throws {
+        let cards = """
+            {"cards":[
+              {"kind":"multipleChoice","question":"Was ist das Kraftwerk der Zelle?","answer":"Das Mitochondrium",
+               "distractors":["Das Ribosom","Der Zellkern","Die Vakuole"],
+               "quote":"Das Mitochondrium ist das Kraftwerk der Zelle"},
+              {"kind":"trueFalse","statement":"Osmose ist die Diffusion von Wasser durch eine Membran.","answer":"true",
+               "quote":"Unter Osmose versteht man die Diffusion von Wasser"},
+              {"kind":"cloze","text":"In den Mitochondrien wird _____ gebildet.","answer":"ATP",
+               "quote":"in dem ATP gebildet wird"}
+            ]}
+            """
+        let model = try await MockLLMServer.start([.content(cards)])
+        defer { Task { await model.shutdown() } }
+        let url = model.baseURL
+        try await withApp(
+            db,
+            adjust: {
+                workers(1)(&$0)
+                $0.llm = LLMConfiguration(baseURL: url, model: "fake", requestTimeoutSeconds: 10, maximumRetries: 0)
+            }
+        ) { app in
+            let token = try await app.compatSignup()
+            let stackId = try await createStack(app, token: token)
+            var jobId: UUID?
+            try await app.testing().test(
+                .POST, "api/v1/stacks/\(stackId)/generations", headers: bearerHeaders(token),
+                body: ByteBuffer(data: try JSONEncoder().encode(GenerationRequestDTO(text: Self.notes)))
+            ) { res in jobId = try res.decoded(JobDTO.self).id }
+            let id = try #require(jobId)
+            let job = try await waitForJob(app, id)
+            #expect(job.status == "succeeded", "\(job.error ?? "")")
+            var drafts: [DraftDTO] = []
+            try await app.testing().test(
+                .GET, "api/v1/stacks/\(stackId)/drafts?jobId=\(id)", headers: bearerHeaders(token)
+            ) { res in drafts = try res.decoded([DraftDTO].self) }
+            #expect(drafts.map(\.cardKind) == [.multipleChoice, .trueFalse, .fillBlank])
+            #expect(drafts[0].choices == ["Das Ribosom", "Der Zellkern", "Die Vakuole"] && drafts[1].choices == nil)
+            #expect(drafts.allSatisfy { $0.kind == "model" && $0.source != nil })
+            // The learner's language (German by default) went to the model.
+            #expect(model.requests.first?.messagesText.contains("Schreibe auf Deutsch") == true)
+            // The quotes mark their sentences; the section without one is named.
+            try await app.testing().test(
+                .GET, "api/v1/stacks/\(stackId)/generations/\(id)/source", headers: bearerHeaders(token)
+            ) { res in
+                let source = try res.decoded(GenerationSourceDTO.self)
+                #expect(source.sections[0].blocks.flatMap(\.sentences).filter(\.covered).count == 2)
+                #expect(source.sectionsWithoutDrafts == ["2. Ausblick"])
+            }
+            try await app.testing().test(
+                .POST, "api/v1/stacks/\(stackId)/drafts/accept", headers: bearerHeaders(token)
+            ) { res in #expect(res.status == .ok) }
+            let made = try await CardModel.query(on: app.db).sort(\.$question).all()
+            #expect(Set(made.map(\.kind)) == ["multipleChoice", "trueFalse", "fillBlank"])
+            let choice = try #require(made.first { $0.kind == "multipleChoice" })
+            #expect(choice.answer == "Das Mitochondrium" && choice.choices?.count == 3)
+            #expect(made.first { $0.kind == "trueFalse" }?.answer == "true")
         }
     }
 

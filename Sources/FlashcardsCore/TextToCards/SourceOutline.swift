@@ -99,7 +99,38 @@ public struct SourceOutline: Sendable, Hashable {
                 }
             }
         }
+        outline.markLooseQuotes(sources)
         return outline
+    }
+
+    /// A model quotes loosely (a word changed, a case ending): a source no sentence matched marks
+    /// the sentence that holds most of its words, when that is at least 60 % of them.
+    private mutating func markLooseQuotes(_ sources: [String?]) {
+        let matched = Set(sections.flatMap(\.blocks).flatMap(\.sentences).flatMap(\.drafts))
+        for (draft, source) in sources.enumerated() where !matched.contains(draft) {
+            guard let source else { continue }
+            let quoted = Self.words(source)
+            guard quoted.count >= 3 else { continue }
+            var best: (share: Double, at: (Int, Int, Int))?
+            for (s, section) in sections.enumerated() {
+                for (b, block) in section.blocks.enumerated() {
+                    for (t, sentence) in block.sentences.enumerated() {
+                        let share = Double(quoted.intersection(Self.words(sentence.text)).count) / Double(quoted.count)
+                        if share > (best?.share ?? 0) { best = (share, (s, b, t)) }
+                    }
+                }
+            }
+            guard let best, best.share >= 0.6 else { continue }
+            sections[best.at.0].blocks[best.at.1].sentences[best.at.2].drafts.append(draft)
+        }
+    }
+
+    /// The words of three letters or more, lower-cased.
+    static func words(_ text: String) -> Set<String> {
+        Set(
+            text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init).filter {
+                $0.count >= 3
+            })
     }
 
     /// Sections with running text of at least `minimumWords` words from which no draft came, in order.

@@ -31,6 +31,10 @@ final class CardDraftModel: Model, @unchecked Sendable {
     @OptionalField(key: "duplicate_of") var duplicateOf: String?
     /// The card an accepted draft became (its path id), so the card can name its source sentence.
     @OptionalField(key: "card_id") var cardId: UUID?
+    /// The kind of card it becomes when a model said so; nil: its texts decide (`CardKind.ofDraft`).
+    @OptionalField(key: "card_kind") var cardKindName: String?
+    /// A multiple-choice draft's wrong options, as JSON.
+    @OptionalField(key: "choices") var choicesJSON: String?
 
     init() {}
 
@@ -56,6 +60,19 @@ final class CardDraftModel: Model, @unchecked Sendable {
             alternativeKind = alternative.kind.rawValue
         }
         duplicateOf = draft.duplicateOf.map { String($0.prefix(TextLimits.question)) }
+        cardKindName = draft.cardKind?.rawValue
+        choices = draft.choices
+    }
+
+    /// The kind of card accepting it makes.
+    var cardKind: CardKind {
+        cardKindName.flatMap(CardKind.init(rawValue:)) ?? CardKind.ofDraft(question: question, answer: answer)
+    }
+
+    /// A multiple-choice draft's wrong options.
+    var choices: [String]? {
+        get { StoredChoices.decode(choicesJSON) }
+        set { choicesJSON = StoredChoices.encode(newValue) }
     }
 }
 
@@ -67,7 +84,8 @@ extension CardModel {
         let card = CardModel(
             uniqueId: uniqueId, stackId: stackId, userId: userId, question: draft.question, answer: draft.answer,
             hint: nil, now: now)
-        card.kind = CardKind.ofDraft(question: draft.question, answer: draft.answer).rawValue
+        card.kind = draft.cardKind.rawValue
+        if draft.cardKind == .multipleChoice { card.choices = draft.choices }
         return card
     }
 }

@@ -80,6 +80,9 @@ struct GenerationJobHandler: JobHandler {
                 .sort(\.$createdAt, .descending).limit(2_000).all(\.$question)
         }
         let pipeline = GenerationPipeline(generator: GenerationPipeline.generator(for: llm))
+        // A model writes in the learner's language; the offline rules in the material's.
+        let cardLanguage = DocumentLanguage(
+            rawValue: try await LearnerSettingsModel.find(for: job.userId, on: job.db).language)
         var saved = 0
         var pages: Int?
 
@@ -90,13 +93,15 @@ struct GenerationJobHandler: JobHandler {
                 try await job.report(JobProgressDTO(stage: "generating", message: "Karteikarten werden generiert …"))
                 result = try await pipeline.run(
                     topic: payload.text ?? "", depth: payload.depth ?? 1,
-                    customInstructions: payload.customInstructions, existingQuestions: existing)
+                    customInstructions: payload.customInstructions, existingQuestions: existing,
+                    cardLanguage: cardLanguage)
             default:
                 let data =
                     payload.source == "text" ? Data((payload.text ?? "").utf8) : (try await job.input() ?? Data())
                 var finished: GenerationResult?
                 for try await event in pipeline.events(
-                    data: data, customInstructions: payload.customInstructions, existingQuestions: existing)
+                    data: data, customInstructions: payload.customInstructions, existingQuestions: existing,
+                    cardLanguage: cardLanguage)
                 {
                     switch event {
                     case .progress(.draftsMade(let drafts)):

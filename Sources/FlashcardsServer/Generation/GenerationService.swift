@@ -245,6 +245,6 @@ extension CardDraftModel {
         return DraftDTO(
             id: id!, jobId: jobId, question: question, answer: answer, sourcePage: sourcePage, kind: kind,
             status: status, source: sourceText, alternative: alternative, duplicateOf: duplicateOf,
-            cardKind: CardKind.ofDraft(question: question, answer: answer))
+            cardKind: cardKind, choices: choices)
     }
 }

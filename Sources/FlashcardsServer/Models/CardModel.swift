@@ -98,12 +98,8 @@ final class CardModel: Model, @unchecked Sendable {
 
     /// A multiple-choice card's wrong options; nil for every other card.
     var choices: [String]? {
-        get { choicesJSON.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } }
-        set {
-            choicesJSON = newValue.flatMap { choices in
-                (try? JSONEncoder().encode(choices)).map { String(decoding: $0, as: UTF8.self) }
-            }
-        }
+        get { StoredChoices.decode(choicesJSON) }
+        set { choicesJSON = StoredChoices.encode(newValue) }
     }
 
     /// What the learner sees of the card and what an answer is checked against.
@@ -141,5 +137,16 @@ final class CardModel: Model, @unchecked Sendable {
         reviewCount = schedule.reviewCount
         firstReviewedAt = schedule.firstReviewedAt
         lastReviewedAt = schedule.lastReviewedAt
+    }
+}
+
+/// Wrong options of a multiple-choice card or draft, stored as a JSON array of strings.
+enum StoredChoices {
+    static func decode(_ json: String?) -> [String]? {
+        json.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+    }
+
+    static func encode(_ choices: [String]?) -> String? {
+        choices.flatMap { (try? JSONEncoder().encode($0)).map { String(decoding: $0, as: UTF8.self) } }
     }
 }
