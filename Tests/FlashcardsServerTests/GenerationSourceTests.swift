@@ -168,13 +168,11 @@ struct GenerationSourceTests {
         let model = try await MockLLMServer.start([.content(cards)])
         defer { Task { await model.shutdown() } }
         let url = model.baseURL
-        try await withApp(
-            db,
-            adjust: {
-                workers(1)(&$0)
-                $0.llm = LLMConfiguration(baseURL: url, model: "fake", requestTimeoutSeconds: 10, maximumRetries: 0)
-            }
-        ) { app in
+        let configure: (inout AppConfiguration) -> Void = {
+            workers(1)(&$0)
+            $0.llm = LLMConfiguration(baseURL: url, model: "fake", requestTimeoutSeconds: 10, maximumRetries: 0)
+        }
+        try await withApp(db, adjust: configure) { app in
             let token = try await app.compatSignup()
             let stackId = try await createStack(app, token: token)
             var jobId: UUID?
