@@ -200,14 +200,23 @@ struct GenerationSourceTests {
                 #expect(source.sections[0].blocks.flatMap(\.sentences).filter(\.covered).count == 2)
                 #expect(source.sectionsWithoutDrafts == ["2. Ausblick"])
             }
+            // A true/false statement edited into a question with another answer is a basic card.
+            let edited = try JSONEncoder().encode(UpdateDraftRequest(answer: "Ja"))
+            try await app.testing().test(
+                .PATCH, "api/v1/stacks/\(stackId)/drafts/\(drafts[1].id)", headers: bearerHeaders(token),
+                body: ByteBuffer(data: edited)
+            ) { res in
+                let changed = try res.decoded(DraftDTO.self)
+                #expect(changed.cardKind == .basic)
+            }
             try await app.testing().test(
                 .POST, "api/v1/stacks/\(stackId)/drafts/accept", headers: bearerHeaders(token)
             ) { res in #expect(res.status == .ok) }
             let made = try await CardModel.query(on: app.db).sort(\.$question).all()
-            #expect(Set(made.map(\.kind)) == ["multipleChoice", "trueFalse", "fillBlank"])
+            #expect(made.first { $0.answer == "Ja" }?.kind == "basic")
+            #expect(Set(made.map(\.kind)) == ["multipleChoice", "basic", "fillBlank"])
             let choice = try #require(made.first { $0.kind == "multipleChoice" })
             #expect(choice.answer == "Das Mitochondrium" && choice.choices?.count == 3)
-            #expect(made.first { $0.kind == "trueFalse" }?.answer == "true")
         }
     }
 

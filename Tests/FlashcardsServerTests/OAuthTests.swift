@@ -93,6 +93,10 @@ struct OAuthTests {
                     "/api/v1/oauth/client?clientId=\(Self.formEncoded(clientId))&redirectUri=https%3A%2F%2Fevil.example",
                     token: session)
                 #expect(wrongAddress.status == 400)
+                let unknown = try await Self.request(
+                    url, "GET", "/api/v1/oauth/client?clientId=nope&redirectUri=\(Self.formEncoded(callback))",
+                    token: session)
+                #expect(unknown.status == 404)
                 let verifier = String(repeating: "v3rifier-", count: 6)
                 func allow(_ approve: Bool) async throws -> URLComponents {
                     let answer = try await Self.request(

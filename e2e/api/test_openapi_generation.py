@@ -27,7 +27,9 @@ from openapi_helpers import (
     LECTURE,
     OPTIMIZE,
     STACK,
+    SOURCE,
     STACKS,
+    SUGGESTION,
     V1,
     code,
     fixture,
@@ -243,6 +245,68 @@ def test_v1_generation_story(api: Api):
     api.call("POST", GENERATIONS, path={"stackId": "kaputt"}, token=token, json_body={"text": LECTURE}, expect=404)
     api.call("POST", GENERATIONS, path=at, json_body={"text": LECTURE}, expect=401)
     api.call("POST", GENERATIONS, path=at, files={"file": ("a.txt", b"Die Zelle ist klein.")}, expect=401)
+
+
+def test_v1_source_beside_the_drafts(api: Api):
+    """The source of a generation, marked; the rules' card for a passage; a draft the learner adds."""
+    owner = api.signup()
+    token = owner["token"]
+    other = api.signup("Jonas Fremd")["token"]
+    _, stack = api.call("POST", STACKS, token=token, json_body={"name": "Zellbiologie", "color": "#059669"}, expect=201)
+    at = {"stackId": stack["id"]}
+    _, job = api.call("POST", GENERATIONS, path=at, token=token, json_body={"text": LECTURE}, expect=202)
+    done = wait_for_job(api, token, job["id"])
+    assert done["status"] == "succeeded", done
+    outcome = json.loads(done["result"])
+    source_at = {**at, "jobId": job["id"]}
+    _, source = api.call("GET", SOURCE, path=source_at, token=token, expect=200)
+    assert source["jobId"] == job["id"] and source["origin"] == "text" and source["language"] == "de"
+    sentences = [s for section in source["sections"] for block in section["blocks"] for s in block["sentences"]]
+    _, drafts = api.call("GET", DRAFTS, path=at, token=token, params={"jobId": job["id"]}, expect=200)
+    marked = {i for s in sentences for i in s["draftIds"]}
+    assert marked and marked <= {d["id"] for d in drafts}, "marks name the job's pending drafts"
+    assert outcome["sectionsWithoutCards"] == source["sectionsWithoutDrafts"]
+
+    # A passage the generator left out (or any other): the rules' card, edited, added as a draft.
+    passage = next((s["text"] for s in sentences if not s["covered"]), sentences[0]["text"])
+    _, suggestion = api.call(
+        "POST", SUGGESTION, path=at, token=token, json_body={"passage": passage, "jobId": job["id"]}, expect=200
+    )
+    assert suggestion["kind"] in ("definition", "list", "enumeration", "fact", "cloze", "manual")
+    assert suggestion["answer"] and (suggestion["question"] or suggestion["kind"] == "manual")
+    question = suggestion["question"] or "Was steht in diesem Satz?"
+    _, made = api.call(
+        "POST", DRAFTS, path=at, token=token, expect=201,
+        json_body={"jobId": job["id"], "question": question, "answer": suggestion["answer"], "source": passage},
+    )
+    assert made["kind"] == "manual" and made["status"] == "pending" and made["source"] == passage
+    _, source = api.call("GET", SOURCE, path=source_at, token=token, expect=200)
+    assert any(
+        made["id"] in s["draftIds"] for section in source["sections"] for b in section["blocks"] for s in b["sentences"]
+    )
+
+    # Bad input and other learners.
+    for bad in ({}, {"passage": "  "}, {"passage": "x" * 4_001}, {"passage": 5}):
+        _, body = api.call("POST", SUGGESTION, path=at, token=token, json_body=bad, expect=400)
+        assert code(body) in ("validation_failed", "malformed_json"), bad
+    for bad in (
+        {"question": "F?", "answer": "A"},
+        {"jobId": job["id"], "question": " ", "answer": "A"},
+        {"jobId": job["id"], "question": "F?", "answer": "A", "kind": "poem"},
+        {"jobId": job["id"], "question": "F?", "answer": "A", "sourcePage": 0},
+    ):
+        api.call("POST", DRAFTS, path=at, token=token, json_body=bad, expect=400)
+    _, body = api.call(
+        "POST", DRAFTS, path=at, token=token, expect=404,
+        json_body={"jobId": str(uuid.uuid4()), "question": "F?", "answer": "A"},
+    )
+    assert code(body) == "job_not_found"
+    _, body = api.call("GET", SOURCE, path={**at, "jobId": str(uuid.uuid4())}, token=token, expect=404)
+    assert code(body) == "job_not_found"
+    _, theirs = api.call("POST", STACKS, token=other, json_body={"name": "Fremd", "color": "#059669"}, expect=201)
+    api.call("GET", SOURCE, path={"stackId": theirs["id"], "jobId": job["id"]}, token=other, expect=404)
+    api.call("GET", SOURCE, path=source_at, token=other, expect=404)
+    api.call("GET", SOURCE, path=source_at, expect=401)
 
 
 def test_v1_jobs_are_cancelled_and_streamed(idle_server, checker):

@@ -29,6 +29,7 @@ def test_v1_tokens_story(api: Api):
     _, empty = api.call("GET", TOKENS, token=token, expect=200)
     assert empty == []
     api.call("POST", TOKENS, token=token, json_body={"name": "", "scopes": ["read"]}, expect=400)
+    api.call("POST", TOKENS, token=token, json_body={"name": "Doppelt", "scopes": ["read", "read"]}, expect=400)
     _, made = api.call(
         "POST", TOKENS, token=token, json_body={"name": "Skript", "scopes": ["write"], "expiresInDays": 30}, expect=201
     )
@@ -70,7 +71,15 @@ def test_v1_oauth_consent(api: Api):
         "GET", OAUTH_CLIENT, token=token, params={"clientId": client_id, "redirectUri": callback}, expect=200
     )
     assert info == {"name": "Claude", "redirectUri": callback}
-    api.call("GET", OAUTH_CLIENT, token=token, params={"clientId": "nope", "redirectUri": callback}, expect=400)
+    _, body = api.call(
+        "GET", OAUTH_CLIENT, token=token, params={"clientId": "nope", "redirectUri": callback}, expect=404
+    )
+    assert body["code"] == "invalid_client"
+    _, body = api.call(
+        "GET", OAUTH_CLIENT, token=token, params={"clientId": client_id, "redirectUri": "https://evil.example"},
+        expect=400,
+    )
+    assert body["code"] == "invalid_request"
     verifier = "v" * 64
     challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
     body = {"clientId": client_id, "redirectUri": callback, "codeChallenge": challenge, "codeChallengeMethod": "S256",

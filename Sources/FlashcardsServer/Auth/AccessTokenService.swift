@@ -31,6 +31,9 @@ struct AccessTokenService {
         guard !scopes.isEmpty else {
             throw AppError.validation("Wähle mindestens eine Berechtigung: read oder write.")
         }
+        guard Set(scopes).count == scopes.count else {
+            throw AppError.validation("Jede Berechtigung darf nur einmal genannt werden: read, write.")
+        }
         if let expiresInDays, !(1...3_650).contains(expiresInDays) {
             throw AppError.validation("expiresInDays muss zwischen 1 und 3650 liegen.")
         }

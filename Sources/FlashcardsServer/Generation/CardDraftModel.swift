@@ -64,9 +64,16 @@ final class CardDraftModel: Model, @unchecked Sendable {
         choices = draft.choices
     }
 
-    /// The kind of card accepting it makes.
+    /// The kind of card accepting it makes: the model's, while the (edited) texts still make a card
+    /// of it (a blank left, an answer of true or false), else what the texts make.
     var cardKind: CardKind {
-        cardKindName.flatMap(CardKind.init(rawValue:)) ?? CardKind.ofDraft(question: question, answer: answer)
+        if let stored = cardKindName.flatMap(CardKind.init(rawValue:)),
+            stored.problem(question: question, answer: answer, choices: stored == .multipleChoice ? choices : nil)
+                == nil
+        {
+            return stored
+        }
+        return CardKind.ofDraft(question: question, answer: answer)
     }
 
     /// A multiple-choice draft's wrong options.

@@ -156,9 +156,12 @@ struct OAuthRoutes: RouteCollection {
         do {
             return try await service(req).client(id, redirectURI: redirectURI)
         } catch let failure as OAuthService.Failure {
-            throw AppError.invalid(
-                "Dieser Zugriff kann nicht erlaubt werden: der Client ist unbekannt oder die Rücksprungadresse nicht seine.",
-                code: failure.error)
+            // A client this server never registered is not found; a known one with another address is
+            // a bad request.
+            let message =
+                "Dieser Zugriff kann nicht erlaubt werden: der Client ist unbekannt oder die Rücksprungadresse nicht seine."
+            if failure.error == "invalid_client" { throw AppError.notFound(message, code: failure.error) }
+            throw AppError.invalid(message, code: failure.error)
         }
     }
 
