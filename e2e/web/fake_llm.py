@@ -7,6 +7,15 @@ with one short sentence. The cards depend on the request: the topic between `<<<
 level of a deeper batch ("Dies ist Stufe n" / "This is level n"), and the questions the prompt says
 exist already, which are never repeated — so batches differ the way a real model's should.
 
+A request from a document ("Erstelle höchstens n Karteikarten aus diesem Text" / "Write at most n
+flashcards from this text") whose schema asks for kinds of card (`anyOf` objects, each with a `kind`
+enum: basic, cloze, multipleChoice, trueFalse) gets one card of each kind the schema names, made
+from the sentences of the text between `<<<` and `>>>` (`kinds_cards`): the first sentence a basic
+card, the second a cloze (its longest word replaced by `_____`), the third a multiple-choice
+question with the other sentences' longest words as its wrong options, the fourth a true
+statement. Each card's `quote` is its sentence, verbatim (so that the source view marks it); each
+card has the members its kind's object names, in the schema's order.
+
 The study partner's chats (a system message that starts with "Du bist der Lernpartner" or "You are
 the study partner") get a short Markdown answer that quotes the first card of the prompt's card
 block ("Vorderseite: …" / "Front: …") verbatim, so that a test sees card text come back escaped.
@@ -88,6 +97,107 @@ def cards_for(body: dict) -> list[dict]:
     return cards
 
 
+DOCUMENT_PROMPT = re.compile(r"Karteikarten aus diesem Text|flashcards from this text")
+FIRST_PAGE = re.compile(r"\((?:Seiten|pages)\s+(\d+)")
+PAGE_MARK = re.compile(r"\[Seite\s+\d+\]\s*")
+SENTENCE = re.compile(r"[^.!?\n]+[.!?]")
+WORD = re.compile(r"[^\W\d_]{5,}")
+# What the schema's patterns leave out of card text (and a quote): quotes, backslashes, brackets.
+UNSAFE = re.compile(r'["\\{}\[\]]')
+QUOTE_LENGTH = 160  # ModelCardSchema.maximumQuoteLength
+
+
+def schema_objects(body: dict) -> list[dict]:
+    """The card objects of the request's schema: the `anyOf` members, or the one item object."""
+    schema = body.get("response_format") or {}
+    schema = schema.get("json_schema", {}).get("schema", schema) if isinstance(schema, dict) else {}
+    items = schema.get("properties", {}).get("cards", {}).get("items", {}) if isinstance(schema, dict) else {}
+    objects = items.get("anyOf") or ([items] if items else [])
+    return [o for o in objects if isinstance(o, dict)]
+
+
+def schema_kind(obj: dict) -> str:
+    """The kind an object of the schema names (`basic` when it names none)."""
+    names = obj.get("properties", {}).get("kind", {}).get("enum") or ["basic"]
+    return str(names[0])
+
+
+def is_kinds_request(body: dict) -> bool:
+    """A card request from a document whose schema names kinds of card."""
+    return bool(DOCUMENT_PROMPT.search(user_text(body))) and any(
+        "kind" in o.get("properties", {}) for o in schema_objects(body))
+
+
+def text_sentences(text: str) -> list[str]:
+    """The sentences of the document between <<< and >>> (headings and page marks left out)."""
+    found = TOPIC.findall(text)
+    document = PAGE_MARK.sub("", found[-1] if found else text)
+    sentences = []
+    for line in document.splitlines():
+        line = line.strip().lstrip("-*•").strip()
+        if not line or line.startswith("#"):
+            continue
+        for match in SENTENCE.findall(line):
+            sentence = " ".join(match.split())
+            if len(sentence.split()) >= 4 and not UNSAFE.search(sentence):
+                sentences.append(sentence)
+    return sentences
+
+
+def key_word(sentence: str) -> str:
+    """The sentence's longest word that stands in it once (ignoring case; the cloze's gap)."""
+    words = sorted(set(WORD.findall(sentence)), key=lambda w: (-len(w), sentence.index(w)))
+    once = [w for w in words if sentence.lower().count(w.lower()) == 1]
+    return (once or words or [sentence.split()[0]])[0]
+
+
+def quote_of(sentence: str) -> str:
+    """The sentence as the model quotes it: verbatim, cut after a word when it is too long."""
+    if len(sentence) <= QUOTE_LENGTH:
+        return sentence
+    return sentence[:QUOTE_LENGTH].rsplit(" ", 1)[0]
+
+
+def kinds_cards(body: dict) -> list[dict]:
+    """One card of each kind the schema names, from the document's sentences (see the module's text)."""
+    text = user_text(body)
+    english = "Write " in text and "Erstelle " not in text
+    sentences = text_sentences(text)
+    if not sentences:
+        return []
+    page = FIRST_PAGE.search(text)
+    words = [key_word(s) for s in sentences]
+    cards = []
+    for index, obj in enumerate(schema_objects(body)):
+        kind = schema_kind(obj)
+        sentence = sentences[index % len(sentences)]
+        word = words[index % len(words)]
+        values: dict = {"kind": kind, "quote": quote_of(sentence)}
+        if page:
+            values["page"] = int(page.group(1))
+        if kind == "cloze":
+            values["text"] = sentence.replace(word, "_____", 1)
+            values["answer"] = word
+        elif kind == "multipleChoice":
+            blanked = sentence.rstrip(".!?").replace(word, "…", 1)
+            values["question"] = (f"Which term completes this sentence: {blanked}?" if english
+                                  else f"Welcher Begriff vervollständigt diesen Satz: {blanked}?")
+            values["answer"] = word
+            wrong = [w for w in dict.fromkeys(words) if w.lower() != word.lower()]
+            fillers = ["Chloroplast", "Vakuole", "Zellwand"] if not english else ["Chloroplast", "Vacuole", "Cell wall"]
+            values["distractors"] = (wrong + [f for f in fillers if f.lower() != word.lower()])[:3]
+        elif kind == "trueFalse":
+            values["statement"] = sentence if sentence.endswith(".") else sentence[:-1] + "."
+            values["answer"] = "true"
+        else:
+            values["question"] = (f"What does the text say about {word}?" if english
+                                  else f"Was sagt der Text über {word}?")
+            values["answer"] = sentence
+        members = list(obj.get("properties", {})) or ["question", "answer"]
+        cards.append({name: values[name] for name in members if name in values})
+    return cards
+
+
 def is_partner_request(body: dict) -> bool:
     """A chat of the study partner: its system message starts with the partner's marker."""
     return "response_format" not in body and any(
@@ -156,6 +266,8 @@ class FakeLLM:
                 fake.requests.append(body)
                 if is_partner_request(body):
                     content = partner_answer(body)
+                elif is_kinds_request(body):
+                    content = json.dumps({"cards": kinds_cards(body)}, ensure_ascii=False)
                 elif is_card_request(body):
                     content = json.dumps({"cards": cards_for(body)}, ensure_ascii=False)
                 else:

@@ -2,6 +2,11 @@
 // keeps the list). It shows the draft's front and back as growing text fields, the sentence it came
 // from (and its page), a checkbox to keep it, a badge when the stack already has the fact and a
 // switch to the draft's alternative card type; it keeps the user's edits of both types.
+// A language model's draft (kind `model`) becomes a card of its `cardKind`, whatever its text: a
+// badge names the kind ("Multiple Choice", "Wahr/Falsch", "Ergänzen"); a multiple-choice draft
+// shows its right answer (labelled) and its wrong options (`choices`, read only); a true/false
+// draft shows its statement and a select "Wahr"/"Falsch" for its answer (`true`/`false`). Every
+// other draft shows "Ergänzen" while its front has a blank, as the server decides for it.
 //
 //   const el = document.createElement('card-draft');
 //   el.show(draft, n, { pages });   // renders it once; later batches never render it again
@@ -35,6 +40,19 @@ function asLabel(kind) {
   return text === key ? t('magic.as.question') : text;
 }
 
+/** The kind of card a draft becomes when its text does not decide it (a model's draft), else null. */
+function fixedKind(d) {
+  return d.kind === 'model' && d.cardKind ? d.cardKind : null;
+}
+
+/** How the draft is edited: `multipleChoice`, `trueFalse` (with an answer the select knows) or `text`. */
+function layoutOf(d) {
+  const kind = fixedKind(d);
+  if (kind === 'multipleChoice') return kind;
+  if (kind === 'trueFalse' && (d.answer === 'true' || d.answer === 'false')) return kind;
+  return 'text';
+}
+
 /** Where the draft came from: the quoted sentence (with its page), or only the page. */
 function sourceMarkup(d, base, page) {
   if (d.source) {
@@ -47,26 +65,53 @@ function sourceMarkup(d, base, page) {
   return page ? html`<p class="draft-source draft-page" id="${base}-src">${t('magic.page', { n: page })}</p>` : '';
 }
 
+/** The back of the draft: a text field; a multiple-choice draft's right answer (labelled) and its
+ * wrong options; a true/false draft's select. */
+function answerMarkup(d, n, base, layout) {
+  if (layout === 'trueFalse') {
+    return html`<div class="draft-answer-row">
+        <label class="draft-label" for="${base}-a">${t('magic.truthLabel')}</label>
+        <select class="draft-truth" data-field="answer" id="${base}-a" aria-label="${t('magic.draftTruth', { n })}">
+          <option value="true" ${d.answer === 'true' ? 'selected' : ''}>${t('kind.true')}</option>
+          <option value="false" ${d.answer === 'false' ? 'selected' : ''}>${t('kind.false')}</option>
+        </select>
+      </div>`;
+  }
+  const field = (label) => html`<textarea rows="1" class="draft-answer" data-field="answer" id="${base}-a"
+    aria-label="${label}">${d.answer}</textarea>`;
+  if (layout !== 'multipleChoice') return field(t('magic.draftAnswer', { n }));
+  return html`<label class="draft-label" for="${base}-a">${t('magic.rightAnswer')}</label>
+    ${field(t('magic.draftRightAnswer', { n }))}
+    <div class="draft-wrong">
+      <p class="draft-label" id="${base}-wrong">${t('magic.wrongAnswers')}</p>
+      <ul class="draft-choices" aria-labelledby="${base}-wrong">${(d.choices || []).map((c) => html`<li>${c}</li>`)}</ul>
+    </div>`;
+}
+
 function markup(d, n, withPages) {
   const base = `draft-${n}`;
   const page = withPages ? d.sourcePage : null;
+  const layout = layoutOf(d);
+  const kind = fixedKind(d);
   const described = [d.duplicateOf ? `${base}-dup` : '', d.source || page ? `${base}-src` : ''].filter(Boolean).join(' ');
   const duplicateOf = d.duplicateOf ? t('magic.duplicateOf', { q: d.duplicateOf }) : '';
+  const front = layout === 'trueFalse' ? t('magic.draftStatement', { n }) : t('magic.draftQuestion', { n });
+  const kindName = kind && kind !== 'basic' ? t(`kind.${kind}`) : t('kind.fillBlank');
   return html`
     <div class="draft-head">
       <span class="draft-no" aria-hidden="true">${t('magic.draftLabel', { n })}</span>
-      <span class="pill pill-kind" data-kind hidden>${t('kind.fillBlank')}</span>
+      <span class="pill pill-kind" data-kind hidden>${kindName}</span>
       ${d.duplicateOf ? html`<span class="pill pill-duplicate" title="${duplicateOf}" id="${base}-dup">${t('magic.duplicate')}<span class="visually-hidden">. ${duplicateOf}</span></span>` : ''}
     </div>
-    <div class="draft-fields">
-      <textarea rows="1" class="draft-question" data-field="question" id="${base}-q" aria-label="${t('magic.draftQuestion', { n })}"
+    <div class="draft-fields" data-layout="${layout}">
+      <textarea rows="1" class="draft-question" data-field="question" id="${base}-q" aria-label="${front}"
         ${described ? html`aria-describedby="${described}" data-describedby="${described}"` : ''}>${d.question}</textarea>
-      <textarea rows="1" class="draft-answer" data-field="answer" id="${base}-a" aria-label="${t('magic.draftAnswer', { n })}">${d.answer}</textarea>
+      ${answerMarkup(d, n, base, layout)}
     </div>
     ${sourceMarkup(d, base, page)}
     <div class="draft-foot">
       <label class="draft-check"><input type="checkbox" checked aria-label="${t('magic.draftInclude', { n })}"><span>${t('magic.draftKeep')}</span></label>
-      ${d.alternative ? html`<button type="button" class="btn btn-ghost btn-sm draft-swap" data-swap
+      ${d.alternative && layout === 'text' ? html`<button type="button" class="btn btn-ghost btn-sm draft-swap" data-swap
         aria-label="${t('magic.asLabel', { n, label: asLabel(d.alternative.kind) })}">${icon('flip')}<span>${asLabel(d.alternative.kind)}</span></button>` : ''}
     </div>`;
 }
@@ -120,10 +165,14 @@ class CardDraft extends HTMLElement {
     this.showKind();
   }
 
-  /** Names the kind of card a draft becomes when it is not a plain question and answer: a
-   * sentence with a blank becomes a fill-in-the-blank card (CardKind.ofDraft on the server). */
+  /** Names the kind of card a draft becomes when it is not a plain question and answer: a model's
+   * draft keeps its kind; any other sentence with a blank becomes a fill-in-the-blank card
+   * (CardKind.ofDraft on the server). */
   showKind() {
-    this.querySelector('[data-kind]').hidden = !/_{3,}/.test(this.field('question').value) || !this.field('answer').value.trim();
+    const kind = fixedKind(this.draft);
+    this.querySelector('[data-kind]').hidden = kind
+      ? kind === 'basic'
+      : !/_{3,}/.test(this.field('question').value) || !this.field('answer').value.trim();
   }
 
   /** Swaps the draft between its own card and its alternative, keeping edits of either. */
