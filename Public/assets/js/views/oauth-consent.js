@@ -11,7 +11,7 @@
 
 import { html, render } from '../html.js';
 import { loadStrings, t } from '../i18n.js';
-import { api } from '../api/client.js';
+import { api, hasCode } from '../api/client.js';
 import { errorText, errorView, loadingView, retryable } from '../ui.js';
 import { problemMarkup } from './oauth/markup.js';
 import { ConsentScreen } from './oauth/screen.js';
@@ -63,8 +63,8 @@ async function mountConsent(root, ctx, reload) {
     }
   } catch (error) {
     if (error.status === 401 || stale()) return undefined;
-    if (error.status === 400) {
-      // An unknown client or an address it did not register: said so, and nothing to allow.
+    if (error.status === 400 || hasCode(error, 'invalid_client')) {
+      // An unknown client (404) or an address it did not register (400): said so, nothing to allow.
       showProblem(root, [t('oauth.unknownClient')]);
       return undefined;
     }

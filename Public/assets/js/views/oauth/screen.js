@@ -12,8 +12,8 @@ import { consentMarkup } from './markup.js';
 
 /** What a refused answer means, in words (the server's own message where none fits). */
 function sendErrorText(error) {
-  if (error.status !== 400) return errorText(error, 'oauth.sendError');
   if (hasCode(error, 'invalid_client')) return t('oauth.unknownClient');
+  if (error.status !== 400) return errorText(error, 'oauth.sendError');
   if (hasCode(error, 'invalid_scope')) return t('oauth.badScope');
   return error.message || t('oauth.sendError');
 }
