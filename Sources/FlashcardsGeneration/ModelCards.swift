@@ -128,6 +128,10 @@ public enum ModelCardParser {
     /// broken card of its kind: a gap that is not exactly one, or whose answer stands in the
     /// sentence; fewer than two distinct wrong options; a statement that is a question.
     public static func draft(_ card: RawCard, sourcePage: Int?) -> DraftCard? {
+        // Markup or the prompt's own words in a card are a small model's noise ("</h3> <h3>", "quote:").
+        let texts = [card.question, card.answer] + card.distractors
+        guard !texts.contains(where: { $0.contains("</") || $0.contains("<h") || $0.lowercased().contains("quote:") })
+        else { return nil }
         let quote = card.quote.flatMap { CardQuality.cleanUntrusted($0, maximumLength: 300) }
         var draft: DraftCard
         switch card.kind {
@@ -158,7 +162,11 @@ public enum ModelCardParser {
             draft = screened
         case .trueFalse:
             guard let statement = CardQuality.cleanUntrusted(card.question, maximumLength: 300),
-                statement.split(separator: " ").count >= 4, !statement.hasSuffix("?")
+                statement.split(separator: " ").count >= 4, !statement.hasSuffix("?"),
+                // "truefalse, true, false, …": the kind's words, not a statement about the text.
+                !statement.lowercased().split(whereSeparator: { !$0.isLetter }).contains(where: {
+                    ["true", "false", "truefalse", "wahr", "falsch"].contains(String($0))
+                })
             else { return nil }
             draft = DraftCard(question: statement, answer: card.answer, sourcePage: sourcePage, kind: .model)
         }
@@ -197,8 +205,9 @@ public enum ModelCardSchema {
     public static let maximumQuestionLength = 200
     /// The longest answer the model may write (the screen accepts `CardQuality.maximumAnswerLength`).
     public static let maximumAnswerLength = 250
-    /// The longest quote of the source.
-    public static let maximumQuoteLength = 160
+    /// The longest quote of the source: about twenty words, and short enough that three cards with
+    /// their quotes end well before `max_tokens`.
+    public static let maximumQuoteLength = 120
     /// The longest gap answer or option.
     public static let maximumOptionLength = 100
 
@@ -217,12 +226,13 @@ public enum ModelCardSchema {
     /// A sentence with exactly one gap of five underscores.
     public static func clozePattern(maximum: Int) -> String {
         let part = #"[^\x00-\x1f"\\{}\[\]_]"#
-        return "^" + part + "{1," + String(maximum / 2) + "}_____" + part + "{0," + String(maximum / 2) + "}$"
+        return "^" + part + "{1," + String(maximum / 2 - 20) + "}_____" + part + "{0," + String(maximum / 2 - 20) + "}$"
     }
 
-    /// A statement: no "?" and a full stop at the end.
+    /// A statement: no "?" and a full stop at the end (a character class: llama-cpp-python's grammar
+    /// converter refuses the escape `\.`, and a grammar that does not parse crashed its server).
     public static func statementPattern(maximum: Int) -> String {
-        #"^[^\x00-\x1f"\\{}\[\]?]{10,"# + String(maximum - 1) + #"}\.$"#
+        #"^[^\x00-\x1f"\\{}\[\]?]{10,"# + String(maximum - 1) + "}[.]$"
     }
 
     /// The schema: an object with `cards`, 1 to `maximumCards` cards of the given kinds, each with an

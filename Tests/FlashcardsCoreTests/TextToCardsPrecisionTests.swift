@@ -90,6 +90,51 @@ struct TextToCardsPrecisionTests {
         #expect(overview.map(\.question) == ["Was kennzeichnet „Angeborene Immunität“?"])
     }
 
+    @Test("how a term is, or what happens to it, is no definition; a plural noun is no verb")
+    func notDefinitions() {
+        let social = cards(
+            "Handeln ist sozial, wenn es seinem gemeinten Sinn nach auf das Verhalten anderer bezogen ist.")
+        #expect(!social.contains { $0.question.hasPrefix("Was ist Handeln") })
+        let english = cards(
+            "Myelin is formed by oligodendrocytes in the brain.\n\nA stronger stimulus doesn't give a bigger potential.",
+            .en)
+        #expect(!english.contains { $0.question.hasPrefix("What is myelin") || $0.question.contains("stimulu?") })
+    }
+
+    @Test("gaps in brackets, beside a pronoun, of a noun next to a number, of 0 or 1 are left out")
+    func weakGaps() {
+        let made = cards(
+            """
+            Jeder Geschäftsfall berührt mindestens zwei Konten (doppelte Buchführung im Unternehmen).
+            Ohne ihn läge die mittlere Temperatur an der Erdoberfläche bei etwa minus achtzehn Grad.
+            Aufbewahrungsfrist für Inventar und Bilanz: 10 Jahre nach dem Handelsgesetzbuch.
+            """)
+        #expect(!made.contains { ["Buchführung", "Erdoberfläche", "Inventar"].contains($0.answer) }, "\(made)")
+        let english = cards("Repeat the division until the remainder is 0 in the last step.", .en)
+        #expect(!english.contains { $0.answer == "0" })
+    }
+
+    @Test("an equation over a list asks what belongs to the term; a glossary answer is its first sentence")
+    func equationsAndFirstSentences() {
+        let made = cards(
+            "Passiva = Mittelherkunft (woher kommt das Kapital?):\n- Eigenkapital\n- Fremdkapital\n\n"
+                + "- Stratosphäre: bis ca. 50 km Höhe über dem Boden. Diese enthält die Ozonschicht.\n")
+        #expect(made.contains { $0.question == "Was gehört zu „Passiva“?" })
+        #expect(made.first { $0.question.contains("Stratosphäre") }?.answer == "Bis ca. 50 km Höhe über dem Boden")
+    }
+
+    @Test("a term with its citation: the term is defined, who proposed it and when is a card of its own")
+    func citations() {
+        let made = cards(
+            "- Sector model (Hoyt, 1939): land uses grow in wedges along transport routes.\n"
+                + "- New Urbanism (from the 1980s): walkable neighbourhoods, mixed use, public transport.\n", .en)
+        #expect(made.contains { $0.question == "Who proposed “Sector model”, and when?" && $0.answer == "Hoyt, 1939" })
+        #expect(made.contains { $0.question == "What does “Sector model” mean?" })
+        #expect(!made.contains { $0.answer == "from the 1980s" })
+        let german = cards("Bid-Rent-Theorie (Alonso, 1964): der Bodenpreis sinkt mit der Entfernung vom Zentrum.")
+        #expect(german.contains { $0.question == "Von wem stammt „Bid-Rent-Theorie“, und wann?" })
+    }
+
     @Test("a label of an aspect is asked under its heading; a cited study for what it showed")
     func labelQuestions() {
         let made = cards(

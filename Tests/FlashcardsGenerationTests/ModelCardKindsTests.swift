@@ -107,6 +107,9 @@ struct ModelCardKindsTests {
             (#"{"kind":"trueFalse","statement":"Ist das so?","answer":true}"#, false),
             (#"{"kind":"trueFalse","statement":"Ein Thread ist ein Strang.","answer":"falsch"}"#, true),
             (#"{"kind":"trueFalse","statement":"Ein Thread ist ein Strang.","answer":"vielleicht"}"#, false),
+            // A small model's noise: markup, the prompt's words, the kind's own words.
+            (#"{"kind":"cloze","text":"quote: die Wörter _____ </h3> <h3>","answer":"Thread"}"#, false),
+            (#"{"kind":"trueFalse","statement":"truefalse, true, false, false.","answer":"true"}"#, false),
         ]
         for (item, kept) in cases {
             let parsed = ModelCardParser.parse(#"{"cards":["# + item + "]}")

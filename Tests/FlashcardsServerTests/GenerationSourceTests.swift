@@ -24,6 +24,17 @@ struct GenerationSourceTests {
         Wir schauen uns nächste Woche noch einmal alles in Ruhe gemeinsam an, bitte bringt eure Fragen mit.
         """
 
+    /// A finished generation of `notes` in the stack: its id and its row.
+    static func generate(_ app: Application, token: String, stack: String) async throws -> (UUID, JobModel) {
+        var jobId: UUID?
+        try await app.testing().test(
+            .POST, "api/v1/stacks/\(stack)/generations", headers: bearerHeaders(token),
+            body: ByteBuffer(data: try JSONEncoder().encode(GenerationRequestDTO(text: notes)))
+        ) { res in jobId = try res.decoded(JobDTO.self).id }
+        let id = try #require(jobId)
+        return (id, try await waitForJob(app, id))
+    }
+
     @Test(
         "the source is kept with marks; uncovered sections are named; a passage becomes a draft that marks it",
         arguments: TestDatabase.available)
@@ -175,13 +186,7 @@ struct GenerationSourceTests {
         try await withApp(db, adjust: configure) { app in
             let token = try await app.compatSignup()
             let stackId = try await createStack(app, token: token)
-            var jobId: UUID?
-            try await app.testing().test(
-                .POST, "api/v1/stacks/\(stackId)/generations", headers: bearerHeaders(token),
-                body: ByteBuffer(data: try JSONEncoder().encode(GenerationRequestDTO(text: Self.notes)))
-            ) { res in jobId = try res.decoded(JobDTO.self).id }
-            let id = try #require(jobId)
-            let job = try await waitForJob(app, id)
+            let (id, job) = try await Self.generate(app, token: token, stack: stackId)
             #expect(job.status == "succeeded", "\(job.error ?? "")")
             var drafts: [DraftDTO] = []
             try await app.testing().test(
@@ -227,13 +232,7 @@ struct GenerationSourceTests {
         try await withApp(db, adjust: workers(1)) { app in
             let token = try await app.compatSignup()
             let stackId = try await createStack(app, token: token)
-            var jobId: UUID?
-            try await app.testing().test(
-                .POST, "api/v1/stacks/\(stackId)/generations", headers: bearerHeaders(token),
-                body: ByteBuffer(data: try JSONEncoder().encode(GenerationRequestDTO(text: Self.notes)))
-            ) { res in jobId = try res.decoded(JobDTO.self).id }
-            let id = try #require(jobId)
-            _ = try await waitForJob(app, id)
+            let (id, _) = try await Self.generate(app, token: token, stack: stackId)
             #expect(try await GenerationSourceModel.find(id, on: app.db) != nil)
             // A job of the stack from before sources were kept.
             try await GenerationSourceModel.query(on: app.db).filter(\.$id == id).delete()

@@ -688,6 +688,9 @@ enum ClauseQuestions {
                 rest.removeLast()
             }
             guard rest.count >= 2 else { return nil }
+            // "Weber hielt die Bürokratie für …", "X gilt als …": the verb needs its second half.
+            let needsComplement: Set<String> = ["hielt", "hält", "halten", "hielten", "sah", "sieht", "galt", "gilt"]
+            if needsComplement.contains(verb), rest.contains(where: { $0 == "für" || $0 == "als" }) { return nil }
             return FoundFact(question: "Was \(verb) \(subject)\(particle)?", answer: joined(rest), subject: subject)
         }
         return nil

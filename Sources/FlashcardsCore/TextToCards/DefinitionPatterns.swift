@@ -193,6 +193,9 @@ enum DefinitionPatterns {
             let startsWithNoun = head.first?.isUppercase == true && verbWord == "sind"
             guard startsWithArticle || startsWithNoun || rest.count >= 5 else { return nil }
             guard !(head.first?.isNumber ?? false) else { return nil }
+            // "Handeln ist sozial, wenn …": a lower-case word after "ist" is an adjective, so the
+            // sentence says how the term is, not what it is.
+            guard startsWithArticle || head.first?.isLowercase != true else { return nil }
             guard let answer = validAnswer(rest, weakStarts: germanWeakAnswerStarts) else { return nil }
             return FoundDefinition(term: term, question: "Was \(verbWord) \(subjectText)?", answer: answer)
         default:
@@ -293,6 +296,8 @@ enum DefinitionPatterns {
             return FoundDefinition(term: term, question: "What \(words[verb]) \(subject)?", answer: answer)
         case "is", "are":
             if rest.first == "called" { return nil }
+            // "Myelin is formed by …": a passive says what happens to the term, not what it is.
+            if let head = rest.first, head.count > 3, head.hasSuffix("ed") { return nil }
             var question = "What \(words[verb]) \(subject)?"
             if rest.count > 2, rest[0] == "defined", rest[1] == "as" {
                 rest.removeFirst(2)
@@ -336,7 +341,7 @@ enum DefinitionPatterns {
                     && !["does", "has", "was", "is", "this", "its", "thus", "less", "always", "across", "unless"]
                         .contains(
                             words[index])
-                    && !words[index].hasSuffix("ss") && !words[index].hasSuffix("'s")
+                    && !["ss", "'s", "us", "is", "ens", "ics", "ous"].contains(where: { words[index].hasSuffix($0) })
             })
         else { return nil }
         guard let term = validEnglishTerm(Array(words[1..<verb])) else { return nil }

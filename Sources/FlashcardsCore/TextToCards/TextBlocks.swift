@@ -141,6 +141,17 @@ public enum TextStructure {
         return blocks
     }
 
+    /// A label's term and the citation in brackets after it ("Sector model (Hoyt, 1939)" → "Sector
+    /// model", "Hoyt, 1939"); nil when the label ends in no bracket with a year.
+    public static func citation(ofLabel label: String) -> (term: String, citation: String)? {
+        guard label.hasSuffix(")"), let open = label.lastIndex(of: "(") else { return nil }
+        let inside = String(label[label.index(after: open)..<label.index(before: label.endIndex)])
+        let term = label[..<open].trimmingCharacters(in: .whitespaces)
+        let hasYear = inside.split(whereSeparator: { !$0.isNumber }).contains { $0.count == 4 }
+        guard hasYear, !term.isEmpty, inside.split(separator: " ").count <= 8 else { return nil }
+        return (term, inside)
+    }
+
     /// The item text when `line` starts with a bullet or an enumeration mark ("1.", "a)").
     static func bulletText(_ line: String) -> String? {
         guard let first = line.first else { return nil }
@@ -257,7 +268,8 @@ public enum TextStructure {
         "procedure", "ablauf", "steps", "schritte", "ergebnis", "result", "results", "folge", "folgen",
         "consequence", "consequences", "ursache", "ursachen", "cause", "causes", "grund", "gründe", "reason",
         "reasons", "merkmale", "features", "eigenschaften", "properties", "kritik", "criticism", "idee", "idea",
-        "kernaussage", "key", "main", "takeaway", "also", "außerdem",
+        "kernaussage", "key", "main", "takeaway", "also", "außerdem", "proof", "beweis", "beweisidee", "much",
+        "more", "less", "viel", "mehr", "weniger", "der", "die", "das", "the",
     ]
     /// Number words that open a count, not a term ("Fünf Klassen: IgG, …", "Two reasons: …").
     private static let numberWords: Set<String> = [
@@ -275,7 +287,9 @@ public enum TextStructure {
         guard let colon = text.range(of: equals ? " = " : ": ") else { return nil }
         // "Vacuum n = 1, water ≈ 1.33": a value, not an explanation.
         if equals, text[colon.upperBound...].first?.isLetter != true { return nil }
-        let term = text[..<colon.lowerBound].trimmingCharacters(in: .whitespaces)
+        var term = text[..<colon.lowerBound].trimmingCharacters(in: .whitespaces)
+        // "Sector model (Hoyt, 1939): …": the citation is not part of the term.
+        if let cited = citation(ofLabel: term) { term = cited.term }
         let explanation = text[colon.upperBound...].trimmingCharacters(in: .whitespaces)
         let termWords = term.split(separator: " ").map(String.init)
         guard !termWords.isEmpty, termWords.count <= 4, term.count <= 40,

@@ -120,10 +120,36 @@ private struct Builder {
         _ question: String, _ answer: String, page: Int, kind: DraftCard.Kind, source: String,
         alternative: DraftCard.Alternative? = nil
     ) {
+        guard isSound(question, answer: answer) else { return }
         let card = DraftCard(
             question: question, answer: answer, sourcePage: page, kind: kind, source: source, alternative: alternative)
         cards.append((order, card))
         order += 1
+    }
+
+    /// Words that point to something outside a gap's sentence ("Ohne ihn läge …", "… wehen sie …");
+    /// possessives mostly point inside it ("Ebbinghaus veröffentlichte seine Untersuchungen").
+    private static let pointingWords: Set<String> = [
+        "ihn", "ihm", "sie", "er", "it", "they", "them", "he", "she", "this", "these", "those",
+    ]
+
+    /// Whether a card can stand as made: brackets closed; a question holds no formula; an answer and
+    /// a gap's sentence point to nothing outside them; a gap is not inside brackets.
+    func isSound(_ question: String, answer: String) -> Bool {
+        // "Composites that pass this test": an answer that points to another sentence.
+        let answerWords = answer.lowercased().split(whereSeparator: { !$0.isLetter })
+        if answerWords.contains(where: { ["this", "these", "dies", "diese", "dieser", "dieses"].contains(String($0)) })
+        {
+            return false
+        }
+        guard question.filter({ $0 == "(" }).count == question.filter({ $0 == ")" }).count else { return false }
+        if let gap = question.range(of: TextToCards.gap) {
+            let before = question[..<gap.lowerBound]
+            if before.filter({ $0 == "(" }).count > before.filter({ $0 == ")" }).count { return false }
+            let words = question.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "'" })
+            return !words.contains { Self.pointingWords.contains(String($0)) }
+        }
+        return !question.contains(" = ")
     }
 
     /// The cloze prompt in the document's language.
@@ -172,8 +198,8 @@ private struct Builder {
                     let lowercaseStart = explanation.first?.isLowercase == true
                     if (inGlossary && explanationWords <= 50) || (lowercaseStart && explanationWords <= 30) {
                         addGlossary(
-                            term: block.text, explanation: explanation, page: block.page,
-                            source: block.text + "\n" + explanation)
+                            term: TextStructure.stripNumbering(block.text), explanation: explanation,
+                            page: block.page, source: block.text + "\n" + explanation)
                         index += 2
                         continue
                     }
@@ -193,6 +219,7 @@ private struct Builder {
             case .bullet:
                 // Items that are definitions themselves ("Cache: schneller Zwischenspeicher").
                 if let (term, explanation) = TextStructure.colonSplit(block.text, language: language) {
+                    addCitation(of: block.text, term: term, page: block.page)
                     addGlossary(
                         term: term, explanation: explanation, page: block.page, source: block.text,
                         context: usableContext(listIntro) ?? usableContext(heading),
@@ -217,6 +244,8 @@ private struct Builder {
         for index in sentences.indices where !sentences[index].used && clozeCandidate(sentences[index]) {
             let sentence = sentences[index]
             let words = sentence.text.split(separator: " ").map(String.init)
+            // A sentence with a number is the number's card ("Aufbewahrungsfrist für Inventar: 10 Jahre").
+            if sentence.text.contains(where: \.isNumber) { continue }
             // The lecture speaking of itself ("In dieser Stunde verfolgen wir …") is no fact.
             if words.contains(where: {
                 Self.firstPerson.contains($0.lowercased().trimmingCharacters(in: .punctuationCharacters))
@@ -321,6 +350,7 @@ private struct Builder {
             return
         }
         if let (term, explanation) = TextStructure.colonSplit(sentence, language: language) {
+            addCitation(of: sentence, term: term, page: page)
             addGlossary(term: term, explanation: explanation, page: page, source: sentence)
             sentences[sentenceIndex].used = true
             keyTerms.append(term)
@@ -439,6 +469,18 @@ private struct Builder {
         add(question, answer, page: page, kind: .list, source: source)
     }
 
+    /// "Sector model (Hoyt, 1939): …": who proposed the term, and when, as a card of its own.
+    private mutating func addCitation(of line: String, term: String, page: Int) {
+        guard let colon = line.range(of: ": "),
+            let cited = TextStructure.citation(ofLabel: String(line[..<colon.lowerBound])), cited.term == term,
+            // A name in front ("Hoyt, 1939"), not a period ("from the 1980s") or a remark.
+            cited.citation.first?.isUppercase == true
+        else { return }
+        let question =
+            language == .de ? "Von wem stammt „\(term)“, und wann?" : "Who proposed “\(term)”, and when?"
+        add(question, cited.citation, page: page, kind: .fact, source: line)
+    }
+
     /// An explanation that lists properties or members ("mechanische Barriere, Säureschutzmantel",
     /// "oral, sublingual, rectal") rather than saying what the term is.
     static func listsProperties(_ explanation: String) -> Bool {
@@ -473,6 +515,12 @@ private struct Builder {
         var text = explanation.trimmingCharacters(in: .whitespaces)
         // "Real image: rays converge there. Virtual image: rays only appear to": the second term's
         // explanation is another card's answer, not part of this one.
+        // "Bis ca. 50 km, enthält die Ozonschicht. Diese absorbiert UV-Strahlung …": the first sentence
+        // answers; what follows is another card's fact.
+        let parts = TextStructure.sentences(of: text)
+        if parts.count > 1, parts[0].split(separator: " ").count >= 4, let first = parts.first {
+            text = String(first.dropLast(first.hasSuffix(".") ? 1 : 0))
+        }
         var search = text.startIndex
         while let stop = text.range(of: ". ", range: search..<text.endIndex) {
             if Self.startsWithLabel(String(text[stop.upperBound...])) {
@@ -533,7 +581,7 @@ private struct Builder {
         // Headings that name no subject.
         "überblick", "overview", "einleitung", "einführung", "introduction", "zusammenfassung", "summary",
         "grundlagen", "basics", "wiederholung", "recap", "fazit", "inhalt", "contents", "allgemeines",
-        "grundbegriffe", "begriffe", "terms", "vorgehen", "procedure",
+        "grundbegriffe", "begriffe", "terms", "vorgehen", "procedure", "steps", "schritte", "phases", "phasen",
     ]
 
     /// A question for a labelled line: an aspect of the section's subject ("Bystander effect: What
@@ -648,7 +696,9 @@ private struct Builder {
             guard term.count >= 2, usedTerms.insert(term.lowercased()).inserted else { continue }
             var chosen: Int? = nil
             for (index, sentence) in sentences.enumerated()
-            where !sentence.used && clozeCandidate(sentence) && Self.range(of: term, in: sentence.text) != nil {
+            where !sentence.used && clozeCandidate(sentence) && !sentence.text.contains(where: \.isNumber)
+                && Self.range(of: term, in: sentence.text) != nil
+            {
                 chosen = index
                 break
             }
@@ -724,7 +774,10 @@ private struct Builder {
             }
             let answer = answerWords.joined(separator: " ")
             // "… sind _____ Seiten derselben Sache" → "zwei": a count of two asks nothing.
-            guard !answer.isEmpty, !["zwei", "two", "beide", "both"].contains(answer.lowercased()) else { continue }
+            guard !answer.isEmpty,
+                !["zwei", "two", "beide", "both", "0", "1", "null", "zero", "eins", "one", "drei", "three"].contains(
+                    answer.lowercased())
+            else { continue }
             // "(Ross, 1977)", "Darley & Latané (1968)": the year of a citation is no fact of the subject.
             let before = words[..<span.lowerBound].joined(separator: " ")
             let opensBracket =
@@ -775,6 +828,7 @@ enum ListQuestions {
         "es", "sie", "er", "dies", "diese", "it", "this", "they", "these",
         "vorgehen", "ablauf", "schritte", "steps", "procedure", "ziele", "goals", "aims", "wichtig", "merke", "note",
         "important", "beispiele", "examples", "gliederung", "überblick", "overview", "inhalt", "contents",
+        "beispiel", "example",
     ])
     private static let openEnds: Set<String> = [
         "when", "if", "that", "because", "wenn", "dass", "weil", "als", "ob", "where", "wo", "while", "whether",
@@ -784,10 +838,20 @@ enum ListQuestions {
     /// little for a question that stands on its own.
     static func question(intro: String, language: DocumentLanguage) -> String? {
         let weak: (String) -> String? = { fallback in
+            // "Passiva = Mittelherkunft (woher kommt das Kapital?)": asked for what belongs to the term.
+            if let equals = intro.range(of: " = ") {
+                let term = intro[..<equals.lowerBound].trimmingCharacters(in: .whitespaces)
+                guard term.split(separator: " ").count <= 4, !term.isEmpty else { return nil }
+                return language == .de ? "Was gehört zu „\(term)“?" : "What belongs to “\(term)”?"
+            }
             let words = intro.split(separator: " ").map {
                 $0.trimmingCharacters(in: .punctuationCharacters).lowercased()
             }
-            guard words.count >= 3, let first = words.first, !weakOpeners.contains(first) else { return nil }
+            // "Divisibility tests follow from this": the intro leans on what came before.
+            let pointing: Set<String> = ["this", "these", "that", "dies", "diese", "daraus", "davon"]
+            guard words.count >= 3, let first = words.first, !weakOpeners.contains(first),
+                !words.contains(where: pointing.contains)
+            else { return nil }
             // "Obedience went down when:" asks on: "Obedience went down when …?"
             if openEnds.contains(words.last ?? "") { return intro + " …?" }
             return fallback
