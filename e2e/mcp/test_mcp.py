@@ -253,6 +253,9 @@ def test_drafts_from_text_become_cards_with_their_source(mcp_server, learner: Le
             pending = (await call(client, "list_drafts", {"stack_id": stack_id}))["drafts"]
             assert pending, f"no drafts from the offline generator: {generated}"
             assert all(draft["source"] for draft in pending), pending
+            # Each names the kind of card it becomes; the offline rules make basic and fill-in ones.
+            assert {draft["card_kind"] for draft in pending} <= {"basic", "fillBlank"}, pending
+            assert all(draft["choices"] is None for draft in pending), pending
             accepted = await call(client, "accept_drafts", {"stack_id": stack_id,
                                                             "draft_ids": [pending[0]["id"]]})
             assert accepted["accepted"] == 1, accepted

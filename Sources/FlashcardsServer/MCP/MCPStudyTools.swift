@@ -178,6 +178,9 @@ struct MCPDraftTools {
             "question": .string(draft.question), "answer": .string(draft.answer),
             "source": draft.sourceText.map { .string($0) } ?? .null,
             "page": draft.sourcePage.map { .integer($0) } ?? .null,
+            // The kind of card accepting it makes, and a multiple-choice draft's wrong options.
+            "card_kind": .string(draft.cardKind.rawValue),
+            "choices": draft.choices.map { .array($0.map(JSONValue.string)) } ?? .null,
         ]
     }
 }

@@ -194,8 +194,10 @@ extension MCPTool {
             name: "list_drafts", title: MCPText(de: "Offene Entwürfe", en: "Pending drafts"),
             description: MCPText(
                 de:
-                    "Die noch nicht übernommenen Kartenentwürfe eines Stapels, mit dem Satz der Quelle, aus dem sie stammen.",
-                en: "The card drafts of a stack not accepted yet, with the source sentence each came from."),
+                    "Die noch nicht übernommenen Kartenentwürfe eines Stapels, mit dem Satz der Quelle, aus dem sie stammen, der Kartenart (card_kind) und bei Multiple Choice den falschen Antworten (choices).",
+                en:
+                    "The card drafts of a stack not accepted yet, with the source sentence each came from, the kind of card (card_kind) and, for multiple choice, the wrong options (choices)."
+            ),
             writes: false, properties: [stackId], required: ["stack_id"]),
         MCPTool(
             name: "accept_drafts", title: MCPText(de: "Entwürfe übernehmen", en: "Accept drafts"),
