@@ -267,10 +267,11 @@ public struct OpenAICompatibleGenerator: CardGenerator {
         var schemaText: String { schema.text }
         /// Basic cards without quotes: the prompt of before kinds.
         var isPlain: Bool { kinds == [.basic] && !quotes }
-    }
 
-    static func systemPrompt(language: DocumentLanguage, maximumCards: Int) -> String {
-        systemPrompt(language: language, format: CardFormat(kinds: [.basic], quotes: false, maximumCards: maximumCards))
+        /// Basic cards without quotes.
+        static func plain(maximumCards: Int) -> CardFormat {
+            CardFormat(kinds: [.basic], quotes: false, maximumCards: maximumCards)
+        }
     }
 
     static func systemPrompt(language: DocumentLanguage, format: CardFormat) -> String {
@@ -324,11 +325,6 @@ public struct OpenAICompatibleGenerator: CardGenerator {
     }
 
     /// The shape and one example, for servers that do not enforce the schema (JSON mode or none).
-    static func formatInstructions(language: DocumentLanguage, maximumCards: Int) -> String {
-        formatInstructions(
-            language: language, format: CardFormat(kinds: [.basic], quotes: false, maximumCards: maximumCards))
-    }
-
     static func formatInstructions(language: DocumentLanguage, format: CardFormat) -> String {
         let example = example(language)
         let json = ModelCardSchema.cards([(example.question, example.answer, 4)])

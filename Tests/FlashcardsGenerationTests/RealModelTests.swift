@@ -97,7 +97,8 @@ struct RealModelTests {
         let completion = try await client.complete(
             messages: [
                 ChatMessage(
-                    role: "system", content: OpenAICompatibleGenerator.systemPrompt(language: .de, maximumCards: 2)),
+                    role: "system",
+                    content: OpenAICompatibleGenerator.systemPrompt(language: .de, format: .plain(maximumCards: 2))),
                 ChatMessage(
                     role: "user",
                     content: "Erstelle höchstens 2 Karteikarten aus diesem Text (Seiten 1 bis 1):\n<<<\n[Seite 1]\n"

@@ -53,9 +53,10 @@ struct StructuredOutputTests {
     /// modes without a schema, the system message also carries the schema and the example.
     static func expectedBody(chunk: Int, format: [String: Any]?, extraMessages: [[String: String]] = []) -> String {
         let chunks = TextChunker.chunks(of: TextCleaner.clean(pages: twoChunks.pages), maximumCharacters: 800)
-        var system = OpenAICompatibleGenerator.systemPrompt(language: .de, maximumCards: 4)
+        var system = OpenAICompatibleGenerator.systemPrompt(language: .de, format: .plain(maximumCards: 4))
         if format == nil || (format?["schema"] == nil && format?["json_schema"] == nil) {
-            system += "\n" + OpenAICompatibleGenerator.formatInstructions(language: .de, maximumCards: 4)
+            system +=
+                "\n" + OpenAICompatibleGenerator.formatInstructions(language: .de, format: .plain(maximumCards: 4))
         }
         var body: [String: Any] = [
             "model": "small-model",
@@ -234,7 +235,7 @@ struct StructuredOutputTests {
         let result = try await Self.run(server)
         #expect(result.cards.count == 2)
         let repair = OpenAICompatibleGenerator.repairPrompt(
-            .notJSON, truncated: true, format: .init(kinds: [.basic], quotes: false, maximumCards: 4), language: .de)
+            .notJSON, truncated: true, format: .plain(maximumCards: 4), language: .de)
         #expect(repair.contains("abgeschnitten") && repair.contains(ModelCardSchema.text(maximumCards: 4)))
         #expect(
             server.requests.map { canonical($0.json) } == [
@@ -312,13 +313,14 @@ struct StructuredOutputTests {
 
     @Test("English documents get the English prompt, German ones the German; the example only without a schema")
     func promptLanguage() {
-        let german = OpenAICompatibleGenerator.systemPrompt(language: .de, maximumCards: 4)
-        let english = OpenAICompatibleGenerator.systemPrompt(language: .en, maximumCards: 4)
+        let german = OpenAICompatibleGenerator.systemPrompt(language: .de, format: .plain(maximumCards: 4))
+        let english = OpenAICompatibleGenerator.systemPrompt(language: .en, format: .plain(maximumCards: 4))
         #expect(german.contains("Schreibe auf Deutsch") && german.contains("höchstens 4 Karten"))
         #expect(english.contains("Write in English") && english.contains("at most 4 cards"))
         #expect(!german.contains("Vulkan") && !english.contains("volcano"))
         for language in DocumentLanguage.allCases {
-            let format = OpenAICompatibleGenerator.formatInstructions(language: language, maximumCards: 4)
+            let format = OpenAICompatibleGenerator.formatInstructions(
+                language: language, format: .plain(maximumCards: 4))
             #expect(format.contains(ModelCardSchema.text(maximumCards: 4)))
             // One example, and it is valid output itself.
             guard let example = format.range(of: #"{"cards":[{"question":"W"#) else {
@@ -362,7 +364,8 @@ struct StructuredOutputTests {
             messages == [
                 [
                     "role": "user",
-                    "content": OpenAICompatibleGenerator.systemPrompt(language: .de, maximumCards: 4) + "\n\n"
+                    "content": OpenAICompatibleGenerator.systemPrompt(language: .de, format: .plain(maximumCards: 4))
+                        + "\n\n"
                         + OpenAICompatibleGenerator.documentPrompt(chunk, count: 4, language: .de),
                 ]
             ])

@@ -80,9 +80,11 @@ struct GenerationJobHandler: JobHandler {
                 .sort(\.$createdAt, .descending).limit(2_000).all(\.$question)
         }
         let pipeline = GenerationPipeline(generator: GenerationPipeline.generator(for: llm))
-        // A model writes in the learner's language; the offline rules in the material's.
-        let cardLanguage = DocumentLanguage(
-            rawValue: try await LearnerSettingsModel.find(for: job.userId, on: job.db).language)
+        // A model writes in the learner's language; the offline rules in the material's (no lookup).
+        let cardLanguage =
+            llm == nil
+            ? nil
+            : DocumentLanguage(rawValue: try await LearnerSettingsModel.find(for: job.userId, on: job.db).language)
         var saved = 0
         var pages: Int?
 

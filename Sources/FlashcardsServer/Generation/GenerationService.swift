@@ -156,7 +156,7 @@ struct GenerationService {
         guard let jobId = jobId.flatMap(UUID.init(uuidString:)) else {
             throw AppError.notFound("Auftrag nicht gefunden.", code: "job_not_found")
         }
-        _ = try await JobQueue(store: context.store, now: context.now).find(jobId.uuidString, userId: stack.userId)
+        _ = try await generationJob(jobId)
         guard let row = try await sourceRow(jobId) else {
             throw AppError.notFound(
                 "Zu diesem Auftrag ist kein Quelltext gespeichert (etwa bei einem Thema).", code: "source_not_found")
