@@ -219,4 +219,116 @@ struct TextToCardsPrecisionTests {
         #expect(CardText.capitalizedFirst("n₁ sin θ₁ = n₂ sin θ₂") == "n₁ sin θ₁ = n₂ sin θ₂")
         #expect(CardText.capitalizedFirst("mehr als sieben") == "Mehr als sieben")
     }
+
+    @Test("asides, questions and intensifiers are no terms; a passive or a place is no definition (class 8)")
+    func asides() {
+        let german = cards("Einstieg: Warum überhaupt Lehen? Im Frankenreich fehlte Geld, also wurde Land vergeben.")
+        #expect(!german.contains { $0.question.contains("Einstieg") }, "\(german)")
+        let english = cards(
+            """
+            Recap: a find without a date is nearly useless. Big split is between relative dating and absolute dating.
+
+            Very handy: the terminus post quem (TPQ). E.g. a coin minted in AD 200 in a floor layer dates the floor.
+
+            Dates are given as BP ("before present", present = AD 1950).
+
+            Don't forget kairos – the right moment.
+            """, .en)
+        #expect(
+            !english.contains {
+                $0.question.contains("Recap") || $0.question.contains("Very handy") || $0.question.contains("big split")
+                    || $0.question.contains("E.g.") || $0.question.contains("Don't") || $0.question == "What are dates?"
+            }, "\(english)")
+    }
+
+    @Test("a full stop inside brackets ends no sentence; a cut-open bracket is never an answer")
+    func brackets() {
+        let made = cards("- Drahtwiderstand: R = ρ · l / A (ρ = spez. Widerstand, l = Länge, A = Querschnitt)")
+        #expect(
+            made.map(\.answer).contains("R = ρ · l / A (ρ = spez. Widerstand, l = Länge, A = Querschnitt)"), "\(made)")
+        #expect(TextStructure.sentences(of: "Er wirkt (vgl. Abb. 3) schnell. Dann folgt mehr.").count == 2)
+        // A stray bracket that never closes does not swallow the text after it.
+        #expect(TextStructure.sentences(of: "Ein Satz (ohne Ende. Noch einer. Und ein dritter.").count == 3)
+        for card in cards(
+            "Mill übernimmt das Nutzenprinzip (Utilitarianism, 1861), korrigiert Bentham aber an einer zentralen Stelle."
+        ) {
+            #expect(card.answer.filter { $0 == "(" }.count == card.answer.filter { $0 == ")" }.count, "\(card)")
+        }
+    }
+
+    @Test("a gap's sentence that leans on the one before, or a fragment, gives no cloze (classes 2 and 4)")
+    func leaningClozes() {
+        let made = cards(
+            """
+            Das ist praktisch ein Kurzschluss – die Sicherung fliegt sofort heraus. Bei Bischöfen war genau das \
+            heikel – darum ging es ja im Investiturstreit.
+            """)
+        #expect(!made.contains { $0.kind == .cloze }, "\(made)")
+        let english = cards(
+            "Developed by Willard Libby in the late 1940s; Nobel Prize in Chemistry 1960 for the method.", .en)
+        #expect(!english.contains { $0.question.hasPrefix("Fill in the gap: Developed") }, "\(english)")
+    }
+
+    @Test("labels under a person or a criticism are asked as such, not as definitions (class 3)")
+    func framedLabels() {
+        let made = cards(
+            """
+            ## 1. Jeremy Bentham (1748–1832)
+            - Hauptwerk: An Introduction to the Principles of Morals and Legislation (1789)
+            - Maßstab: „das größte Glück der größten Zahl“
+
+            5. Kritik
+            - Messproblem: Glück verschiedener Menschen lässt sich kaum vergleichen oder addieren.
+            - Rechte des Einzelnen: ein Chirurg könnte einen Besucher töten, um fünf zu retten. Das wirkt falsch.
+
+            4. Entwicklung und Probleme
+            - Felonie: schwerer Treuebruch, der Vasall verliert sein Lehen.
+            - Erblichkeit: Lehen wurden immer öfter vererbt; Konrad II. sicherte 1037 die Erblichkeit zu.
+            """)
+        let questions = Dictionary(made.map { ($0.question, $0.answer) }, uniquingKeysWith: { first, _ in first })
+        #expect(
+            questions["Jeremy Bentham: Hauptwerk?"]
+                == "An Introduction to the Principles of Morals and Legislation (1789)")
+        #expect(questions["Kritik: Was besagt „Messproblem“?"] != nil, "\(made)")
+        #expect(
+            questions["Kritik: Was besagt „Rechte des Einzelnen“?"]
+                == "Ein Chirurg könnte einen Besucher töten, um fünf zu retten")
+        #expect(questions["Was bedeutet „Felonie“?"] == "Schwerer Treuebruch, der Vasall verliert sein Lehen")
+        #expect(questions["Was bedeutet „Erblichkeit“?"] == "Lehen wurden immer öfter vererbt")
+        #expect(!made.contains { $0.question.contains("„Hauptwerk“") || $0.question.contains("„Maßstab“") })
+        let composers = cards(
+            """
+            ## Ludwig van Beethoven (1770–1827)
+            - Spätwerk: die späten Streichquartette und die Neunte Sinfonie
+
+            ## Die Jahre (1914–1918)
+            - Kriegswirtschaft: Rationierung von Lebensmitteln und Rohstoffen
+            """)
+        #expect(composers.map(\.question).contains("Ludwig van Beethoven: Spätwerk?"), "\(composers)")
+        #expect(!composers.contains { $0.question.hasPrefix("Die Jahre:") }, "\(composers)")
+    }
+
+    @Test("a numbered line above its own list or above prose is a heading")
+    func numberedHeadings() {
+        let blocks = TextStructure.blocks(
+            of: [
+                SourcePage(
+                    number: 1,
+                    text: """
+                        Intro text here.
+
+                        3. Vier Teilprinzipien
+                        1. Folgenprinzip: Handlungen zählen nach Folgen.
+                        2. Nutzenprinzip: Maßstab ist der Nutzen.
+
+                        3. Action potential
+                        All-or-none: once the threshold is reached, a full AP fires.
+
+                        1. erster Schritt
+                        2. zweiter Schritt
+                        """)
+            ])
+        let headings = blocks.filter { $0.kind == .heading }.map(\.text)
+        #expect(headings == ["Vier Teilprinzipien", "Action potential"], "\(blocks)")
+    }
 }

@@ -7,7 +7,11 @@ machine-made review prompts (issue 37).
       without the rule that made them, its key items) and an empty ratings file to fill in;
   blind_review.py score --packet DIR
       reads the filled-in ratings and prints the figures: usable share (ready + polish), the
-      share of key items on a usable draft, defect classes, repeats.
+      share of key items on a usable draft, defect classes, repeats;
+  blind_review.py replay --packet DIR [--packet DIR …] --drafts DIR
+      for development on a spent (no longer held-out) set: looks up each new draft's ratings in
+      earlier reviews of the same notes by its exact text, prints the usable share of the drafts
+      reviewed before, the drafts a change removed (with their ratings) and the new ones to judge.
 
 The drafts come from `flashcards generate NOTE --json`. A reviewer fills in `ratings.json`:
 for each note, per draft number a rating (`ready`, `polish`, `refactor`, `off-target`), an
@@ -18,6 +22,7 @@ import argparse
 import json
 import pathlib
 import random
+import re
 import sys
 
 RATINGS = ("ready", "polish", "refactor", "off-target")
@@ -94,6 +99,47 @@ def score(args):
     print("usable by rule:", ", ".join(f"{k} {v[1]}/{v[0]}" for k, v in sorted(by_kind.items())))
 
 
+def reviewed_drafts(folder):
+    """(question, answer) → list of ratings, per note, read from a filled-in packet."""
+    ratings = json.loads((folder / "ratings.json").read_text())
+    found = {}
+    for name, sheet in ratings.items():
+        text = (folder / f"{name}.md").read_text()
+        numbered = {m[0]: (m[1], m[2]) for m in re.findall(r"^(\d+)\. Q: (.*)\n   A: (.*)$", text, re.M)}
+        for number, rating in sheet["drafts"].items():
+            found.setdefault(name, {}).setdefault(numbered[number], []).append(rating)
+    return found
+
+
+def replay(args):
+    known = {}
+    for folder in args.packet:
+        for name, drafts in reviewed_drafts(pathlib.Path(folder)).items():
+            for pair, ratings in drafts.items():
+                known.setdefault(name, {}).setdefault(pair, []).extend(ratings)
+    seen = usable = 0.0
+    for name in sorted(known):
+        drafts = json.loads((pathlib.Path(args.drafts) / f"{name}.json").read_text())
+        pairs = [(d["question"], d["answer"]) for d in drafts]
+        print(f"== {name}: {len(pairs)} drafts")
+        for pair in pairs:
+            ratings = known[name].get(pair)
+            if ratings is None:
+                print(f"  NEW   {pair[0]} → {pair[1]}")
+                continue
+            good = sum(1 for r in ratings if r["rating"] in ("ready", "polish")) / len(ratings)
+            seen += 1
+            usable += good
+            if good < 1:
+                marks = "/".join(f"{r['rating']}:{r.get('defect')}" for r in ratings)
+                print(f"  {good:.1f}   {pair[0]} → {pair[1]}   [{marks}]")
+        for pair, ratings in known[name].items():
+            if pair not in pairs:
+                good = sum(1 for r in ratings if r["rating"] in ("ready", "polish")) / len(ratings)
+                print(f"  GONE {good:.1f} {pair[0]} → {pair[1]}")
+    print(f"reviewed before: {seen:.0f} drafts, usable {pct(usable, seen)}")
+
+
 def pct(part, whole):
     return f"{100 * part / whole:.0f} %" if whole else "–"
 
@@ -109,8 +155,11 @@ def main():
     p.add_argument("--seed", type=int, default=37)
     s = sub.add_parser("score")
     s.add_argument("--packet", required=True)
+    r = sub.add_parser("replay")
+    r.add_argument("--packet", required=True, action="append")
+    r.add_argument("--drafts", required=True)
     args = parser.parse_args()
-    packet(args) if args.command == "packet" else score(args)
+    {"packet": packet, "score": score, "replay": replay}[args.command](args)
 
 
 if __name__ == "__main__":

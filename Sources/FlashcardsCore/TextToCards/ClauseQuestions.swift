@@ -440,6 +440,12 @@ enum ClauseQuestions {
                 ["is", "are", "was", "were"].contains($0)
             }),
             !subjectWords.contains(where: { $0.contains(")") || $0.contains("(") }),
+            // "E.g. a coin …", "precise to the year; …", "spatial summation = several …", "Don't
+            // forget …": an example, a clause's end, a formula or an imperative is no subject.
+            !subjectWords.contains(where: {
+                $0.contains(";") || $0 == "=" || $0.lowercased().hasPrefix("e.g") || $0.contains("n't")
+                    || $0.contains("n’t")
+            }),
             // "It's weaker in …", "Used in optical fibres …": a pronoun, a contraction or a
             // participle opens no subject.
             !subjectWords.contains(where: {

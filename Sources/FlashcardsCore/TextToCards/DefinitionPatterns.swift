@@ -49,6 +49,11 @@ enum DefinitionPatterns {
         "not", "also", "very", "often", "usually", "used", "important", "useful", "sensitive", "measured", "based",
         "always", "only", "still", "already", "then", "therefore", "so", "too", "more", "less", "possible",
         "necessary", "true", "false", "if", "because", "when", "that", "it", "there",
+        // "Big split is between …", "Dates are given as BP": a preposition or a participle says where
+        // or how, not what the term is.
+        "between", "in", "on", "at", "from", "with", "by", "for", "of", "about", "under", "over", "into", "within",
+        "without", "given", "known", "made", "seen", "taken", "shown", "done", "written", "found", "built", "held",
+        "kept", "set", "put", "thought",
     ]
     private static let auxiliaryEndings: Set<String> = [
         "worden", "werden", "wurde", "wurden", "sein", "haben", "lassen", "kann", "können", "muss", "müssen",

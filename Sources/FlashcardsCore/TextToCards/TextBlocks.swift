@@ -90,8 +90,17 @@ public enum TextStructure {
                 continue
             }
             // "2. Stelle und Instanz" on a line of its own between empty lines: a numbered heading.
-            let alone =
-                (index == 0 || lines[index - 1] == nil) && (index + 1 == lines.count || lines[index + 1] == nil)
+            let afterBlank = index == 0 || lines[index - 1] == nil
+            // "5. Kritik" straight above "- Messproblem: …", or "3. Vier Teilprinzipien" above a list
+            // that starts again at "1.": a numbered heading over its own list.
+            // "3. Action potential" above a line of prose: a numbered list item is followed by the next
+            // item, not by running text.
+            let aboveList: Bool = {
+                guard index + 1 < lines.count, let next = lines[index + 1]?.text else { return false }
+                guard bulletText(next) != nil else { return true }
+                return next.first?.isNumber != true || next.hasPrefix("1.") || next.hasPrefix("1)")
+            }()
+            let alone = afterBlank && (index + 1 == lines.count || lines[index + 1] == nil || aboveList)
             if alone, text.first?.isNumber == true, bulletText(text) != nil,
                 text.split(separator: " ").count <= 7, let end = text.last, !".:;,!?".contains(end)
             {
@@ -216,10 +225,18 @@ public enum TextStructure {
         var current = ""
         let characters = Array(text)
         var index = 0
+        // Open round brackets: a full stop inside them ("(ρ = spez. Widerstand)") ends no sentence,
+        // as long as the bracket closes soon (a stray "(" in OCR text must not swallow the page).
+        var depth = 0
         while index < characters.count {
             let character = characters[index]
             current.append(character)
-            if ".!?".contains(character) {
+            if character == "(" && characters[(index + 1)..<min(characters.count, index + 150)].contains(")") {
+                depth += 1
+            } else if character == ")" && depth > 0 {
+                depth -= 1
+            }
+            if ".!?".contains(character) && depth == 0 {
                 let nextIndex = index + 1
                 let atEnd = nextIndex >= characters.count
                 let followedBySpace = !atEnd && characters[nextIndex] == " "
@@ -270,6 +287,10 @@ public enum TextStructure {
         "reasons", "merkmale", "features", "eigenschaften", "properties", "kritik", "criticism", "idee", "idea",
         "kernaussage", "key", "main", "takeaway", "also", "außerdem", "proof", "beweis", "beweisidee", "much",
         "more", "less", "viel", "mehr", "weniger", "der", "die", "das", "the",
+        // Asides and intensifiers of a note's voice: "Recap: …", "Einstieg: Warum …?", "Very handy: …".
+        "recap", "einstieg", "wiederholung", "rückblick", "ausblick", "outlook", "exkurs", "aside", "nebenbei",
+        "übrigens", "btw", "trick", "eselsbrücke", "mnemonic", "remember", "very", "sehr", "ganz", "quite",
+        "really", "besonders", "especially", "super", "don't", "don’t",
     ]
     /// Number words that open a count, not a term ("Fünf Klassen: IgG, …", "Two reasons: …").
     private static let numberWords: Set<String> = [
@@ -291,6 +312,8 @@ public enum TextStructure {
         // "Sector model (Hoyt, 1939): …": the citation is not part of the term.
         if let cited = citation(ofLabel: term) { term = cited.term }
         let explanation = text[colon.upperBound...].trimmingCharacters(in: .whitespaces)
+        // "Einstieg: Warum überhaupt Lehen?": a question that follows a label explains nothing.
+        guard !explanation.hasSuffix("?") else { return nil }
         let termWords = term.split(separator: " ").map(String.init)
         guard !termWords.isEmpty, termWords.count <= 4, term.count <= 40,
             explanation.split(separator: " ").count >= 2

@@ -130,13 +130,16 @@ private struct Builder {
     /// Words that point to something outside a gap's sentence ("Ohne ihn läge …", "… wehen sie …");
     /// possessives mostly point inside it ("Ebbinghaus veröffentlichte seine Untersuchungen").
     private static let pointingWords: Set<String> = [
-        "ihn", "ihm", "sie", "er", "it", "they", "them", "he", "she", "this", "these", "those",
+        "ihn", "ihm", "sie", "er", "it", "they", "them", "he", "she", "this", "these", "those", "darum", "deshalb",
+        "dies",
     ]
 
     /// Whether a card can stand as made: brackets closed; a question holds no formula; an answer and
     /// a gap's sentence point to nothing outside them; a gap is not inside brackets.
     func isSound(_ question: String, answer: String) -> Bool {
         // "Composites that pass this test": an answer that points to another sentence.
+        // "Das Nutzenprinzip (Utilitarianism": a bracket cut open.
+        guard answer.filter({ $0 == "(" }).count == answer.filter({ $0 == ")" }).count else { return false }
         let answerWords = answer.lowercased().split(whereSeparator: { !$0.isLetter })
         if answerWords.contains(where: { ["this", "these", "dies", "diese", "dieser", "dieses"].contains(String($0)) })
         {
@@ -144,6 +147,13 @@ private struct Builder {
         }
         guard question.filter({ $0 == "(" }).count == question.filter({ $0 == ")" }).count else { return false }
         if let gap = question.range(of: TextToCards.gap) {
+            // "E.g. a coin minted in AD _____ …": an example's line is no fact of its own.
+            let body = question.hasPrefix(clozePrompt) ? question.dropFirst(clozePrompt.count) : question[...]
+            if ["e.g.", "z. b.", "z.b.", "for example", "zum beispiel", "beispiel:", "example:"].contains(where: {
+                body.lowercased().hasPrefix($0)
+            }) {
+                return false
+            }
             let before = question[..<gap.lowerBound]
             if before.filter({ $0 == "(" }).count > before.filter({ $0 == ")" }).count { return false }
             let words = question.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "'" })
@@ -220,6 +230,11 @@ private struct Builder {
                 // Items that are definitions themselves ("Cache: schneller Zwischenspeicher").
                 if let (term, explanation) = TextStructure.colonSplit(block.text, language: language) {
                     addCitation(of: block.text, term: term, page: block.page)
+                    if let framed = framedLabelQuestion(term: term, explanation: explanation) {
+                        add(framed.question, framed.answer, page: block.page, kind: .definition, source: block.text)
+                        index += 1
+                        continue
+                    }
                     addGlossary(
                         term: term, explanation: explanation, page: block.page, source: block.text,
                         context: usableContext(listIntro) ?? usableContext(heading),
@@ -512,24 +527,7 @@ private struct Builder {
         term: String, explanation: String, page: Int, source: String, context: String? = nil,
         isListItem: Bool = false
     ) {
-        var text = explanation.trimmingCharacters(in: .whitespaces)
-        // "Real image: rays converge there. Virtual image: rays only appear to": the second term's
-        // explanation is another card's answer, not part of this one.
-        // "Bis ca. 50 km, enthält die Ozonschicht. Diese absorbiert UV-Strahlung …": the first sentence
-        // answers; what follows is another card's fact.
-        let parts = TextStructure.sentences(of: text)
-        if parts.count > 1, parts[0].split(separator: " ").count >= 4, let first = parts.first {
-            text = String(first.dropLast(first.hasSuffix(".") ? 1 : 0))
-        }
-        var search = text.startIndex
-        while let stop = text.range(of: ". ", range: search..<text.endIndex) {
-            if Self.startsWithLabel(String(text[stop.upperBound...])) {
-                text = String(text[..<stop.lowerBound])
-                break
-            }
-            search = stop.upperBound
-        }
-        if text.hasSuffix(".") && !text.hasSuffix("..") { text.removeLast() }
+        let text = Self.explanationAnswer(explanation)
         guard text.split(separator: " ").count >= 2, let answer = CardText.shortenAnswer(text) else { return }
         // "Converging lens: f > 0": a sign or a value alone asks nothing the term's name would cue.
         let words = text.split(separator: " ").filter { $0.filter(\.isLetter).count >= 2 }
@@ -547,6 +545,35 @@ private struct Builder {
         if properties, let context { question = context + ": " + question }
         add(question, CardText.capitalizedFirst(answer), page: page, kind: .definition, source: source)
         if !keyTerms.contains(term) { keyTerms.append(term) }
+    }
+
+    /// What of a label's explanation answers it: its first sentence when that is a full one
+    /// ("Bis ca. 50 km, enthält die Ozonschicht. Diese absorbiert UV-Strahlung …": what follows is
+    /// another card's fact), never the next label's explanation ("Real image: rays converge there.
+    /// Virtual image: …"), without the final full stop.
+    static func explanationAnswer(_ explanation: String) -> String {
+        var text = explanation.trimmingCharacters(in: .whitespaces)
+        let parts = TextStructure.sentences(of: text)
+        if parts.count > 1, parts[0].split(separator: " ").count >= 4, let first = parts.first {
+            text = String(first.dropLast(first.hasSuffix(".") ? 1 : 0))
+        }
+        var search = text.startIndex
+        while let stop = text.range(of: ". ", range: search..<text.endIndex) {
+            if startsWithLabel(String(text[stop.upperBound...])) {
+                text = String(text[..<stop.lowerBound])
+                break
+            }
+            search = stop.upperBound
+        }
+        // "Lehen wurden immer öfter vererbt; Konrad II. sicherte 1037 …": a capital after a semicolon
+        // opens the next fact.
+        if let semicolon = text.range(of: "; "), text[..<semicolon.lowerBound].split(separator: " ").count >= 4,
+            text[semicolon.upperBound...].first?.isUppercase == true
+        {
+            text = String(text[..<semicolon.lowerBound])
+        }
+        if text.hasSuffix(".") && !text.hasSuffix("..") { text.removeLast() }
+        return text
     }
 
     /// Labels that name an aspect of the section's subject ("Ziele: …" under "Ablauforganisation"),
@@ -618,6 +645,54 @@ private struct Builder {
         return (question, CardText.capitalizedFirst(answer))
     }
 
+    /// Headings whose bullets are points of criticism or of a problem, not terms to define.
+    private static let critiqueHeadings: Set<String> = [
+        "kritik", "criticism", "criticisms", "critique", "einwände", "objections", "probleme", "problems",
+        "grenzen", "limitations", "limits", "schwächen", "weaknesses", "stärken", "strengths", "risiken", "risks",
+    ]
+
+    /// A bullet's label under a person's heading ("Jeremy Bentham (1748–1832)" – "Hauptwerk: …") is
+    /// something about that person: "Jeremy Bentham: Hauptwerk?". Under a heading of criticism or
+    /// problems ("Kritik" – "Messproblem: …") it names a point of it: "Kritik: Was besagt
+    /// „Messproblem“?". A definition question would ask for the meaning of a common word.
+    func framedLabelQuestion(term: String, explanation: String) -> (question: String, answer: String)? {
+        guard let heading, term.split(separator: " ").count <= 3 else { return nil }
+        let text = Self.explanationAnswer(explanation)
+        guard text.split(separator: " ").count >= 2, let shortened = CardText.shortenAnswer(text) else {
+            return nil
+        }
+        let answer = CardText.capitalizedFirst(shortened)
+        if let person = Self.personName(heading) {
+            return ("\(person): \(term)?", answer)
+        }
+        // "Kritik", "Kritik am Utilitarismus", "Problems of scale": the heading opens with the word.
+        let headingWords = heading.lowercased().split(whereSeparator: { !$0.isLetter })
+        guard headingWords.count <= 4, let first = headingWords.first, Self.critiqueHeadings.contains(String(first))
+        else { return nil }
+        let question =
+            language == .de ? "\(heading): Was besagt „\(term)“?" : "\(heading): What is meant by “\(term)”?"
+        return (question, answer)
+    }
+
+    /// "Jeremy Bentham (1748–1832)" → "Jeremy Bentham": two to four capitalised words (or name
+    /// particles) followed by the years of a life in brackets.
+    static func personName(_ heading: String) -> String? {
+        guard let open = heading.firstIndex(of: "("), heading.hasSuffix(")") else { return nil }
+        let years = heading[heading.index(after: open)..<heading.index(before: heading.endIndex)]
+        let parts = years.split(whereSeparator: { "–-".contains($0) }).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        guard parts.count == 2, parts.allSatisfy({ FactPatterns.isYear($0) }) else { return nil }
+        let name = heading[..<open].trimmingCharacters(in: .whitespaces)
+        let words = name.split(separator: " ")
+        let particles: Set<Substring> = ["von", "van", "de", "der", "du", "da", "di", "le", "la"]
+        let articles: Set<Substring> = ["der", "die", "das", "den", "dem", "ein", "eine", "the", "a", "an"]
+        guard words.count >= 2, words.count <= 4, let first = words.first, !articles.contains(first.lowercased()[...]),
+            words.allSatisfy({ $0.first?.isUppercase == true || particles.contains($0) })
+        else { return nil }
+        return name
+    }
+
     /// "Diverging (concave): f < 0": a sentence that opens with a short capitalised label and a colon.
     static func startsWithLabel(_ sentence: String) -> Bool {
         guard let colon = sentence.range(of: ": "), sentence.first?.isUppercase == true else { return false }
@@ -665,6 +740,17 @@ private struct Builder {
         let opener = first.lowercased().replacingOccurrences(of: "’", with: "'").replacingOccurrences(
             of: "'s", with: "")
         guard !Self.pronounStarts.contains(opener) else { return false }
+        // "Das ist praktisch ein …", "That is why …": a demonstrative that stands for the sentence before.
+        let second = words[1].lowercased()
+        if ["das", "that"].contains(opener), ["ist", "war", "sind", "heißt", "is", "was", "means"].contains(second) {
+            return false
+        }
+        // "Developed by Willard Libby …": a participle opens a note's fragment, not a sentence.
+        if first.first?.isUppercase == true, opener.count > 4, opener.hasSuffix("ed"), !opener.hasSuffix("eed"),
+            language == .en
+        {
+            return false
+        }
         // "Faustregel: mehr als …", "Classic case: …": a label's line is a note, not a sentence to
         // blank; a date in front ("Traditionell 509 v. Chr.: Vertreibung …") is a timeline's fact.
         guard Self.startsWithLabel(sentence.text), let colon = sentence.text.range(of: ": ") else { return true }
