@@ -23,6 +23,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.27.0"),
         // Web Push: the aes128gcm encryption and VAPID signatures of reminders.
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        // /metrics in Prometheus' text format; Vapor already reports its request metrics through
+        // swift-metrics.
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.4.0"),
         // Tests only: a certificate for the TLS mail server the tests start.
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.15.0"),
     ],
@@ -74,6 +78,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         .target(

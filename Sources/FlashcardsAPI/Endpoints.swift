@@ -159,6 +159,8 @@ extension Endpoint {
 
         /// `GET /api/v1/health`
         public static let health = Endpoint(.get, .v1, "health")
+        /// `GET /api/v1/ready`: 200 when the database answers and is migrated, else 503.
+        public static let ready = Endpoint(.get, .v1, "ready")
         /// `GET /api/v1/openapi.json`: the OpenAPI document.
         public static let openAPIDocument = Endpoint(.get, .v1, "openapi.json")
 
@@ -396,8 +398,8 @@ extension Endpoint {
         public static let askPartner = Endpoint(.post, .v1, "stacks/:stackId/partner")
 
         public static let all: [Endpoint] = [
-            health, openAPIDocument, listTokens, createToken, revokeToken, tokenActivity, askPartner, oauthClient,
-            oauthAuthorize,
+            health, ready, openAPIDocument, listTokens, createToken, revokeToken, tokenActivity, askPartner,
+            oauthClient, oauthAuthorize,
             previewImport, startImport, exportStack, backup, restore,
             guest, upgradeGuest, logout, settings, updateSettings, progress, addRestDay, removeRestDay,
             openMysteryBox, dailyLeaderboard, pushKey, addPushSubscription, removePushSubscription,

@@ -56,7 +56,7 @@ func loadConfiguration() throws -> AppConfiguration {
 
 /// Boots an application with logging set up once per process.
 func makeApplication(_ configuration: AppConfiguration) async throws -> Application {
-    LoggingBootstrap.once(level: configuration.logLevel)
+    LoggingBootstrap.once(level: configuration.logLevel, format: configuration.logFormat)
     let app = try await Application.make(Environment(name: "production", arguments: ["flashcards"]))
     do {
         try await configure(app, configuration: configuration)
@@ -72,11 +72,20 @@ enum LoggingBootstrap {
     nonisolated(unsafe) private static var done = false
     private static let lock = NSLock()
 
-    static func once(level: String) {
+    static func once(level: String, format: String = "text") {
         lock.lock()
         defer { lock.unlock() }
         guard !done else { return }
         done = true
+        if format == "json" {
+            let threshold = Logger.Level(rawValue: level) ?? .info
+            LoggingSystem.bootstrap { label in
+                var handler = JSONLogHandler(label: label)
+                handler.logLevel = threshold
+                return handler
+            }
+            return
+        }
         var environment = Environment(name: "production", arguments: ["flashcards"])
         environment.arguments.append(contentsOf: ["--log", level])
         try? LoggingSystem.bootstrap(from: &environment)

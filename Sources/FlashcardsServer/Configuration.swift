@@ -58,6 +58,12 @@ public struct AppConfiguration: Sendable {
     public var starterCatalogue: Bool = true
     /// Log level (`LOG_LEVEL`).
     public var logLevel: String = "info"
+    /// How log lines are written (`LOG_FORMAT`): `text` (default) or `json`, one JSON object a line
+    /// with the request id of the request it belongs to.
+    public var logFormat: String = "text"
+    /// The bearer token Prometheus scrapes `/metrics` with (`FLASHCARDS_METRICS_TOKEN`, at least 16
+    /// characters); nil: no `/metrics` at all (docs/operations.md, "Metrics").
+    public var metricsToken: String?
     /// SQLite's `synchronous` setting for the database file (`FLASHCARDS_SQLITE_SYNCHRONOUS`):
     /// `normal` (default; in WAL mode a commit survives a crash of the server, a power cut may undo
     /// the last commits but never corrupts the file) or `full` (every commit waits for the disk).
@@ -218,6 +224,18 @@ public struct AppConfiguration: Sendable {
                 throw ConfigurationError("LOG_LEVEL must be one of \(levels.joined(separator: ", "))")
             }
             self.logLevel = level
+        }
+        if let format = string("LOG_FORMAT") {
+            guard ["text", "json"].contains(format) else { throw ConfigurationError("LOG_FORMAT must be text or json") }
+            self.logFormat = format
+        }
+        if let token = string("FLASHCARDS_METRICS_TOKEN") {
+            guard token.count >= 16, token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+                throw ConfigurationError(
+                    "FLASHCARDS_METRICS_TOKEN must be at least 16 characters without spaces (e.g. openssl rand -hex 24)"
+                )
+            }
+            self.metricsToken = token
         }
     }
 }

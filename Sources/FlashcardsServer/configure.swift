@@ -17,6 +17,7 @@ public func configure(
     app.appConfiguration = configuration
     app.serverEnvironment = environment
     app.logger.logLevel = Logger.Level(rawValue: configuration.logLevel) ?? .info
+    if configuration.metricsToken != nil { ServerMetrics.bootstrap() }
     app.http.server.configuration.hostname = configuration.host
     app.http.server.configuration.port = configuration.port
     app.routes.defaultMaxBodySize = ByteCount(value: configuration.maxBodyBytes)
@@ -36,6 +37,7 @@ public func configure(
     // Order matters: CORS answers preflights and decorates errors; the error renderer sees every
     // error before Vapor's default one would.
     app.middleware = Middlewares()
+    app.middleware.use(RequestLogMiddleware())
     app.middleware.use(
         CORSMiddleware(
             configuration: .init(
@@ -44,7 +46,7 @@ public func configure(
                 allowedHeaders: [
                     .authorization, .contentType, .accept, .origin, .xRequestedWith, "MCP-Protocol-Version",
                 ],
-                exposedHeaders: [.retryAfter, .wwwAuthenticate]
+                exposedHeaders: [.retryAfter, .wwwAuthenticate, .xRequestId]
             )))
     app.middleware.use(SecurityHeadersMiddleware())
     app.middleware.use(ErrorRenderingMiddleware())
@@ -106,6 +108,7 @@ func routes(_ app: Application) throws {
     try app.register(collection: CreateFromFileRoute())
     try app.register(collection: MCPRoutes())
     try app.register(collection: OAuthRoutes())
+    try app.register(collection: OperationsRoutes())
     try app.register(collection: WebRoutes())
 }
 

@@ -65,6 +65,8 @@ private func apiRoutes(of app: Application) -> [String] {
         // OAuth's own endpoints follow their RFCs (docs/mcp.md), OAuthTests check them.
         if case .constant(".well-known") = first { return nil }
         if case .constant("oauth") = first { return nil }
+        // Prometheus' scrape target speaks its text format (docs/operations.md); OperationsTests check it.
+        if case .constant("metrics") = first { return nil }
         let template = route.path.map { component -> String in
             switch component {
             case .constant(let text): text

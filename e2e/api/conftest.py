@@ -96,6 +96,9 @@ class Server:
         shutil.rmtree(self.data_dir, ignore_errors=True)
 
 
+METRICS_TOKEN = "scrape-" + uuid.uuid4().hex
+
+
 def start_server(backend: str, name: str, extra_env: dict[str, str] | None = None) -> Server:
     if not (os.path.isfile(BIN) and os.access(BIN, os.X_OK)):
         pytest.fail(f"server binary {BIN!r} not found: build it or set FLASHCARDS_BIN", pytrace=False)
@@ -266,6 +269,9 @@ def mailing_server(backend, mail_sink) -> Server:
             "FLASHCARDS_SMTP_FROM": "Smart Flashcards <noreply@example.org>",
             "FLASHCARDS_PUBLIC_URL": "https://cards.example.org",
             "FLASHCARDS_PASSWORD_RESET_MAX_PER_MAIL": "3",
+            # An operator's settings (docs/operations.md): test_operations.py scrapes and reads them.
+            "FLASHCARDS_METRICS_TOKEN": METRICS_TOKEN,
+            "LOG_FORMAT": "json",
         },
     )
     yield server

@@ -88,6 +88,7 @@ def test_document_conventions():
         ("GET", C_NEXT),
         ("POST", "/stack/rating"),
         ("GET", V1 + "/health"),
+        ("GET", V1 + "/ready"),
         ("GET", V1 + "/openapi.json"),
         ("POST", V1 + "/auth/signup"),
         ("POST", V1 + "/auth/login"),
@@ -151,8 +152,16 @@ def test_document_conventions():
 
 
 def test_health_and_served_document(api: Api):
-    _, body = api.call("GET", V1 + "/health", expect=200)
+    response, body = api.call("GET", V1 + "/health", expect=200)
     assert body == {"status": "ok"}
+    # Every response names its request for the logs; a proxy's id is kept.
+    assert len(response.headers["X-Request-Id"]) == 36
+    kept = requests.get(api.server.base_url + V1 + "/health", headers={"X-Request-Id": "proxy-7f3a"}, timeout=10)
+    assert kept.headers["X-Request-Id"] == "proxy-7f3a"
+    _, ready = api.call("GET", V1 + "/ready", expect=200)
+    assert ready == {"status": "ready"}
+    # Metrics are off unless an operator sets a token: nothing to find.
+    assert requests.get(api.server.base_url + "/metrics", timeout=10).status_code == 404
     response, served = api.call("GET", V1 + "/openapi.json", expect=200)
     assert served == load_document(), "the server must serve Public/openapi.json as it is"
     assert response.headers["Content-Type"].startswith("application/json")

@@ -14,6 +14,9 @@ final class JobRegistry: @unchecked Sendable {
         lock.withLock { handlers[H.kind] = handler }
     }
 
+    /// The kinds of job this server runs, sorted.
+    var kinds: [String] { lock.withLock { handlers.keys.sorted() } }
+
     func handler(for kind: String) -> (any JobHandler)? {
         lock.withLock { handlers[kind] }
     }

@@ -19,6 +19,16 @@ struct SMTPClient: Sendable {
 
     /// Sends `message` to its recipient.
     func send(_ message: MailMessage) async throws {
+        do {
+            try await deliver(message)
+            ServerMetrics.mailSent(result: "sent")
+        } catch {
+            ServerMetrics.mailSent(result: "failed")
+            throw error
+        }
+    }
+
+    private func deliver(_ message: MailMessage) async throws {
         let configuration = self.configuration
         let tls = try makeTLSContext()
         let timeout = TimeAmount.seconds(Int64(configuration.timeoutSeconds))

@@ -22,8 +22,10 @@ enum PostgresNamedStatements {
         guard let postgres = db as? any PostgresDatabase else {
             throw NotPostgres()
         }
+        let start = ContinuousClock.now
         let rows = try await postgres.withConnection { connection in
-            connection.eventLoop.makeFutureWithTask {
+            ServerMetrics.databaseWaited(since: start, database: "postgres")
+            return connection.eventLoop.makeFutureWithTask {
                 var rows: [PostgresRow] = []
                 for try await row in try await connection.execute(statement, logger: db.logger) { rows.append(row) }
                 return rows

@@ -53,7 +53,12 @@ struct PostgresStudyStore: StudyStore {
     func modelTransaction<T: Sendable>(_ body: @escaping @Sendable (any ModelTransaction) async throws -> T)
         async throws -> T
     {
-        try await db.transaction { try await body(Transaction(sql: $0.sql, db: $0)) }
+        let start = ContinuousClock.now
+        return try await db.transaction {
+            // The wait for a pooled connection and its BEGIN.
+            ServerMetrics.databaseWaited(since: start, database: "postgres")
+            return try await body(Transaction(sql: $0.sql, db: $0))
+        }
     }
 
     struct Transaction: ModelTransaction {

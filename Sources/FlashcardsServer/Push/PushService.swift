@@ -139,13 +139,17 @@ struct ReminderSender {
             do {
                 let status = try await send(body, to: subscription)
                 if status == 404 || status == 410 {
+                    ServerMetrics.pushSent(result: "gone")
                     try await store.deleteSubscription(subscription.id)
                 } else if (200..<300).contains(status) {
+                    ServerMetrics.pushSent(result: "sent")
                     accepted += 1
                 } else {
+                    ServerMetrics.pushSent(result: "failed")
                     application.logger.warning("push: \(subscription.endpoint) answered \(status)")
                 }
             } catch {
+                ServerMetrics.pushSent(result: "failed")
                 application.logger.warning("push: sending to \(subscription.endpoint) failed: \(error)")
             }
         }
