@@ -170,6 +170,22 @@ extension Endpoint {
         public static let signup = Endpoint(.post, .v1, "auth/signup")
         /// `POST /api/v1/auth/login`
         public static let login = Endpoint(.post, .v1, "auth/login")
+        /// `GET /api/v1/auth/oidc/providers`: the OpenID Connect providers learners can sign in with.
+        public static let oidcProviders = Endpoint(.get, .v1, "auth/oidc/providers")
+        /// `GET /api/v1/auth/oidc/{provider}/start`: the browser goes to the provider (302).
+        public static let oidcStart = Endpoint(.get, .v1, "auth/oidc/:provider/start")
+        /// `GET /api/v1/auth/oidc/{provider}/callback`: the provider sends the browser back (302 to the web app).
+        public static let oidcCallback = Endpoint(.get, .v1, "auth/oidc/:provider/callback")
+        /// `POST /api/v1/auth/oidc/{provider}/callback`: the same, as `response_mode=form_post` (Apple).
+        public static let oidcCallbackPost = Endpoint(.post, .v1, "auth/oidc/:provider/callback")
+        /// `POST /api/v1/auth/oidc/session`: the web app exchanges the callback's one-time code for a session.
+        public static let oidcSession = Endpoint(.post, .v1, "auth/oidc/session")
+        /// `POST /api/v1/auth/oidc/link`: links the provider to the account of its address, with that account's password.
+        public static let oidcLink = Endpoint(.post, .v1, "auth/oidc/link")
+        /// `GET /api/v1/me/identities`: the providers linked to the account.
+        public static let identities = Endpoint(.get, .v1, "me/identities")
+        /// `DELETE /api/v1/me/identities/{provider}`: unlinks a provider (the account needs a password).
+        public static let unlinkIdentity = Endpoint(.delete, .v1, "me/identities/:provider")
         /// `GET /api/v1/me`
         public static let me = Endpoint(.get, .v1, "me")
         /// `PATCH /api/v1/me`
@@ -398,7 +414,9 @@ extension Endpoint {
         public static let askPartner = Endpoint(.post, .v1, "stacks/:stackId/partner")
 
         public static let all: [Endpoint] = [
-            health, ready, openAPIDocument, listTokens, createToken, revokeToken, tokenActivity, askPartner,
+            health, ready, oidcProviders, oidcStart, oidcCallback, oidcCallbackPost, oidcSession, oidcLink,
+            identities, unlinkIdentity, openAPIDocument, listTokens, createToken, revokeToken, tokenActivity,
+            askPartner,
             oauthClient, oauthAuthorize,
             previewImport, startImport, exportStack, backup, restore,
             guest, upgradeGuest, logout, settings, updateSettings, progress, addRestDay, removeRestDay,

@@ -64,6 +64,8 @@ public struct AppConfiguration: Sendable {
     /// The bearer token Prometheus scrapes `/metrics` with (`FLASHCARDS_METRICS_TOKEN`, at least 16
     /// characters); nil: no `/metrics` at all (docs/operations.md, "Metrics").
     public var metricsToken: String?
+    /// The OpenID Connect providers learners can sign in with (`FLASHCARDS_OIDC_*`, docs/oidc.md).
+    public var oidcProviders: [OIDCProviderConfiguration] = []
     /// SQLite's `synchronous` setting for the database file (`FLASHCARDS_SQLITE_SYNCHRONOUS`):
     /// `normal` (default; in WAL mode a commit survives a crash of the server, a power cut may undo
     /// the last commits but never corrupts the file) or `full` (every commit waits for the disk).
@@ -201,6 +203,7 @@ public struct AppConfiguration: Sendable {
             self.publicURL = url
         }
         self.mail = try MailConfiguration.load(from: values, publicURL: publicURL)
+        self.oidcProviders = try OIDCProviderConfiguration.load(from: values, publicURL: publicURL)
         self.passwordReset = try PasswordResetSettings(values: values, int: int)
         if let seconds = try int("FLASHCARDS_REMINDER_INTERVAL_SECONDS", 0...86_400) {
             self.reminderIntervalSeconds = seconds

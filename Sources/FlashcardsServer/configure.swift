@@ -29,6 +29,11 @@ public func configure(
     app.tokens = await TokenService(secret: secret, lifetime: TimeInterval(configuration.tokenLifetimeSeconds))
     app.passwordResetSealKey = PasswordResetToken.sealKey(secret: secret)
     app.tokenRateLimiter = TokenRateLimiter(perMinute: configuration.tokenRequestsPerMinute)
+    app.oidcClients = Dictionary(
+        configuration.oidcProviders.map {
+            ($0.id, OIDCProviderClient(configuration: $0, http: app.http.client.shared))
+        },
+        uniquingKeysWith: { first, _ in first })
     app.vapidKey = try await VAPIDKeys.resolve(configured: configuration.vapidPrivateKey, database: app.db)
     if configuration.starterCatalogue {
         try await StarterCatalogue.seedIfNeeded(app.studyStore(on: app.db), logger: app.logger)
@@ -90,6 +95,7 @@ func routes(_ app: Application) throws {
         return response
     }
     try v1.register(collection: AccountRoutes())
+    try v1.register(collection: OIDCRoutes())
     try v1.register(collection: AccessTokenRoutes())
     try v1.register(collection: PasswordResetRoutes())
     try v1.register(collection: StackRoutes())

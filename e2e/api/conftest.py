@@ -15,6 +15,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import uuid
@@ -99,10 +100,18 @@ class Server:
 METRICS_TOKEN = "scrape-" + uuid.uuid4().hex
 
 
-def start_server(backend: str, name: str, extra_env: dict[str, str] | None = None) -> Server:
+def oidc_harness():
+    """e2e/oidc/oidc_harness.py (the provider's harness), imported from its folder."""
+    sys.path.insert(0, str(ROOT / "e2e" / "oidc"))
+    import oidc_harness
+
+    return oidc_harness
+
+
+def start_server(backend: str, name: str, extra_env: dict[str, str] | None = None, port: int | None = None) -> Server:
     if not (os.path.isfile(BIN) and os.access(BIN, os.X_OK)):
         pytest.fail(f"server binary {BIN!r} not found: build it or set FLASHCARDS_BIN", pytrace=False)
-    port = free_port()
+    port = port or free_port()
     data_dir = tempfile.mkdtemp(prefix=f"flashcards-api-{name}-")
     log_dir = ROOT / "artifacts"
     log_dir.mkdir(exist_ok=True)
@@ -149,7 +158,53 @@ def start_server(backend: str, name: str, extra_env: dict[str, str] | None = Non
         time.sleep(0.1)
 
 
-STORY_SERVERS = {"server", "limited_server", "idle_server", "mailing_server"}
+OIDC_SCHOOL = "flashcards-school"
+OIDC_APPLE = "org.example.flashcards.signin"
+
+
+@pytest.fixture(scope="session")
+def oidc(backend):
+    """A real local OpenID provider (e2e/oidc/provider.py), and a server that knows it twice: as a school (RS256, query) and Apple-style (ES256,
+    form_post, a client secret signed with a .p8 key)."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    harness = oidc_harness()
+    provider = harness.ProviderProcess(
+        redirect_uris={
+            OIDC_SCHOOL: f"{base}/api/v1/auth/oidc/school/callback",
+            OIDC_APPLE: f"{base}/api/v1/auth/oidc/apple/callback",
+        },
+        log_path=ROOT / "artifacts" / f"oidc-provider-{backend}.log",
+    ).start()
+    server = start_server(
+        backend,
+        "oidc",
+        {
+            "FLASHCARDS_PUBLIC_URL": base,
+            "FLASHCARDS_OIDC_PROVIDERS": "school,apple",
+            "FLASHCARDS_OIDC_SCHOOL_ISSUER": provider.issuer,
+            "FLASHCARDS_OIDC_SCHOOL_CLIENT_ID": OIDC_SCHOOL,
+            "FLASHCARDS_OIDC_SCHOOL_CLIENT_SECRET": "school-test-secret",
+            "FLASHCARDS_OIDC_SCHOOL_NAME": "Schul-Login",
+            "FLASHCARDS_OIDC_APPLE_ISSUER": provider.issuer,
+            "FLASHCARDS_OIDC_APPLE_CLIENT_ID": OIDC_APPLE,
+            "FLASHCARDS_OIDC_APPLE_NAME": "Apple",
+            "FLASHCARDS_OIDC_APPLE_SCOPES": "openid name email",
+            "FLASHCARDS_OIDC_APPLE_RESPONSE_MODE": "form_post",
+            "FLASHCARDS_OIDC_APPLE_APPLE_TEAM_ID": "TEAM123456",
+            "FLASHCARDS_OIDC_APPLE_APPLE_KEY_ID": "KEY1234567",
+            "FLASHCARDS_OIDC_APPLE_APPLE_PRIVATE_KEY_FILE": str(harness.ensure_apple_client_key()),
+        },
+        port=port,
+    )
+    assert server.base_url == base
+    yield server, provider
+    server.stop()
+    provider.stop()
+
+
+
+STORY_SERVERS = {"server", "limited_server", "idle_server", "mailing_server", "oidc"}
 
 
 @pytest.hookimpl(trylast=True)

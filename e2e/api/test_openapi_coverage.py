@@ -8,10 +8,12 @@ from __future__ import annotations
 from conftest import load_document, operations
 
 
-def test_every_operation_was_exercised(server, limited_server, idle_server, mailing_server):
+def test_every_operation_was_exercised(server, limited_server, idle_server, mailing_server, oidc):
     """Runs last: fails when a documented operation was never called by the stories above."""
     document = load_document()
-    exercised = server.exercised | limited_server.exercised | idle_server.exercised | mailing_server.exercised
+    exercised = (
+        server.exercised | limited_server.exercised | idle_server.exercised | mailing_server.exercised | oidc[0].exercised
+    )
     seen = {(method, path) for method, path, _ in exercised}
     missing = sorted(set(operations(document)) - seen)
     assert not missing, f"operations never exercised: {missing}"

@@ -39,5 +39,6 @@ enum Migrations {
         AddLoadBalancing(),
         CreateAccessTokens(),
         CreateGenerationSources(),
+        CreateIdentities(),
     ]
 }

@@ -75,6 +75,7 @@ struct AccountStore {
     func setPassword(of userId: UUID, hash: String) async throws {
         try await sql.update("users")
             .set("password_hash", to: hash)
+            .set("password_set", to: true)
             .set("token_version", to: SQLBinaryExpression(SQLColumn("token_version"), .add, SQLLiteral.numeric("1")))
             .where("id", .equal, userId)
             .run()

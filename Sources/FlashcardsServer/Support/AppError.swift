@@ -39,6 +39,8 @@ public enum AppError: Error, Equatable, Sendable {
     case tooManyRequests(String, retryAfter: Int)
     /// Password reset: the link's token is unknown, expired or already used.
     case invalidResetToken
+    /// Sign-in with a provider: the one-time code is unknown, used or expired: 401 `oidc_state_invalid`.
+    case invalidSignIn
     /// A client-made id already belongs to something else.
     case conflict(String)
     /// An upload over its limit (in MB).
@@ -64,7 +66,7 @@ public enum AppError: Error, Equatable, Sendable {
         switch self {
         case .userNotFound, .wrongPassword: compatibility ? .badRequest : .unauthorized
         case .userAlreadyExists: compatibility ? .badRequest : .conflict
-        case .invalidResetToken: .unauthorized
+        case .invalidResetToken, .invalidSignIn: .unauthorized
         case .wrongCurrentPassword, .tokenReadOnly, .forbidden: .forbidden
         case .validation, .invalid, .malformedBody: .badRequest
         case .unauthorized, .invalidAccessToken: .unauthorized
@@ -105,6 +107,10 @@ public enum AppError: Error, Equatable, Sendable {
                 message:
                     "Der Link zum Zurücksetzen ist ungültig, abgelaufen oder wurde schon benutzt. Bitte fordere einen neuen an.",
                 code: "invalid_reset_token")
+        case .invalidSignIn:
+            ErrorResponse(
+                message: "Die Anmeldung ist abgelaufen oder wurde schon verwendet. Bitte melde dich erneut an.",
+                code: "oidc_state_invalid")
         case .conflict(let message): ErrorResponse(message: message, code: "conflict")
         case .notFound(let message, let code), .refused(let message, let code), .invalid(let message, let code),
             .forbidden(let message, let code):
