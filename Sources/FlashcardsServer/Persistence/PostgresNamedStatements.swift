@@ -56,23 +56,38 @@ enum PostgresNamedStatements {
     }
 
     /// The FSRS next card (`QueueOrder`): the due cards today's caps let through, counted no further
-    /// than the limit, and the first card of each queue (`LATERAL` over the queue numbers, one seek
-    /// each in `cards_stack_queue_due`) ranked by `QueueOrder.HeadRank`.
+    /// than the limit, and the first card of each queue ranked by `QueueOrder.HeadRank`.
+    ///
+    /// One branch per queue, each with its queue number written as a constant (`UNION ALL`), so
+    /// that the planner sees which queue each branch reads and seeks it in `cards_stack_queue_due`.
+    /// A `LATERAL` join over the queue numbers read them as a parameter: the cached generic plan
+    /// then walked `cards_stack_due` and filtered by queue, every due card of a large stack for an
+    /// empty queue (30 ms at 100,000 cards of one FSRS stack, docs/benchmarks.md).
     struct FSRSNext: PostgresNamedStatement {
-        static let sql = """
-            SELECT counted.n AS due_count, head.* FROM (SELECT COUNT(*) AS n FROM (SELECT 1 FROM
-            (VALUES (\(CardQueue.learning.rawValue), \(QueueOrder.dueCountLimit)), (\(CardQueue.review.rawValue), $4),
-            (\(CardQueue.new.rawValue), $5)) q(queue, cap) CROSS JOIN LATERAL
-            (SELECT 1 FROM cards WHERE stack_id = $1 AND queue = q.queue AND due_at < $2 LIMIT q.cap) c
-            LIMIT \(QueueOrder.dueCountLimit)) due) counted LEFT JOIN (SELECT h.*, CASE h.queue
-            WHEN \(CardQueue.learning.rawValue) THEN CASE WHEN h.due_at <= $3 THEN \(QueueOrder.HeadRank.learningDue.rawValue)
-            ELSE \(QueueOrder.HeadRank.learningLater.rawValue) END WHEN \(CardQueue.review.rawValue) THEN $6
-            WHEN \(CardQueue.new.rawValue) THEN $7 END AS head_rank
-            FROM (VALUES (\(CardQueue.learning.rawValue)), (\(CardQueue.review.rawValue)), (\(CardQueue.new.rawValue))) q(queue)
-            CROSS JOIN LATERAL (SELECT \(cardColumns("cards"))
-            FROM cards WHERE stack_id = $1 AND queue = q.queue AND due_at < $2 ORDER BY due_at, id LIMIT 1) h
-            ORDER BY head_rank, h.due_at, h.id LIMIT 1) head ON 1 = 1
-            """
+        static let sql: String = {
+            let (learning, review, new) = (
+                CardQueue.learning.rawValue, CardQueue.review.rawValue, CardQueue.new.rawValue
+            )
+            func due(_ queue: Int, limit: String) -> String {
+                "(SELECT 1 FROM cards WHERE stack_id = $1 AND queue = \(queue) AND due_at < $2 LIMIT \(limit))"
+            }
+            func head(_ queue: Int) -> String {
+                """
+                (SELECT \(cardColumns("cards")) FROM cards WHERE stack_id = $1 AND queue = \(queue) AND due_at < $2
+                ORDER BY due_at, id LIMIT 1)
+                """
+            }
+            return """
+                SELECT counted.n AS due_count, head.* FROM (SELECT COUNT(*) AS n FROM (\(due(learning, limit: "\(QueueOrder.dueCountLimit)"))
+                UNION ALL \(due(review, limit: "$4")) UNION ALL \(due(new, limit: "$5"))
+                LIMIT \(QueueOrder.dueCountLimit)) due) counted LEFT JOIN (SELECT h.*, CASE h.queue
+                WHEN \(learning) THEN CASE WHEN h.due_at <= $3 THEN \(QueueOrder.HeadRank.learningDue.rawValue)
+                ELSE \(QueueOrder.HeadRank.learningLater.rawValue) END WHEN \(review) THEN $6
+                WHEN \(new) THEN $7 END AS head_rank
+                FROM (\(head(learning)) UNION ALL \(head(review)) UNION ALL \(head(new))) h
+                ORDER BY head_rank, h.due_at, h.id LIMIT 1) head ON 1 = 1
+                """
+        }()
 
         let stackId: Int
         let cutoff: Date
