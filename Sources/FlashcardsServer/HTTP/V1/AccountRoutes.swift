@@ -76,9 +76,11 @@ struct AccountRoutes: RouteCollection {
         return Response(status: .noContent)
     }
 
-    private func authResponse(for user: UserModel, req: Request, status: HTTPResponseStatus) async throws -> Response {
-        let issued = try await req.application.tokens.issue(for: user, now: req.now)
-        return try jsonResponse(
-            AuthResponse(token: issued.token, expiresAt: issued.expiresAt, user: user.dto), status: status)
-    }
+}
+
+/// A new session for `user`: a token and the account (password login, sign-up, a provider's sign-in).
+func authResponse(for user: UserModel, req: Request, status: HTTPResponseStatus = .ok) async throws -> Response {
+    let issued = try await req.application.tokens.issue(for: user, now: req.now)
+    return try jsonResponse(
+        AuthResponse(token: issued.token, expiresAt: issued.expiresAt, user: user.dto), status: status)
 }

@@ -155,11 +155,6 @@ struct OIDCRoutes: RouteCollection {
         }
     }
 
-    private func authResponse(for user: UserModel, req: Request) async throws -> Response {
-        let issued = try await req.application.tokens.issue(for: user, now: req.now)
-        return try jsonResponse(AuthResponse(token: issued.token, expiresAt: issued.expiresAt, user: user.dto))
-    }
-
     /// A redirect to the web app's login page with the outcome in its query.
     private func webLogin(_ req: Request, _ items: [String: String]) -> Response {
         var components = URLComponents()
