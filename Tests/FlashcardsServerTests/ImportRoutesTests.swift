@@ -2,6 +2,7 @@ import FlashcardsAPI
 import FlashcardsClient
 import Fluent
 import Foundation
+import SQLKit
 import Testing
 import Vapor
 import VaporTesting
@@ -96,6 +97,27 @@ struct ImportRoutesTests {
             #expect(cards[0].hintSource == "user" && cards[1].hintSource != "user" && cards[2].answer == "Fluß")
             #expect(cards.map(\.tags) == ["bio zelle", "bio", "geo"])
             #expect(try await StackModel.query(on: app.db).all().map(\.name) == ["Zellen"])
+        }
+    }
+
+    @Test(
+        "a large import refreshes PostgreSQL's statistics of the cards", .enabled(if: TestDatabase.postgresURL != nil))
+    func largeImportAnalyzes() async throws {
+        try await withApp(.postgres, adjust: workers(1)) { app in
+            let token = try await app.compatSignup()
+            let sql = try #require(app.db as? any SQLDatabase)
+            struct Row: Decodable { let analyzed: Date? }
+            func lastAnalyze() async throws -> Date? {
+                try await sql.raw(
+                    "SELECT last_analyze AS analyzed FROM pg_stat_user_tables WHERE relid = 'cards'::regclass"
+                ).first(decoding: Row.self)?.analyzed
+            }
+            _ = try await importFile(app, token: token, file: Data("a,b\nc,d\n".utf8), name: "Klein.csv")
+            #expect(try await lastAnalyze() == nil)
+            let rows = (0..<ImportWriter.analyzeAfter).map { "Frage \($0),Antwort \($0)" }.joined(separator: "\n")
+            let job = try await importFile(app, token: token, file: Data(rows.utf8), name: "Gross.csv")
+            #expect(job.status == "succeeded", "\(job.error ?? "")")
+            #expect(try await lastAnalyze() != nil)
         }
     }
 

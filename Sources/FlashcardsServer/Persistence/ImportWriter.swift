@@ -92,7 +92,7 @@ enum ImportWriter {
         // The store's write transaction: on SQLite the inline writer under the write gate (the write
         // lock taken up front, no driver connection held, the long inserts on the thread pool), on
         // PostgreSQL a transaction whose rows go in by COPY.
-        return try await store.writeTransaction { transaction in
+        let saved = try await store.writeTransaction { transaction in
             let sql = transaction.sql
             var prepared = prepared
             // Still free unless a card was made between taking them and now (SQLite).
@@ -136,7 +136,16 @@ enum ImportWriter {
             }
             return groups.map { ($0.stack, $0.cards.count, $0.created) }
         }
+        // A large import changes the tables' make-up at once; PostgreSQL's statistics (and with them
+        // its plans) would follow only at autovacuum's next round.
+        if total >= analyzeAfter, let sql = db as? any SQLDatabase, sql.dialect.name == "postgresql" {
+            try await sql.raw("ANALYZE cards, review_logs").run()
+        }
+        return saved
     }
+
+    /// Imports of at least this many cards refresh PostgreSQL's statistics.
+    static let analyzeAfter = 10_000
 
     static let logColumns = [
         "id", "user_id", "card_id", "stack_id", "reviewed_at", "rating", "scheduler", "state_before", "state_after",
