@@ -50,6 +50,8 @@ const SHELL = [
   '/assets/js/views/settings/scheduler.js',
   '/assets/js/views/settings/easy-days.js',
   '/assets/js/views/settings/tokens.js', '/assets/js/views/settings/tokens-markup.js',
+  '/assets/js/views/settings/identities.js', '/assets/js/views/settings/identities-markup.js',
+  '/assets/js/api/oidc.js', '/assets/js/views/auth/oidc.js', '/assets/i18n/oidc.de.js', '/assets/i18n/oidc.en.js',
   '/assets/js/views/match/game.js', '/assets/js/views/match/markup.js',
   '/assets/js/views/explore/screen.js', '/assets/js/views/explore/markup.js',
   '/assets/js/views/welcome/screen.js', '/assets/js/views/welcome/markup.js',

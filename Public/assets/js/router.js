@@ -11,7 +11,8 @@ const ROUTES = [
   { re: /^\/app\/leaderboard$/, view: 'leaderboard' },
   { re: /^\/app\/login$/, view: 'auth', public: true, props: { mode: 'login' } },
   { re: /^\/app\/register$/, view: 'auth', public: true, props: { mode: 'register' } },
-  { re: /^\/app\/forgot$/, view: 'password-reset', public: true, props: { mode: 'forgot' } },
+  // Signed in too: a provider's account sets its first password there.
+  { re: /^\/app\/forgot$/, view: 'password-reset', public: true, signedInToo: true, props: { mode: 'forgot' } },
   // A reset link works in a browser where someone is signed in, too (it signs in its account).
   { re: /^\/app\/reset$/, view: 'password-reset', public: true, signedInToo: true, props: { mode: 'reset' } },
   { re: /^\/app\/stacks$/, view: 'dashboard' },

@@ -8,11 +8,12 @@ const USER = 'fc.user';
 
 /** An error answer from the API (or the network), with the API's stable `code`. */
 export class ApiError extends Error {
-  constructor(status, code, message, retryAfter = null) {
+  constructor(status, code, message, retryAfter = null, body = null) {
     super(message || code || `HTTP ${status}`);
     this.status = status;
     this.code = code;
     this.retryAfter = retryAfter;
+    this.body = body; // the decoded answer (fields besides `code`)
   }
 }
 
@@ -107,6 +108,7 @@ export async function request(method, path, body, {
       data?.code ?? null,
       data?.message ?? null,
       Number(response.headers.get('Retry-After')) || null,
+      data,
     );
     if (response.status === 401 && auth && expire) {
       session.clear();

@@ -1,13 +1,16 @@
 // Login and registration (/app/login, /app/register) with the original's validation texts, and
 // "Ohne Konto ausprobieren": a guest account. Signing in goes to the home screen (or `next`);
-// a new account (signed up or guest) starts with the onboarding.
+// a new account (signed up or guest) starts with the onboarding. When the server has OpenID
+// providers, one "Weiter mit …" button each, and the way back from them (auth/oidc.js).
 
 import { html, render } from '../html.js';
-import { currentLanguage, t } from '../i18n.js';
+import { currentLanguage, loadStrings, t } from '../i18n.js';
 import { api } from '../api/client.js';
-import { replaceSession } from '../account.js';
+import { oidcApi } from '../api/oidc.js';
+import { loadSettings, replaceSession, updateUser } from '../account.js';
 import { HOME } from '../router.js';
 import { fieldError, icon, setBusy } from '../ui.js';
+import { completeReturn, offerProviders, returnErrorText, takeReturn } from './auth/oidc.js';
 
 const MAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -30,7 +33,7 @@ const authMarkup = ({ register, flashKey, keep }) => html`
         <h1>${t(register ? 'auth.registerTitle' : 'auth.loginTitle')}</h1>
         <p class="muted">${t(register ? 'auth.registerLead' : 'auth.loginLead')}</p>
         ${flashKey ? html`<div class="alert alert-info" role="status">${t(flashKey)}</div>` : ''}
-        <div class="alert alert-error" role="alert" id="form-error" hidden></div>
+        <div class="alert alert-error" role="alert" id="form-error" tabindex="-1" hidden></div>
         <form novalidate class="stack-form" id="auth-form">
           ${register ? html`
             <div class="field">
@@ -51,6 +54,7 @@ const authMarkup = ({ register, flashKey, keep }) => html`
           <button class="btn btn-primary btn-block" type="submit">${t(register ? 'auth.register' : 'auth.login')}</button>
         </form>
         <div class="auth-or" aria-hidden="true"><span>${t('guest.or')}</span></div>
+        <div id="auth-providers" hidden></div>
         <button class="btn btn-secondary btn-block" type="button" id="guest-start" aria-describedby="guest-help">
           ${icon('sparkles')}<span>${t('guest.start')}</span>
         </button>
@@ -87,7 +91,48 @@ function failureText(error, register) {
   return t(register ? 'auth.registerInvalid' : 'auth.loginFailed');
 }
 
-export async function mount(root, { props, query, navigate }) {
+/**
+ * The page, or the way back from an OpenID provider (`?oidc=`: the session, or the link form;
+ * `?oidcError=`: the form with the reason). Returns the clean-up (listeners, pending requests).
+ */
+export async function mount(root, ctx) {
+  const controller = new AbortController();
+  const { signal } = controller;
+  const providers = oidcApi.providers({ signal }).then((body) => body?.providers || [], () => []);
+  const back = takeReturn(ctx.query);
+  if (!back) {
+    mountForm(root, ctx, { providers, signal });
+    return () => controller.abort();
+  }
+  await loadStrings('oidc').catch(() => {});
+  const page = { ...ctx, query: back.query, props: { mode: back.started.register ? 'register' : 'login' } };
+  const fail = (text) => mountForm(root, page, { providers, signal, error: text });
+  if (back.code) {
+    const keep = back.query.has('next') ? `?${back.query}` : '';
+    completeReturn(root, back, { providers, signal, keep, fail, land: (auth, fresh) => land(auth, fresh, page) });
+  } else {
+    fail(returnErrorText(back.error, back.started));
+  }
+  return () => controller.abort();
+}
+
+/** A session from a provider: a learner whose account it just made (`fresh`, before the onboarding)
+ * gets the browser's time zone, as a sign-up sends it, and the onboarding; everyone else lands as
+ * after signing in. */
+async function land(auth, fresh, { query, navigate }) {
+  replaceSession(auth);
+  const isNew = fresh && !(await loadSettings({ force: true }).catch(() => null))?.onboarding?.done;
+  if (!isNew) return navigate(safeNext(query), { replace: true });
+  try {
+    if (auth.user?.timeZone !== timeZone()) updateUser(await api.updateMe({ timeZone: timeZone() }));
+  } catch {
+    // The zone can still be set in the settings.
+  }
+  return navigate(welcomeUrl(query), { replace: true });
+}
+
+/** The sign-in or sign-up form; `error`: a reason to show at once (a provider's refusal). */
+function mountForm(root, { props, query, navigate }, { providers, signal, error = '' }) {
   const register = props.mode === 'register';
   const flashKey = sessionStorage.getItem('fc.flash');
   sessionStorage.removeItem('fc.flash');
@@ -111,19 +156,28 @@ export async function mount(root, { props, query, navigate }) {
         : await api.login(mail, fields.password.value);
       replaceSession(auth);
       navigate(register ? welcomeUrl(query) : safeNext(query), { replace: true });
-    } catch (error) {
+    } catch (failure) {
       setBusy(button, false);
-      formError.textContent = failureText(error, register);
+      formError.textContent = failureText(failure, register);
       formError.hidden = false;
-      formError.focus?.();
+      formError.focus();
     }
-  });
-  wireGuest(root, formError, () => navigate(welcomeUrl(query), { replace: true }));
-  (register ? fields.name : fields.mail).focus();
+  }, { signal });
+  wireGuest(root, formError, () => navigate(welcomeUrl(query), { replace: true }), signal);
+  const next = query.has('next') ? safeNext(query) : '';
+  offerProviders(root.querySelector('#auth-providers'), { providers, next, register, signal }).catch(() => {});
+  if (!error) {
+    (register ? fields.name : fields.mail).focus();
+    return;
+  }
+  // A provider's refusal: said at once, and its button is there to try again.
+  formError.textContent = error;
+  formError.hidden = false;
+  formError.focus();
 }
 
 /** "Ohne Konto ausprobieren": a guest account, then `onStarted`. */
-function wireGuest(root, formError, onStarted) {
+function wireGuest(root, formError, onStarted, signal) {
   const guestButton = root.querySelector('#guest-start');
   guestButton.addEventListener('click', async () => {
     formError.hidden = true;
@@ -139,5 +193,5 @@ function wireGuest(root, formError, onStarted) {
         : error.status === 0 ? t('error.network') : t('guest.startFailed');
       formError.hidden = false;
     }
-  });
+  }, { signal });
 }

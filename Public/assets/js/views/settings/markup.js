@@ -1,5 +1,5 @@
 // The settings page's sections as markup (views/settings.js, settings/screen.js): profile,
-// account, learning, reminders, leaderboard, onboarding answers, appearance, colour theme, AI
+// account, sign-in with other accounts (identities-markup.js), learning, reminders, leaderboard, onboarding answers, appearance, colour theme, AI
 // assistants and access tokens (tokens-markup.js), data and backup, deleting the account.
 // Rendering only.
 
@@ -11,6 +11,7 @@ import { icon } from '../../ui.js';
 import { APPEARANCES, appearance } from './appearances.js';
 import { easyDaysSection } from './easy-days.js';
 import { tokensSection } from './tokens-markup.js';
+import { identitiesSection } from './identities-markup.js';
 
 export const GOAL_MIN = 1;
 export const GOAL_MAX = 500;
@@ -181,12 +182,13 @@ const deleteSection = ({ guest }) => html`
         <div><button type="button" class="btn btn-danger-ghost" id="delete-account">${icon('trash')}<span>${t('settings.deleteButton')}</span></button></div>
       </section>`;
 
-/** The whole page; `page`: {settings, user, guest, zone}. */
+/** The whole page; `page`: {settings, user, guest, zone, providers}. */
 export const settingsMarkup = (page) => html`
     <section class="page page-narrow settings">
       <header class="page-header"><div><h1>${t('settings.title')}</h1><p class="muted">${t('settings.lead')}</p></div></header>
       ${profileSection(page)}
       ${accountSection(page)}
+      ${identitiesSection(page)}
       ${learningSection(page)}
       <section class="panel" aria-labelledby="scheduler-title" id="scheduler-panel"></section>
       ${easyDaysSection(page)}

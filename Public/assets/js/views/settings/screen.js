@@ -17,11 +17,13 @@ import { RemindersSection } from './reminders.js';
 import { mountSchedulerPanel } from './scheduler.js';
 import { EasyDaysSection } from './easy-days.js';
 import { TokensSection } from './tokens.js';
+import { IdentitiesSection } from './identities.js';
 
 export class SettingsScreen {
   #controller = new AbortController();
 
-  /** `page`: {settings, user, guest, zone, restored, onRestored, navigate, reload}. */
+  /** `page`: {settings, user, guest, zone, providers (the server's OpenID providers, null when
+   * unknown), restored, onRestored, navigate, reload}. */
   constructor(root, page) {
     this.root = root;
     Object.assign(this, page);
@@ -41,6 +43,7 @@ export class SettingsScreen {
     render(this.root, settingsMarkup(this));
     this.#profile();
     this.#account();
+    new IdentitiesSection(this).start();
     this.#learning();
     new RemindersSection(this).start();
     mountSchedulerPanel(this.$('#scheduler-panel'), this.signal);

@@ -1,0 +1,47 @@
+// English strings of the sign-in with other accounts (OpenID Connect): the login and sign-up pages'
+// "Continue with …" buttons, the return from the provider and its link form (views/auth/oidc.js),
+// and the settings' "Sign-in with other accounts" (views/settings/identities.js). Loaded with
+// loadStrings('oidc') where needed. Keys are shared with oidc.de.js.
+export default {
+  'oidc.continueWith': 'Continue with {name}',
+  'oidc.providersLabel': 'Sign in with another account',
+  'oidc.completing': 'Completing sign-in…',
+  'oidc.completingTitle': 'One moment, please',
+  'oidc.providerFallback': 'your provider',
+
+  'oidc.linkTitle': 'Link to your existing account',
+  'oidc.linkLead': 'An account with the address {mail} already exists. Enter that account’s password and we link {provider} to it. After that you can sign in with either.',
+  'oidc.linkSubmit': 'Link and sign in',
+  'oidc.wrongPassword': 'That password is not correct. Please try again.',
+  'oidc.linkExpired': 'This sign-in has expired. Please sign in with {provider} again.',
+  'oidc.linkTaken': 'This {provider} account is already linked to another account.',
+  'oidc.again': 'Sign in with {provider} again',
+  'oidc.backToLogin': 'Back to sign in',
+
+  'oidc.error.verify': 'We could not verify the sign-in with {provider}, so we stopped it for your safety. Please try again.',
+  'oidc.error.state_invalid': 'This sign-in has expired or was already used. Please sign in again.',
+  'oidc.error.access_denied': 'The sign-in with {provider} was cancelled. You can try again at any time.',
+  'oidc.error.mail_unverified': 'Your email address is not verified with {provider}. Verify it there, then try again.',
+  'oidc.error.mail_missing': 'We did not get an email address from {provider}. Without one we cannot create or link an account.',
+  'oidc.error.provider_unavailable': 'Signing in with {provider} is not available right now. Please try again later.',
+  'oidc.error.provider_unknown': 'This sign-in option does not exist on this server. Sign in with your email address and password.',
+  'oidc.error.exchange_failed': 'The sign-in with {provider} could not be completed. Please try again.',
+  'oidc.error.other': 'Signing in with {provider} did not work. Please try again.',
+
+  'identities.title': 'Sign-in with other accounts',
+  'identities.lead': 'You can sign in here with these accounts instead of your password.',
+  'identities.loading': 'Loading linked sign-ins…',
+  'identities.loadError': 'The linked sign-ins could not be loaded.',
+  'identities.empty': 'No sign-in linked yet.',
+  'identities.emptyHelp': 'To link one, sign out and choose “Continue with …” on the sign-in page. If its address belongs to this account, we ask for this account’s password once.',
+  'identities.noMail': 'no email address',
+  'identities.linkedAt': 'Linked on {date}',
+  'identities.unlink': 'Unlink',
+  'identities.unlinkTitle': 'Unlink {name}?',
+  'identities.unlinkText': 'You will no longer be able to sign in with {name}, only with your email address and password. Your stacks and cards stay.',
+  'identities.unlinked': '{name} is unlinked.',
+  'identities.unlinkError': 'The sign-in could not be unlinked. Please try again.',
+  'identities.noPassword': 'Your account has no password of its own yet. Before you can unlink a sign-in, set one: “Forgot your password?” sends you a link by email.',
+  'identities.passwordRequired': '{name} cannot be unlinked yet: your account has no password of its own, and without one you could not sign in afterwards. First set one through “Forgot your password?”.',
+  'identities.setPassword': 'Set a password (“Forgot your password?”)',
+};
