@@ -76,7 +76,8 @@ struct OIDCRoutes: RouteCollection {
     func session(_ req: Request) async throws -> Response {
         struct Body: Decodable { let code: String }
         let body = try req.decodeBody(Body.self)
-        switch try await refusing { try await service(req).session(code: body.code) } {
+        let outcome = try await refusing { try await service(req).session(code: body.code) }
+        switch outcome {
         case .signedIn(let user):
             return try await authResponse(for: user, req: req)
         case .linkRequired(let mail, let provider):
