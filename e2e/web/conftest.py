@@ -8,6 +8,7 @@ talks to any host other than the app's own.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -22,6 +23,79 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+BIN = os.environ.get("FLASHCARDS_BIN") or str(ROOT / ".build" / "debug" / "flashcards")
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def extra_server(name: str, settings: dict[str, str], port: int | None = None):
+    """`flashcards serve` of its own (FLASHCARDS_BIN) with `settings` added to the environment, on a free
+    loopback port with a fresh data folder, for the tests that need a server set up otherwise than the
+    run's (a language model, OpenID providers); yields its base URL once /api/v1/health answers, and
+    stops it afterwards. Its log goes to artifacts/web-server-<name>.log."""
+    import shutil
+    import signal
+    import subprocess
+    import tempfile
+    import urllib.request
+
+    if not (os.path.isfile(BIN) and os.access(BIN, os.X_OK)):
+        pytest.fail(f"server binary {BIN!r} not found: build it or set FLASHCARDS_BIN", pytrace=False)
+    port = port or free_port()
+    data_dir = tempfile.mkdtemp(prefix=f"flashcards-web-{name}-")
+    (ROOT / "artifacts").mkdir(exist_ok=True)
+    log_path = ROOT / "artifacts" / f"web-server-{name}.log"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "DATABASE_SCHEMA", "FLASHCARDS_JWT_SECRET")
+           and not k.startswith(("FLASHCARDS_LLM_", "FLASHCARDS_SMTP_", "FLASHCARDS_OIDC_"))}
+    env.update(
+        FLASHCARDS_DATA_DIR=data_dir, PORT=str(port), HOST="127.0.0.1",
+        FLASHCARDS_PUBLIC_DIR=str(ROOT / "Public"), FLASHCARDS_BCRYPT_COST="4",
+    )
+    env.update(settings)
+    with open(log_path, "wb") as log:
+        # The working directory is the empty data folder, so that no stray .env file is read.
+        process = subprocess.Popen([BIN, "serve"], env=env, cwd=data_dir, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+
+    def stop():
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+    deadline = time.monotonic() + 60
+    while True:
+        if process.poll() is not None:
+            stop()
+            pytest.fail(f"the {name} server exited early:\n{log_path.read_text(errors='replace')[-3000:]}", pytrace=False)
+        try:
+            with urllib.request.urlopen(base + "/api/v1/health", timeout=2) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            stop()
+            pytest.fail(f"the {name} server gave no /api/v1/health answer within 60 s", pytrace=False)
+        time.sleep(0.1)
+    try:
+        yield base
+    finally:
+        stop()
 ARTIFACTS = ROOT / "artifacts"
 SCREENSHOTS = ARTIFACTS / "screenshots"
 BASE_URL = os.environ.get("FLASHCARDS_BASE_URL", "").rstrip("/")

@@ -15,38 +15,23 @@ page with its buttons."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import signal
-import socket
-import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from conftest import BASE_URL, PASSWORD, ROOT, SCREENSHOTS, _watch, api, daytime_zone, shot
+from conftest import BASE_URL, PASSWORD, ROOT, SCREENSHOTS, _watch, api, daytime_zone, extra_server, free_port, shot
 from test_accessibility import _axe
 
 sys.path.insert(0, str(ROOT / "e2e" / "oidc"))
 from oidc_harness import ProviderProcess, ensure_apple_client_key  # noqa: E402
 
-BIN = os.environ.get("FLASHCARDS_BIN") or str(ROOT / ".build" / "debug" / "flashcards")
 SCHOOL = "flashcards-school"
 APPLE = "org.example.flashcards.signin"
 VERIFY_DE = ("Die Anmeldung bei Schul-Login konnte nicht bestätigt werden. Zu deiner Sicherheit haben wir "
              "sie abgebrochen. Bitte versuche es noch einmal.")
 EXPIRED_DE = "Diese Anmeldung ist abgelaufen oder wurde schon verwendet. Bitte melde dich noch einmal an."
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class OidcSetup:
@@ -61,9 +46,7 @@ class OidcSetup:
 def oidc():
     """The local OpenID provider and `flashcards serve` with FLASHCARDS_OIDC_* for it (school and
     Apple-style), on free ports with a fresh data directory."""
-    if not (os.path.isfile(BIN) and os.access(BIN, os.X_OK)):
-        pytest.fail(f"server binary {BIN!r} not found: build it or set FLASHCARDS_BIN", pytrace=False)
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     (ROOT / "artifacts").mkdir(exist_ok=True)
     provider = ProviderProcess(
@@ -73,61 +56,27 @@ def oidc():
         },
         log_path=ROOT / "artifacts" / "web-oidc-provider.log",
     ).start()
-    data_dir = tempfile.mkdtemp(prefix="flashcards-web-oidc-")
-    log_path = ROOT / "artifacts" / "web-server-oidc.log"
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DATABASE_URL", "DATABASE_SCHEMA", "FLASHCARDS_JWT_SECRET")
-           and not k.startswith(("FLASHCARDS_LLM_", "FLASHCARDS_SMTP_", "FLASHCARDS_OIDC_"))}
-    env.update(
-        FLASHCARDS_DATA_DIR=data_dir, PORT=str(port), HOST="127.0.0.1",
-        FLASHCARDS_PUBLIC_DIR=str(ROOT / "Public"), FLASHCARDS_BCRYPT_COST="4",
-        FLASHCARDS_SIGNUPS_PER_HOUR="100000", FLASHCARDS_PUBLIC_URL=base,
-        FLASHCARDS_OIDC_PROVIDERS="school,apple",
-        FLASHCARDS_OIDC_SCHOOL_ISSUER=provider.issuer,
-        FLASHCARDS_OIDC_SCHOOL_CLIENT_ID=SCHOOL,
-        FLASHCARDS_OIDC_SCHOOL_CLIENT_SECRET="school-test-secret",
-        FLASHCARDS_OIDC_SCHOOL_NAME="Schul-Login",
-        FLASHCARDS_OIDC_APPLE_ISSUER=provider.issuer,
-        FLASHCARDS_OIDC_APPLE_CLIENT_ID=APPLE,
-        FLASHCARDS_OIDC_APPLE_NAME="Apple",
-        FLASHCARDS_OIDC_APPLE_SCOPES="openid name email",
-        FLASHCARDS_OIDC_APPLE_RESPONSE_MODE="form_post",
-        FLASHCARDS_OIDC_APPLE_APPLE_TEAM_ID="TEAM123456",
-        FLASHCARDS_OIDC_APPLE_APPLE_KEY_ID="KEY1234567",
-        FLASHCARDS_OIDC_APPLE_APPLE_PRIVATE_KEY_FILE=str(ensure_apple_client_key()),
-    )
-    with open(log_path, "wb") as log:
-        # The working directory is the empty data folder, so that no stray .env file is read.
-        process = subprocess.Popen([BIN, "serve"], env=env, cwd=data_dir, stdout=log, stderr=subprocess.STDOUT)
-
-    def stop():
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=5)
+    try:
+        with extra_server("oidc", dict(
+            FLASHCARDS_SIGNUPS_PER_HOUR="100000", FLASHCARDS_PUBLIC_URL=base,
+            FLASHCARDS_OIDC_PROVIDERS="school,apple",
+            FLASHCARDS_OIDC_SCHOOL_ISSUER=provider.issuer,
+            FLASHCARDS_OIDC_SCHOOL_CLIENT_ID=SCHOOL,
+            FLASHCARDS_OIDC_SCHOOL_CLIENT_SECRET="school-test-secret",
+            FLASHCARDS_OIDC_SCHOOL_NAME="Schul-Login",
+            FLASHCARDS_OIDC_APPLE_ISSUER=provider.issuer,
+            FLASHCARDS_OIDC_APPLE_CLIENT_ID=APPLE,
+            FLASHCARDS_OIDC_APPLE_NAME="Apple",
+            FLASHCARDS_OIDC_APPLE_SCOPES="openid name email",
+            FLASHCARDS_OIDC_APPLE_RESPONSE_MODE="form_post",
+            FLASHCARDS_OIDC_APPLE_APPLE_TEAM_ID="TEAM123456",
+            FLASHCARDS_OIDC_APPLE_APPLE_KEY_ID="KEY1234567",
+            FLASHCARDS_OIDC_APPLE_APPLE_PRIVATE_KEY_FILE=str(ensure_apple_client_key()),
+        ), port=port) as served:
+            assert served == base
+            yield OidcSetup(base, provider)
+    finally:
         provider.stop()
-        shutil.rmtree(data_dir, ignore_errors=True)
-
-    deadline = time.monotonic() + 60
-    while True:
-        if process.poll() is not None:
-            stop()
-            pytest.fail(f"the OIDC server exited early:\n{log_path.read_text(errors='replace')[-3000:]}", pytrace=False)
-        try:
-            with urllib.request.urlopen(base + "/api/v1/health", timeout=2) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            stop()
-            pytest.fail("the OIDC server gave no /api/v1/health answer within 60 s", pytrace=False)
-        time.sleep(0.1)
-    yield OidcSetup(base, provider)
-    stop()
 
 
 @pytest.fixture

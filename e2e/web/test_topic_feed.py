@@ -9,30 +9,13 @@ client, its JSON schema and its duplicate checks. The server binary is FLASHCARD
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import signal
-import socket
-import subprocess
-import tempfile
-import time
-import urllib.request
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import ROOT, api, shot, sign_in_storage, signup_via_api
+from conftest import api, extra_server, shot, sign_in_storage, signup_via_api
 from fake_llm import MODEL, FakeLLM
-
-BIN = os.environ.get("FLASHCARDS_BIN") or str(ROOT / ".build" / "debug" / "flashcards")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
 
 @pytest.fixture(scope="module")
 def fake_llm():
@@ -43,51 +26,11 @@ def fake_llm():
 @pytest.fixture(scope="module")
 def model_server(fake_llm) -> str:
     """`flashcards serve` with the fake model; yields its base URL."""
-    if not (os.path.isfile(BIN) and os.access(BIN, os.X_OK)):
-        pytest.fail(f"server binary {BIN!r} not found: build it or set FLASHCARDS_BIN", pytrace=False)
-    port = _free_port()
-    data_dir = tempfile.mkdtemp(prefix="flashcards-web-model-")
-    log_path = ROOT / "artifacts" / "web-server-model.log"
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DATABASE_URL", "DATABASE_SCHEMA", "FLASHCARDS_JWT_SECRET")
-           and not k.startswith("FLASHCARDS_LLM_") and not k.startswith("FLASHCARDS_SMTP_")}
-    env.update(
-        FLASHCARDS_DATA_DIR=data_dir, PORT=str(port), HOST="127.0.0.1",
-        FLASHCARDS_PUBLIC_DIR=str(ROOT / "Public"), FLASHCARDS_BCRYPT_COST="4",
-        FLASHCARDS_LLM_BASE_URL=fake_llm.base_url, FLASHCARDS_LLM_MODEL=MODEL, FLASHCARDS_LLM_MAX_RETRIES="0",
-    )
-    with open(log_path, "wb") as log:
-        # The working directory is the empty data folder, so that no stray .env file is read.
-        process = subprocess.Popen([BIN, "serve"], env=env, cwd=data_dir, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-
-    def stop():
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=5)
-        shutil.rmtree(data_dir, ignore_errors=True)
-
-    deadline = time.monotonic() + 60
-    while True:
-        if process.poll() is not None:
-            stop()
-            pytest.fail(f"the model server exited early:\n{log_path.read_text(errors='replace')[-3000:]}", pytrace=False)
-        try:
-            with urllib.request.urlopen(base + "/api/v1/health", timeout=2) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            stop()
-            pytest.fail("the model server gave no /api/v1/health answer within 60 s", pytrace=False)
-        time.sleep(0.1)
-    yield base
-    stop()
+    with extra_server("model", {
+        "FLASHCARDS_LLM_BASE_URL": fake_llm.base_url, "FLASHCARDS_LLM_MODEL": MODEL,
+        "FLASHCARDS_LLM_MAX_RETRIES": "0",
+    }) as base:
+        yield base
 
 
 def _signed_in(make_page, base: str, locale: str = "de-DE"):
