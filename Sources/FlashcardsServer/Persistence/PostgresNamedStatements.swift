@@ -22,7 +22,7 @@ enum PostgresNamedStatements {
         guard let postgres = db as? any PostgresDatabase else {
             throw NotPostgres()
         }
-        let start = ContinuousClock.now
+        let start = ServerMetrics.waitStarts()
         let rows = try await postgres.withConnection { connection in
             ServerMetrics.databaseWaited(since: start, database: "postgres")
             return connection.eventLoop.makeFutureWithTask {

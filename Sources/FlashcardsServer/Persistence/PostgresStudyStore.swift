@@ -53,7 +53,7 @@ struct PostgresStudyStore: StudyStore {
     func modelTransaction<T: Sendable>(_ body: @escaping @Sendable (any ModelTransaction) async throws -> T)
         async throws -> T
     {
-        let start = ContinuousClock.now
+        let start = ServerMetrics.waitStarts()
         return try await db.transaction {
             // The wait for a pooled connection and its BEGIN.
             ServerMetrics.databaseWaited(since: start, database: "postgres")

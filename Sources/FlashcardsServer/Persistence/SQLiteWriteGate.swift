@@ -1,4 +1,3 @@
-import Foundation
 import NIOConcurrencyHelpers
 
 /// A first-in, first-out gate that lets one SQLite write transaction of a database file run at a time
@@ -15,7 +14,7 @@ final class SQLiteWriteGate: @unchecked Sendable {
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     func enter() async {
-        let start = ContinuousClock.now
+        let start = ServerMetrics.waitStarts()
         defer { ServerMetrics.databaseWaited(since: start, database: "sqlite") }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let runNow = lock.withLock {

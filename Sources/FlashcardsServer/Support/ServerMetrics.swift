@@ -1,5 +1,6 @@
 import Foundation
 import Metrics
+import NIOConcurrencyHelpers
 import Prometheus
 
 /// The process's metrics in one Prometheus registry: Vapor's own request metrics (it reports
@@ -21,10 +22,20 @@ enum ServerMetrics {
             .milliseconds(2500), .seconds(5), .seconds(10),
         ]
         MetricsSystem.bootstrap(factory)
+        enabled.withLockedValue { $0 = true }
     }()
+
+    /// Whether metrics are on in this process: the learning path's database waits are not even timed
+    /// while they are off.
+    private static let enabled = NIOLockedValueBox(false)
 
     /// Makes swift-metrics report into `registry` (the first call does it; later ones do nothing).
     static func bootstrap() { _ = bootstrapped }
+
+    /// The start of a database wait, or nil while metrics are off (`databaseWaited` then does nothing).
+    static func waitStarts() -> ContinuousClock.Instant? {
+        enabled.withLockedValue { $0 } ? ContinuousClock.now : nil
+    }
 
     /// A push message handed to a push service: `result` is `sent`, `gone` (the subscription
     /// expired) or `failed`.
@@ -39,7 +50,8 @@ enum ServerMetrics {
 
     /// How long a statement waited for the database before it could run: a SQLite write for the
     /// write gate, a PostgreSQL statement or transaction for a pooled connection.
-    static func databaseWaited(since start: ContinuousClock.Instant, database: String) {
+    static func databaseWaited(since start: ContinuousClock.Instant?, database: String) {
+        guard let start else { return }
         let waited = ContinuousClock.now - start
         let (seconds, attoseconds) = waited.components
         Metrics.Timer(label: "flashcards_database_wait_seconds", dimensions: [("database", database)])
