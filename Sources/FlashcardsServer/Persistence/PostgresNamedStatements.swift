@@ -19,19 +19,29 @@ enum PostgresNamedStatements {
     /// The rows of `statement` on `db`, which must be PostgreSQL. In a transaction `db` runs it on the
     /// transaction's connection, otherwise on one from the pool.
     static func rows(_ statement: some PostgresNamedStatement, on db: any Database) async throws -> [any SQLRow] {
+        try await postgresRows(statement, on: db).map { $0.sql() }
+    }
+
+    /// `rows(_:on:)` as the driver's own rows, for typed decoding (`PostgresRow.decode`).
+    static func postgresRows(_ statement: some PostgresNamedStatement, on db: any Database) async throws
+        -> [PostgresRow]
+    {
         guard let postgres = db as? any PostgresDatabase else {
             throw NotPostgres()
         }
         let start = ServerMetrics.waitStarts()
-        let rows = try await postgres.withConnection { connection in
+        return try await postgres.withConnection { connection in
             ServerMetrics.databaseWaited(since: start, database: "postgres")
             return connection.eventLoop.makeFutureWithTask {
                 var rows: [PostgresRow] = []
-                for try await row in try await connection.execute(statement, logger: db.logger) { rows.append(row) }
+                for try await row in try await connection.execute(statement, logger: db.logger) {
+                    rows.append(row)
+                    // A long result (a review history) lets the event loop's other work in between.
+                    if rows.count % 2_000 == 0 { await Task.yield() }
+                }
                 return rows
             }
         }.get()
-        return rows.map { $0.sql() }
     }
 
     /// The ladder's next card: the count of due cards (up to `QueueOrder.dueCountLimit`) and the
@@ -105,6 +115,133 @@ enum PostgresNamedStatements {
             bindings.append(newCap)
             bindings.append(rank(cap: reviewCap))
             bindings.append(rank(cap: newCap))
+            return bindings
+        }
+    }
+}
+
+extension PostgresNamedStatements {
+    /// The card a rating is about (`StudyTransaction.ratedCard`'s columns) with its row version,
+    /// read outside a transaction (`PostgresAppendedReviews`).
+    struct RatedCardRead: PostgresNamedStatement {
+        static let sql = """
+            SELECT \(cardColumns("cards")), cards.xmin::text AS row_version,
+            (SELECT COALESCE(MAX(seq), 0) FROM review_logs WHERE card_id = cards.id) AS last_seq,
+            (SELECT CASE WHEN user_id = $3 AND card_id = cards.id THEN 1 ELSE 2 END FROM review_logs WHERE id = $4)
+            AS known_review FROM cards WHERE unique_id = $1 AND stack_id = $2
+            """
+
+        let uniqueId: UUID
+        let stackId: Int
+        let userId: UUID
+        let reviewId: UUID
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 4)
+            bindings.append(uniqueId)
+            bindings.append(stackId)
+            bindings.append(userId)
+            bindings.append(reviewId)
+            return bindings
+        }
+    }
+
+    /// An appended rating in one statement (`PostgresAppendedReviews.write`): the card's schedule
+    /// while its row is still the version read, the log row only if the card was written, then the
+    /// stack's day counts as `StackDayCounts.apply` adjusts them. The stack's row is locked after the
+    /// card's (its update waits for the card's through `EXISTS`), in the order every transaction
+    /// takes them. `written` is 1 when the rating was stored, 0 when the card had changed.
+    struct AppendReview: PostgresNamedStatement {
+        static let sql: String = {
+            // Parameters: $1 card id, $2 row version, $3…$12 the schedule, $13…$28 the log row
+            // (`ReviewLogModel.insertColumns`), $29…$32 the review times before and after, $33
+            // whether they changed.
+            let scheduleColumns: [String] = [
+                "due_at", "level", "review_count", "queue", "state", "step", "stability", "difficulty",
+                "first_reviewed_at", "last_reviewed_at",
+            ]
+            var assignments: [String] = []
+            for (offset, column) in scheduleColumns.enumerated() { assignments.append("\(column) = $\(offset + 3)") }
+            let schedule = assignments.joined(separator: ", ")
+            let logTypes: [String] = [
+                "uuid", "uuid", "bigint", "bigint", "timestamptz", "bigint", "text", "text", "text", "bigint", "text",
+                "uuid", "bigint", "bigint", "text", "bigint",
+            ]
+            var values: [String] = []
+            for (offset, type) in logTypes.enumerated() { values.append("$\(offset + 13)::\(type)") }
+            let logValues = values.joined(separator: ", ")
+            func term(_ parameter: Int) -> String {
+                "CASE WHEN reviewed_since <= $\(parameter)::timestamptz THEN 1 ELSE 0 END"
+            }
+            return """
+                WITH card AS (UPDATE cards SET \(schedule) WHERE id = $1 AND xmin = $2::text::xid RETURNING id),
+                logged AS (INSERT INTO review_logs (\(ReviewLogModel.insertColumns))
+                SELECT \(logValues) FROM card),
+                counted AS (UPDATE stacks SET reviewed_today = reviewed_today + \(term(32)) - \(term(30)),
+                fresh_today = fresh_today + \(term(31)) - \(term(29))
+                WHERE id = $16 AND $33::boolean AND EXISTS (SELECT 1 FROM card)
+                RETURNING reviewed_since, reviewed_today, fresh_today)
+                SELECT (SELECT COUNT(*) FROM card) AS written, counted.reviewed_since, counted.reviewed_today,
+                counted.fresh_today FROM (SELECT 1) one LEFT JOIN counted ON TRUE
+                """
+        }()
+
+        let log: ReviewLogModel
+        let card: CardModel
+        let version: String
+        let change: ReviewTimesChange
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 33)
+            bindings.append(card.id!)
+            bindings.append(version)
+            bindings.append(card.dueAt)
+            bindings.append(card.level)
+            bindings.append(card.reviewCount)
+            bindings.append(card.queue)
+            bindings.append(card.state)
+            try bindings.append(card.step)
+            try bindings.append(card.stability)
+            try bindings.append(card.difficulty)
+            try bindings.append(card.firstReviewedAt)
+            try bindings.append(card.lastReviewedAt)
+            bindings.append(log.id!)
+            bindings.append(log.userId)
+            bindings.append(log.cardId)
+            bindings.append(log.stackId)
+            bindings.append(log.reviewedAt)
+            bindings.append(log.rating)
+            bindings.append(log.scheduler)
+            bindings.append(log.stateBefore)
+            bindings.append(log.stateAfter)
+            try bindings.append(log.durationMs)
+            bindings.append(log.kind)
+            try bindings.append(log.undoes)
+            try bindings.append(log.elapsedDays)
+            bindings.append(log.seq)
+            bindings.append(log.mode)
+            try bindings.append(log.balancedDays)
+            try bindings.append(change.before.first)
+            try bindings.append(change.before.last)
+            try bindings.append(change.after.first)
+            try bindings.append(change.after.last)
+            bindings.append(change.changesTimes)
+            return bindings
+        }
+    }
+}
+
+extension PostgresNamedStatements {
+    /// A user's review log rows for the FSRS optimizer (`OptimizerReview`'s columns, in its order).
+    struct OptimizerReviews: PostgresNamedStatement {
+        static let sql =
+            "SELECT id, card_id, reviewed_at, rating, scheduler, kind, undoes, seq FROM review_logs WHERE user_id = $1"
+
+        let userId: UUID
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(userId)
             return bindings
         }
     }

@@ -16,6 +16,25 @@ struct PostgresStudyStore: StudyStore {
 
     var skipLockedClause: SQLQueryString { " FOR UPDATE SKIP LOCKED" }
 
+    var appendedReviews: (any AppendedReviews)? { PostgresAppendedReviews(db: db) }
+
+    func optimizerReviews(of userId: UUID) async throws -> [OptimizerReview] {
+        // The driver's rows as SQLKit rows decode each value through `Decodable` (seconds of
+        // event-loop time for 300,000 rows); its own typed decoding reads the binary values, here on
+        // the blocking pool, so that a long history holds no event loop.
+        let rows = try await PostgresNamedStatements.postgresRows(
+            PostgresNamedStatements.OptimizerReviews(userId: userId), on: db)
+        return try await runOffEventLoops { _ in
+            try rows.map { row in
+                let (id, cardId, reviewedAt, rating, scheduler, kind, undoes, seq) = try row.decode(
+                    (UUID, Int, Date, Int, String, String, UUID?, Int).self, context: .default)
+                return OptimizerReview(
+                    id: id, card_id: cardId, reviewed_at: reviewedAt, rating: rating, scheduler: scheduler, kind: kind,
+                    undoes: undoes, seq: seq)
+            }
+        }
+    }
+
     func takeCardIds(_ count: Int) async throws -> Int { try await Self.sequenceIds(count, on: sql) }
 
     /// The first of `count` consecutive ids taken from the sequence of `cards.id` (one statement,
@@ -104,5 +123,37 @@ struct PostgresStudyStore: StudyStore {
         guard try !row.decodeNil(column: "id") else { return QueueHead(card: nil, rank: nil, dueCount: due) }
         let rank = ranked ? QueueOrder.HeadRank(rawValue: try row.decode(column: "head_rank", as: Int.self)) : nil
         return QueueHead(card: try CardModel.read(row), rank: rank, dueCount: due)
+    }
+}
+
+/// Ratings in two named statements, a read and a write, instead of a transaction's seven round trips
+/// (`AppendedReviews`). The row version is `xmin`, the transaction that wrote the card's row: any
+/// change of the row makes a new one. An `UPDATE` that waits for another transaction's change of the
+/// row checks its condition again against the row that transaction committed, so of two ratings read
+/// from the same version only the first is written.
+struct PostgresAppendedReviews: AppendedReviews {
+    let db: any Database
+
+    func ratedCard(uniqueId: UUID, stackId: Int, userId: UUID, reviewId: UUID) async throws -> VersionedRatedCard? {
+        let rows = try await PostgresNamedStatements.rows(
+            PostgresNamedStatements.RatedCardRead(
+                uniqueId: uniqueId, stackId: stackId, userId: userId, reviewId: reviewId),
+            on: db)
+        guard let row = rows.first else { return nil }
+        return VersionedRatedCard(
+            rated: try RatedCard(row), version: try row.decode(column: "row_version", as: String.self))
+    }
+
+    func write(_ log: ReviewLogModel, card: CardModel, version: String, change: ReviewTimesChange) async throws
+        -> AppendedReviewOutcome
+    {
+        let rows = try await PostgresNamedStatements.rows(
+            PostgresNamedStatements.AppendReview(log: log, card: card, version: version, change: change), on: db)
+        guard let row = rows.first, try row.decode(column: "written", as: Int.self) == 1 else { return .cardChanged }
+        guard let since = try row.decode(column: "reviewed_since", as: Date?.self) else { return .written(nil) }
+        return .written(
+            StackDayCounts.Counts(
+                since: since, reviewed: try row.decode(column: "reviewed_today", as: Int.self),
+                fresh: try row.decode(column: "fresh_today", as: Int.self)))
     }
 }

@@ -22,6 +22,8 @@ struct SQLiteStudyStore: StudyStore {
 
     var skipLockedClause: SQLQueryString { "" }
 
+    var appendedReviews: (any AppendedReviews)? { nil }
+
     func takeCardIds(_ count: Int) async throws -> Int { try await Self.cardIdsAfterLast(on: sql) }
 
     /// The ids after the largest card id (`cards.id` is a rowid without AUTOINCREMENT: SQLite gives

@@ -49,6 +49,16 @@ protocol StudyStore: Sendable {
     /// at a time.
     var skipLockedClause: SQLQueryString { get }
 
+    /// Every review log row of a user as the FSRS optimizer reads it (`OptimizeJobHandler`): hundreds
+    /// of thousands for a long history. SQLite's is the shared statement (`StackStore.swift`);
+    /// PostgreSQL's decodes the rows without the driver's generic `Decodable` path.
+    func optimizerReviews(of userId: UUID) async throws -> [OptimizerReview]
+
+    /// Ratings written in one statement outside a transaction (`AppendedReviews`), where the store
+    /// offers them: PostgreSQL, on which every statement of a transaction is a network round trip.
+    /// Nil on SQLite, whose transactions run in the process.
+    var appendedReviews: (any AppendedReviews)? { get }
+
     /// `column` (a timestamp) as its 15-minute bucket number, Unix seconds / 900 floored
     /// (`TimeBuckets`).
     func bucket(_ column: String) -> SQLQueryString
@@ -56,6 +66,39 @@ protocol StudyStore: Sendable {
     /// Whole days of `column` (a timestamp) shifted by `shift` seconds: (Unix seconds + shift) /
     /// 86,400, floored (`LearnerDays`).
     func shiftedDay(_ column: String, shift: SQLQueryString) -> SQLQueryString
+}
+
+/// A rating that continues a card's schedule (`ReviewRecorder.appends`: every rating in a session),
+/// written without a transaction. The card is read with its row version, the rating computed from it,
+/// and the review, the card's new schedule and the stack's day counts are written in one statement
+/// that applies only while the card's row is still that version. When another writer changed the
+/// card in between, that statement writes nothing and the caller rates again in a transaction, which
+/// locks the card (`StudyTransaction.lockCards`).
+protocol AppendedReviews: Sendable {
+    /// The card with this path id in `stackId` as `StudyTransaction.ratedCard` reads it, with its row
+    /// version.
+    func ratedCard(uniqueId: UUID, stackId: Int, userId: UUID, reviewId: UUID) async throws -> VersionedRatedCard?
+
+    /// Appends `log` and writes `card`'s schedule (both as `ReviewRecorder.apply` left them) if the
+    /// card's row is still `version`, and adjusts the stack's day counts by `change`
+    /// (`StackDayCounts.apply`).
+    func write(_ log: ReviewLogModel, card: CardModel, version: String, change: ReviewTimesChange) async throws
+        -> AppendedReviewOutcome
+}
+
+/// A rated card as `AppendedReviews` reads it: the card and its row version.
+struct VersionedRatedCard {
+    let rated: RatedCard
+    /// The row version the write checks (PostgreSQL's `xmin`, as text).
+    let version: String
+}
+
+/// What `AppendedReviews.write` did.
+enum AppendedReviewOutcome {
+    /// Written; the stack's day counts now kept, if it keeps any.
+    case written(StackDayCounts.Counts?)
+    /// Nothing written: another writer changed the card since it was read.
+    case cardChanged
 }
 
 /// The first card of a stack by its queue order, with the due count.

@@ -46,6 +46,19 @@ struct RatedCard {
         /// The id belongs to another user's or card's review.
         case other
     }
+
+    /// A row of the card's columns with `last_seq` and `known_review` (1: this review of this card,
+    /// 2: someone else's, null: unknown).
+    init(_ row: any SQLRow) throws {
+        card = try CardModel.read(row)
+        lastSeq = try row.decode(column: "last_seq", as: Int.self)
+        knownReview =
+            switch try row.decode(column: "known_review", as: Int?.self) {
+            case nil: nil
+            case 1?: .same
+            default: .other
+            }
+    }
 }
 
 extension StudyTransaction {
@@ -62,15 +75,7 @@ extension StudyTransaction {
                 """
             ).first()
         else { return nil }
-        let known: RatedCard.KnownReview? =
-            switch try row.decode(column: "known_review", as: Int?.self) {
-            case nil: nil
-            case 1?: .same
-            default: .other
-            }
-        return RatedCard(
-            card: try CardModel.read(row), lastSeq: try row.decode(column: "last_seq", as: Int.self),
-            knownReview: known)
+        return try RatedCard(row)
     }
 
     /// The due times of the other cards of `card`'s note waiting in the review queue (`siblingDueTimes`).
@@ -152,8 +157,7 @@ extension StudyTransaction {
             }
             try await sql.raw(
                 """
-                INSERT INTO review_logs (id, user_id, card_id, stack_id, reviewed_at, rating, scheduler, state_before,
-                state_after, duration_ms, kind, undoes, elapsed_days, seq, mode, balanced_days) VALUES 
+                INSERT INTO review_logs (\(unsafeRaw: ReviewLogModel.insertColumns)) VALUES 
                 """ + rows.joined(separator: ", ")
             ).run()
         }
@@ -235,6 +239,13 @@ extension StudyTransaction {
         }
         return result
     }
+}
+
+extension ReviewLogModel {
+    /// The columns a new log row is written with, in the order `StudyTransaction.append` and
+    /// `PostgresNamedStatements.AppendReview` give them.
+    static let insertColumns =
+        "id, user_id, card_id, stack_id, reviewed_at, rating, scheduler, state_before, state_after, duration_ms, kind, undoes, elapsed_days, seq, mode, balanced_days"
 }
 
 /// The due times of the other cards of `card`'s note (a reversed pair, a cloze) that wait in the

@@ -21,16 +21,21 @@ struct OptimizeJobHandler: JobHandler {
         guard let user = try await UserModel.find(job.userId, on: job.db) else {
             throw JobFailure("Das Konto gibt es nicht mehr.")
         }
-        let histories = try await Self.histories(of: job.userId, timeZone: user.zone, in: job.store)
+        let rows = try await job.store.optimizerReviews(of: job.userId)
+        let timeZone = user.zone
+        // Grouping, checking and fitting run off the event loops (`runOffEventLoops`).
+        let histories = try await runOffEventLoops { _ in try Self.histories(of: rows, timeZone: timeZone) }
         let stored = try await job.store.parameters(of: job.userId).flatMap(SchedulerParametersModel.weights)
         let current = stored ?? FSRSConfiguration.defaultParameters
         try await job.report(
             JobProgressDTO(
                 stage: "checking", total: histories.reduce(0) { $0 + $1.reviews.count },
                 message: "Neue Parameter werden an deinen letzten Wiederholungen geprüft …"))
-        let check = try Self.fitting { () throws(FSRSOptimizerError) in
-            try FSRSParameterCheck.check(
-                current: current, histories: histories, shouldContinue: { _ in !Task.isCancelled })
+        let check = try await runOffEventLoops { cancelled in
+            try Self.fitting { () throws(FSRSOptimizerError) in
+                try FSRSParameterCheck.check(
+                    current: current, histories: histories, shouldContinue: { _ in !cancelled() })
+            }
         }
         let checkDTO = check.map {
             ParameterCheckDTO(
@@ -51,8 +56,10 @@ struct OptimizeJobHandler: JobHandler {
             JobProgressDTO(
                 stage: "optimizing", total: histories.reduce(0) { $0 + $1.reviews.count },
                 message: "Parameter werden angepasst …"))
-        let result = try Self.fitting { () throws(FSRSOptimizerError) in
-            try FSRSOptimizer.fit(histories: histories, shouldContinue: { _ in !Task.isCancelled })
+        let result = try await runOffEventLoops { cancelled in
+            try Self.fitting { () throws(FSRSOptimizerError) in
+                try FSRSOptimizer.fit(histories: histories, shouldContinue: { _ in !cancelled() })
+            }
         }
         try await job.report(JobProgressDTO(stage: "saving", message: "Parameter werden gespeichert …"))
         let context = ServiceContext(job)
@@ -88,11 +95,9 @@ struct OptimizeJobHandler: JobHandler {
     }
 
     /// The user's counted reviews as per-card histories, elapsed days counted across the 04:00
-    /// rollover in the user's time zone (as the scheduler counts them). Reads only the columns it needs.
-    static func histories(of userId: UUID, timeZone: TimeZone, in store: any StudyStore) async throws
-        -> [FSRSReviewHistory]
-    {
-        let rows = try await store.optimizerReviews(of: userId)
+    /// rollover in the user's time zone (as the scheduler counts them), from the user's log rows
+    /// (`StudyStore.optimizerReviews`).
+    static func histories(of rows: [OptimizerReview], timeZone: TimeZone) throws -> [FSRSReviewHistory] {
         let counting = FSRSDayCounting.rollover(hourOfDay: SchedulerKind.fsrs.dayStartHour, timeZone: timeZone)
         let byCard = Dictionary(grouping: rows, by: \.card_id)
         return try byCard.keys.sorted().map { cardId in

@@ -178,8 +178,9 @@ struct StudyService {
     // MARK: Rating
 
     /// Applies a rating to the card with this path id and appends it to the review log, in one
-    /// transaction; the card's new state is the replay of its history. A repeated `reviewId`
-    /// changes nothing and answers with the card as it is.
+    /// transaction or, where the store offers it, one statement (`AppendedReviews`); the card's new
+    /// state is the replay of its history. A repeated `reviewId` changes nothing and answers with the
+    /// card as it is.
     private func rate(
         cardId cardUUID: UUID, rating: StudyRating, reviewId: UUID?, durationMs: Int?, mode: StudyMode,
         scheduler: CardScheduler
@@ -197,6 +198,15 @@ struct StudyService {
             scheduler.kind == .fsrs
             ? try await LearnerLoad.snapshot(
                 userId: userId, timeZone: user.timeZone, scheduler: scheduler, context: context) : nil
+        // The day's first rating of an FSRS stack counts the day in a transaction; every other one
+        // that continues the card's schedule is one statement where the store offers it.
+        if let appended = store.appendedReviews, dayStart == nil || keptToday,
+            let card = try await rateAppending(
+                cardUUID, rating: rating, logId: logId, durationMs: durationMs, mode: mode, scheduler: scheduler,
+                load: load, with: appended)
+        {
+            return card
+        }
         let (card, counts, before) = try await store.writeTransaction {
             tx -> (CardModel, StackDayCounts.Counts?, Date?) in
             try await tx.lockCards([cardUUID], of: userId, in: stackId)
@@ -204,14 +214,9 @@ struct StudyService {
                 let rated = try await tx.ratedCard(
                     uniqueId: cardUUID, stackId: stackId, userId: userId, reviewId: logId)
             else { throw AppError.cardNotFound }
-            switch rated.knownReview {
-            case .same?: return (rated.card, nil, nil)
-            case .other?: throw AppError.conflict("Diese reviewId gehört zu einer anderen Bewertung.")
-            case nil: break
-            }
-            let log = ReviewLogModel(
-                id: logId, userId: userId, cardId: rated.card.id!, stackId: stackId, reviewedAt: now, rating: rating,
-                durationMs: durationMs, mode: mode)
+            guard
+                let log = try review(of: rated, id: logId, rating: rating, durationMs: durationMs, mode: mode)
+            else { return (rated.card, nil, nil) }
             let before = Self.reviewDue(rated.card)
             let change = try await ReviewRecorder(scheduler: scheduler).record(
                 [log], for: rated.card, lastSeq: rated.lastSeq, load: load, in: tx)
@@ -224,11 +229,62 @@ struct StudyService {
             }
             return (rated.card, try await tx.applyDayCounts(change), before)
         }
-        if let counts { StackDayCounts.remember(counts, on: stack) }
-        if counts != nil || before != nil || card.queue == CardQueue.review.rawValue {
-            LearnerLoad.moved(userId: userId, from: before, to: Self.reviewDue(card), scheduler: scheduler)
-        }
+        rated(card, counts: counts, dueBefore: before, scheduler: scheduler)
         return card
+    }
+
+    /// Rates a card through `appended` (`AppendedReviews`): nil when the rating is no append or the
+    /// card changed since it was read, for the caller to rate in a transaction.
+    private func rateAppending(
+        _ cardUUID: UUID, rating: StudyRating, logId: UUID, durationMs: Int?, mode: StudyMode,
+        scheduler: CardScheduler, load: LearnerLoad.Snapshot?, with appended: any AppendedReviews
+    ) async throws -> CardModel? {
+        let stackId = stack.id!
+        let userId = try user.requireID()
+        guard
+            let read = try await appended.ratedCard(
+                uniqueId: cardUUID, stackId: stackId, userId: userId, reviewId: logId)
+        else { throw AppError.cardNotFound }
+        let card = read.rated.card
+        guard let log = try review(of: read.rated, id: logId, rating: rating, durationMs: durationMs, mode: mode)
+        else { return card }
+        guard try ReviewRecorder.appends([log], to: card) else { return nil }
+        let before = (times: ReviewTimes(card), due: Self.reviewDue(card))
+        let siblings = load != nil ? try await store.siblingDues(of: card) : []
+        _ = try ReviewRecorder(scheduler: scheduler).apply(
+            [log], to: card, existing: nil, lastSeq: read.rated.lastSeq, load: load, siblings: siblings)
+        let change = ReviewTimesChange(stackId: stackId, before: before.times, after: ReviewTimes(card))
+        switch try await appended.write(log, card: card, version: read.version, change: change) {
+        case .cardChanged:
+            return nil
+        case .written(let counts):
+            rated(card, counts: counts, dueBefore: before.due, scheduler: scheduler)
+            return card
+        }
+    }
+
+    /// The review to store for `rated`: nil when its id was stored for this card before (a repeated
+    /// request), a 409 when it is another review's.
+    private func review(of rated: RatedCard, id: UUID, rating: StudyRating, durationMs: Int?, mode: StudyMode) throws
+        -> ReviewLogModel?
+    {
+        switch rated.knownReview {
+        case .same?: return nil
+        case .other?: throw AppError.conflict("Diese reviewId gehört zu einer anderen Bewertung.")
+        case nil:
+            return ReviewLogModel(
+                id: id, userId: try user.requireID(), cardId: rated.card.id!, stackId: stack.id!,
+                reviewedAt: context.now, rating: rating, durationMs: durationMs, mode: mode)
+        }
+    }
+
+    /// After a rating: keeps the stack's day counts it returned and moves the card in the learner's
+    /// load (`dueBefore`: its due time in the review queue before the rating).
+    private func rated(_ card: CardModel, counts: StackDayCounts.Counts?, dueBefore: Date?, scheduler: CardScheduler) {
+        if let counts { StackDayCounts.remember(counts, on: stack) }
+        if counts != nil || dueBefore != nil || card.queue == CardQueue.review.rawValue {
+            LearnerLoad.moved(userId: user.id!, from: dueBefore, to: Self.reviewDue(card), scheduler: scheduler)
+        }
     }
 
     /// The due time of a card waiting in the review queue (what the learner's load counts).

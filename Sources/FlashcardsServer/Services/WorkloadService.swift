@@ -36,9 +36,10 @@ struct WorkloadService {
         let days = changes.days ?? days
         let inputs = try await self.inputs(scope, changes: changes)
         let behaviour = inputs.behaviour
-        let result = await Task.detached(priority: .utility) {
+        // On the blocking pool: a detached task would run on an event loop too (`runOffEventLoops`).
+        let result = try await runOffEventLoops { _ in
             FSRSSimulator.run(inputs.groups, days: days, behaviour: behaviour)
-        }.value
+        }
         let dayList = (0..<days).map { offset in
             WorkloadDayDTO(
                 date: MotivationService.dateText(inputs.today + offset), reviews: result.reviews[offset],
@@ -55,11 +56,11 @@ struct WorkloadService {
     func retentionAdvice(_ scope: Scope) async throws -> RetentionAdviceDTO {
         let inputs = try await self.inputs(scope, changes: SimulationRequest())
         let behaviour = inputs.behaviour
-        let advice = await Task.detached(priority: .utility) {
+        let advice = try await runOffEventLoops { _ in
             FSRSRetentionAdvice.advise(
                 groups: inputs.groups, days: Self.adviceDays, behaviour: behaviour, minutesBudget: inputs.minutesBudget,
                 current: inputs.currentRetention)
-        }.value
+        }
         return RetentionAdviceDTO(
             options: advice.options.map {
                 RetentionOptionDTO(
