@@ -26,7 +26,7 @@ struct WorkloadStore {
             SELECT stack_id, state, stability, difficulty, last_reviewed_at, due_at FROM cards
             WHERE stack_id IN (\(binds: stackIds))
             """
-        ).all(decoding: CardRow.self)
+        ).allDecodedOffEventLoops(CardRow.self)
     }
 
     /// The learner's cards in the review queue due in `start` ..< `end`, counted per 15-minute bucket
@@ -56,7 +56,7 @@ struct WorkloadStore {
             WHERE stack_id IN (\(binds: stackIds)) AND queue = \(literal: CardQueue.review.rawValue)
             AND due_at < \(bind: end)
             """
-        ).all(decoding: ReviewCardRow.self)
+        ).allDecodedOffEventLoops(ReviewCardRow.self)
     }
 
     /// One answer of the log: FSRS rating (1 … 4), duration, the card's phase before it (0 learning or
@@ -81,7 +81,7 @@ struct WorkloadStore {
             AND id NOT IN (SELECT undoes FROM review_logs WHERE user_id = \(bind: userId) AND kind = 'undo' AND undoes IS NOT NULL)
             ORDER BY reviewed_at DESC LIMIT \(bind: limit)
             """
-        ).all(decoding: AnswerRow.self)
+        ).allDecodedOffEventLoops(AnswerRow.self)
     }
 }
 
