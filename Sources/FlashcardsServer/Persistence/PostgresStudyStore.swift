@@ -21,7 +21,7 @@ struct PostgresStudyStore: StudyStore {
     func optimizerReviews(of userId: UUID) async throws -> [OptimizerReview] {
         // The driver's rows as SQLKit rows decode each value through `Decodable` (seconds of
         // event-loop time for 300,000 rows); its own typed decoding reads the binary values, here on
-        // the blocking pool, so that a long history holds no event loop.
+        // the compute pool (`runOffEventLoops`), so that a long history holds no event loop.
         let rows = try await PostgresNamedStatements.postgresRows(
             PostgresNamedStatements.OptimizerReviews(userId: userId), on: db)
         return try await runOffEventLoops { _ in

@@ -36,7 +36,7 @@ struct WorkloadService {
         let days = changes.days ?? days
         let inputs = try await self.inputs(scope, changes: changes)
         let behaviour = inputs.behaviour
-        // On the blocking pool: a detached task would run on an event loop too (`runOffEventLoops`).
+        // Off the event loops: a detached task would run on an event loop too (`runOffEventLoops`).
         let result = try await runOffEventLoops { _ in
             FSRSSimulator.run(inputs.groups, days: days, behaviour: behaviour)
         }

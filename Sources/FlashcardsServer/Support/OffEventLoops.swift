@@ -1,11 +1,13 @@
 import NIOConcurrencyHelpers
+import NIOCore
 import NIOPosix
 import SQLKit
 
-/// Runs CPU-bound work (an FSRS fit: seconds for a long history) on NIO's blocking thread pool. Swift
-/// concurrency runs on the event loops (`Entry.swift`), so such work done in a task holds one of the
-/// two event loops, and every request waiting on it, for its whole length. `body` is told whether the
-/// calling task was cancelled meanwhile (`Task.isCancelled` means nothing on a pool thread).
+/// Runs CPU-bound work (an FSRS fit: seconds for a long history) on a thread pool of its own
+/// (`computePool`). Swift concurrency runs on the event loops (`Entry.swift`), so such work done in a
+/// task holds one of the two event loops, and every request waiting on it, for its whole length.
+/// `body` is told whether the calling task was cancelled meanwhile (`Task.isCancelled` means nothing
+/// on a pool thread).
 func runOffEventLoops<T: Sendable>(
     _ body: @escaping @Sendable (_ cancelled: @escaping @Sendable () -> Bool) throws -> T
 )
@@ -13,14 +15,23 @@ func runOffEventLoops<T: Sendable>(
 {
     let cancelled = NIOLockedValueBox(false)
     return try await withTaskCancellationHandler {
-        try await NIOThreadPool.singleton.runIfActive { try body { cancelled.withLockedValue { $0 } } }
+        try await computePool.runIfActive { try body { cancelled.withLockedValue { $0 } } }
     } onCancel: {
         cancelled.withLockedValue { $0 = true }
     }
 }
 
+/// The threads of `runOffEventLoops`, apart from NIO's shared blocking pool: SQLite's driver calls,
+/// password hashing and file I/O run there and must never wait behind a fit. Started once, for the
+/// life of the process.
+private let computePool: NIOThreadPool = {
+    let pool = NIOThreadPool(numberOfThreads: max(2, System.coreCount))
+    pool.start()
+    return pool
+}()
+
 extension SQLQueryFetcher {
-    /// `all(decoding:)` with the decoding on the blocking pool (`runOffEventLoops`), for reads of a
+    /// `all(decoding:)` with the decoding off the event loops (`runOffEventLoops`), for reads of a
     /// learner's whole collection: PostgreSQL's rows decode each value through `Decodable`, and
     /// 100,000 cards held an event loop for 100–260 ms (docs/benchmarks.md).
     func allDecodedOffEventLoops<D: Decodable & Sendable>(_ type: D.Type) async throws -> [D] {
