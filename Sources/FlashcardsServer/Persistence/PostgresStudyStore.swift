@@ -150,10 +150,6 @@ struct PostgresAppendedReviews: AppendedReviews {
         let rows = try await PostgresNamedStatements.rows(
             PostgresNamedStatements.AppendReview(log: log, card: card, version: version, change: change), on: db)
         guard let row = rows.first, try row.decode(column: "written", as: Int.self) == 1 else { return .cardChanged }
-        guard let since = try row.decode(column: "reviewed_since", as: Date?.self) else { return .written(nil) }
-        return .written(
-            StackDayCounts.Counts(
-                since: since, reviewed: try row.decode(column: "reviewed_today", as: Int.self),
-                fresh: try row.decode(column: "fresh_today", as: Int.self)))
+        return .written(try StackDayCounts.kept(in: row))
     }
 }

@@ -121,9 +121,13 @@ enum StackDayCounts {
                  WHERE id = \(key: change.stackId)
                 RETURNING reviewed_since, reviewed_today, fresh_today
                 """
-        guard let row = try await tx.sql.raw(statement).first(),
-            try row.decode(column: "reviewed_since", as: Date?.self) != nil
-        else { return nil }
+        return try await tx.sql.raw(statement).first().flatMap(kept(in:))
+    }
+
+    /// The counts a row of `reviewed_since`, `reviewed_today` and `fresh_today` keeps (nil when the
+    /// stack keeps none): an adjustment's `RETURNING` (`apply`, `PostgresAppendedReviews.write`).
+    static func kept(in row: any SQLRow) throws -> Counts? {
+        guard try row.decode(column: "reviewed_since", as: Date?.self) != nil else { return nil }
         return try decode(row)
     }
 

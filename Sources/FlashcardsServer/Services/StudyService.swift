@@ -229,7 +229,7 @@ struct StudyService {
             }
             return (rated.card, try await tx.applyDayCounts(change), before)
         }
-        rated(card, counts: counts, dueBefore: before, scheduler: scheduler)
+        try rated(card, counts: counts, dueBefore: before, scheduler: scheduler)
         return card
     }
 
@@ -258,7 +258,7 @@ struct StudyService {
         case .cardChanged:
             return nil
         case .written(let counts):
-            rated(card, counts: counts, dueBefore: before.due, scheduler: scheduler)
+            try rated(card, counts: counts, dueBefore: before.due, scheduler: scheduler)
             return card
         }
     }
@@ -280,10 +280,13 @@ struct StudyService {
 
     /// After a rating: keeps the stack's day counts it returned and moves the card in the learner's
     /// load (`dueBefore`: its due time in the review queue before the rating).
-    private func rated(_ card: CardModel, counts: StackDayCounts.Counts?, dueBefore: Date?, scheduler: CardScheduler) {
+    private func rated(_ card: CardModel, counts: StackDayCounts.Counts?, dueBefore: Date?, scheduler: CardScheduler)
+        throws
+    {
         if let counts { StackDayCounts.remember(counts, on: stack) }
         if counts != nil || dueBefore != nil || card.queue == CardQueue.review.rawValue {
-            LearnerLoad.moved(userId: user.id!, from: dueBefore, to: Self.reviewDue(card), scheduler: scheduler)
+            LearnerLoad.moved(
+                userId: try user.requireID(), from: dueBefore, to: Self.reviewDue(card), scheduler: scheduler)
         }
     }
 
