@@ -195,6 +195,73 @@ struct FSRSOptimizeTests {
         }
     }
 
+    @Test(
+        "after a long history an optimization waits for a tenth more reviews or a month",
+        arguments: TestDatabase.available)
+    func automaticAfterLongHistory(db: TestDatabase) async throws {
+        let clock = TestClock()
+        try await withApp(db, clock: clock) { app in
+            try await withRunningServer(app) { client, _ in
+                try await client.signup(
+                    name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
+                let userId = try #require(try await UserModel.query(on: app.db).first()?.requireID())
+                let stack = try await client.createStack(name: "Viel", color: "#000000")
+                var cards: [CardDTO] = []
+                for index in 0..<60 {
+                    cards.append(
+                        try await client.createCard(
+                            in: stack.id, question: "Q\(index)", answer: "A", createdAt: longAgo))
+                }
+                func optimizeJobs() async throws -> Int {
+                    try await JobModel.query(on: app.db).filter(\.$userId == userId)
+                        .filter(\.$kind == OptimizeJobHandler.kind).count()
+                }
+                func reviews(_ count: Int, before end: Date, every seconds: TimeInterval) -> [SyncReviewDTO] {
+                    (0..<count).map { index in
+                        SyncReviewDTO(
+                            id: UUID(), cardId: cards[index % cards.count].id, rating: .good,
+                            reviewedAt: end.addingTimeInterval(-Double(count - index) * seconds))
+                    }
+                }
+                // Parameters fitted ten days ago to 6,000 reviews over the 70 days before.
+                let fittedAt = clock.now.addingTimeInterval(-10 * 86_400)
+                try await SchedulerParametersModel(
+                    userId: userId, parameters: FSRSConfiguration.defaultParameters, optimizedAt: fittedAt,
+                    logLoss: 0.3, defaultLogLoss: 0.35, reviews: 6_000
+                ).create(on: app.db)
+                let history = reviews(6_000, before: fittedAt, every: 1_000)
+                for start in stride(from: 0, to: history.count, by: 500) {
+                    _ = try await client.syncReviews(Array(history[start..<start + 500]))
+                }
+                #expect(try await optimizeJobs() == 0)
+                // 520 new reviews are not a tenth of 6,000, and the fit is ten days old.
+                let recent = reviews(600, before: clock.now, every: 600)
+                _ = try await client.syncReviews(Array(recent[..<520]))
+                #expect(try await optimizeJobs() == 0)
+                // 600 are.
+                _ = try await client.syncReviews(Array(recent[520...]))
+                #expect(try await optimizeJobs() == 1)
+            }
+        }
+    }
+
+    @Test("when an optimization is due: 500 new reviews, and a tenth of a long history or a month")
+    func dueRule() {
+        let now = Date(timeIntervalSince1970: 1_781_344_800)
+        let week = now.addingTimeInterval(-7 * 86_400)
+        let twoMonths = now.addingTimeInterval(-60 * 86_400)
+        // Never optimized, or fitted to a short history: 500 new reviews.
+        #expect(!OptimizeTrigger.isDue(newReviews: 499, history: nil, since: nil, now: now))
+        #expect(OptimizeTrigger.isDue(newReviews: 500, history: nil, since: nil, now: now))
+        #expect(OptimizeTrigger.isDue(newReviews: 500, history: 3_000, since: week, now: now))
+        #expect(OptimizeTrigger.isDue(newReviews: 500, history: nil, since: week, now: now))
+        // Fitted to 300,000: a tenth more, or a month after.
+        #expect(!OptimizeTrigger.isDue(newReviews: 29_999, history: 300_000, since: week, now: now))
+        #expect(OptimizeTrigger.isDue(newReviews: 30_000, history: 300_000, since: week, now: now))
+        #expect(OptimizeTrigger.isDue(newReviews: 500, history: 300_000, since: twoMonths, now: now))
+        #expect(!OptimizeTrigger.isDue(newReviews: 499, history: 300_000, since: twoMonths, now: now))
+    }
+
     @Test("storing the fitted parameters waits for another connection's write, then succeeds (SQLite)")
     func storeWhileAnotherConnectionWrites() async throws {
         try await withApp(.sqlite) { app in

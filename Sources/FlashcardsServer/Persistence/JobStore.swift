@@ -158,8 +158,16 @@ struct JobStore {
     /// The user's reviews (not undo entries) made at or after `since` (all when nil). By review time:
     /// reviews synced late from an offline device count by when they were made.
     func reviewCount(of userId: UUID, since: Date?) async throws -> Int {
+        try await reviewCount(of: userId, where: since.map { "AND reviewed_at >= \(bind: $0)" } ?? "")
+    }
+
+    /// The user's reviews (not undo entries) made before `date`.
+    func reviewCount(of userId: UUID, before date: Date) async throws -> Int {
+        try await reviewCount(of: userId, where: "AND reviewed_at < \(bind: date)")
+    }
+
+    private func reviewCount(of userId: UUID, where filter: SQLQueryString) async throws -> Int {
         struct Row: Decodable { let n: Int }
-        let filter: SQLQueryString = since.map { "AND reviewed_at >= \(bind: $0)" } ?? ""
         return try await sql.raw(
             "SELECT COUNT(*) AS n FROM review_logs WHERE user_id = \(bind: userId) AND kind = 'review' \(filter)"
         ).first(decoding: Row.self)?.n ?? 0
