@@ -171,6 +171,14 @@ struct MotivationRoutesTests {
                 } catch {
                     #expect(code(of: error) == "unauthorized")
                 }
+                // Also on a stack's route, whose account and stack are read in another statement.
+                do {
+                    _ = try await FlashcardsClient(baseURL: url, token: token).nextCard(in: stack.id)
+                    Issue.record("a revoked token studied")
+                } catch {
+                    #expect(code(of: error) == "unauthorized")
+                }
+                _ = try await other.nextCard(in: stack.id)
                 #expect(try await other.me().mail == "gast@example.org")
 
                 // A guest leaves without a password; a mail taken by someone is refused on upgrade.

@@ -22,7 +22,8 @@ enum PostgresNamedStatements {
         try await postgresRows(statement, on: db).map { $0.sql() }
     }
 
-    /// `rows(_:on:)` as the driver's own rows, for typed decoding (`PostgresRow.decode`).
+    /// `rows(_:on:)` as the driver's own rows, for typed decoding (`PostgresRow.decode`). For short
+    /// results: each row comes through the driver's asynchronous sequence.
     static func postgresRows(_ statement: some PostgresNamedStatement, on db: any Database) async throws
         -> [PostgresRow]
     {
@@ -36,12 +37,55 @@ enum PostgresNamedStatements {
                 var rows: [PostgresRow] = []
                 for try await row in try await connection.execute(statement, logger: db.logger) {
                     rows.append(row)
-                    // A long result (a review history) lets the event loop's other work in between.
-                    if rows.count % 2_000 == 0 { await Task.yield() }
                 }
                 return rows
             }
         }.get()
+    }
+
+    /// The rows of a long result (a learner's whole review history), collected on the connection's
+    /// event loop as each network read delivers them, in chunks (a single array's regrowth copied
+    /// the whole result at once, 80 ms on the event loop for 300,000 rows). The asynchronous sequence
+    /// of `postgresRows` switches tasks for every row: 300,000 rows kept an event loop busy for 3 s,
+    /// and the requests it served waited 150–370 ms each meanwhile (docs/benchmarks.md). The
+    /// statement is sent unnamed: its planning is nothing against its result.
+    static func postgresBulkRows(_ statement: some PostgresNamedStatement, on db: any Database) async throws
+        -> [[PostgresRow]]
+    {
+        guard let postgres = db as? any PostgresDatabase else {
+            throw NotPostgres()
+        }
+        let query = PostgresQuery(unsafeSQL: type(of: statement).sql, binds: try statement.makeBindings())
+        let start = ServerMetrics.waitStarts()
+        return try await postgres.withConnection { connection in
+            ServerMetrics.databaseWaited(since: start, database: "postgres")
+            let collected = CollectedRows()
+            return connection.query(query, logger: db.logger) { collected.append($0) }.map { _ in collected.chunks }
+        }.get()
+    }
+
+    /// `StudyStore.authenticated` on a study route: the account, the token's revocation and the
+    /// caller's stack with the FSRS parameters (`AuthenticatedColumns`). Every learning request
+    /// starts with it; sent as text, PostgreSQL parsed and planned it each time, which took longer
+    /// than running it (0.4 of 0.45 ms, docs/benchmarks.md).
+    struct AuthenticatedForStack: PostgresNamedStatement {
+        static let sql = """
+            SELECT \(AuthenticatedColumns.userColumnList), EXISTS (SELECT 1 FROM revoked_tokens WHERE id = $1) AS \
+            "\(AuthenticatedColumns.revoked)"\(AuthenticatedColumns.stackColumnList) FROM users LEFT JOIN stacks \
+            ON stacks.user_id = users.id AND stacks.unique_id = $2 WHERE users.id = $3
+            """
+
+        let tokenId: String
+        let stackId: UUID
+        let userId: UUID
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(tokenId)
+            bindings.append(stackId)
+            bindings.append(userId)
+            return bindings
+        }
     }
 
     /// The ladder's next card: the count of due cards (up to `QueueOrder.dueCountLimit`) and the
@@ -249,6 +293,21 @@ extension PostgresNamedStatements {
 
 /// A named statement sent to a database that is not PostgreSQL (a programming error: a 500).
 private struct NotPostgres: Error {}
+
+/// The rows `postgresBulkRows` collects. Only the connection's event loop touches them: the driver
+/// calls its row closure there, one row after the other, and completes the query's future there.
+private final class CollectedRows: @unchecked Sendable {
+    static let chunkSize = 4_096
+    private(set) var chunks: [[PostgresRow]] = []
+
+    func append(_ row: PostgresRow) {
+        if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
+            chunks.append([])
+            chunks[chunks.count - 1].reserveCapacity(Self.chunkSize)
+        }
+        chunks[chunks.count - 1].append(row)
+    }
+}
 
 /// A statement of `PostgresNamedStatements`: its rows are read as SQLKit rows.
 protocol PostgresNamedStatement: PostgresPreparedStatement where Row == PostgresRow {}

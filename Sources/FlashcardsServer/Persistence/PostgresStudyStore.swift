@@ -18,14 +18,23 @@ struct PostgresStudyStore: StudyStore {
 
     var appendedReviews: (any AppendedReviews)? { PostgresAppendedReviews(db: db) }
 
+    func authenticatedRow(userId: UUID, stackId: UUID?, tokenId: String?) async throws -> (any SQLRow)? {
+        guard let stackId, let tokenId else {
+            return try await AuthenticatedColumns.row(userId: userId, stackId: stackId, tokenId: tokenId, on: sql)
+        }
+        return try await PostgresNamedStatements.rows(
+            PostgresNamedStatements.AuthenticatedForStack(tokenId: tokenId, stackId: stackId, userId: userId), on: db
+        ).first
+    }
+
     func optimizerReviews(of userId: UUID) async throws -> [OptimizerReview] {
         // The driver's rows as SQLKit rows decode each value through `Decodable` (seconds of
         // event-loop time for 300,000 rows); its own typed decoding reads the binary values, here on
         // the compute pool (`runOffEventLoops`), so that a long history holds no event loop.
-        let rows = try await PostgresNamedStatements.postgresRows(
+        let rows = try await PostgresNamedStatements.postgresBulkRows(
             PostgresNamedStatements.OptimizerReviews(userId: userId), on: db)
         return try await runOffEventLoops { _ in
-            try rows.map { row in
+            try rows.joined().map { row in
                 let (id, cardId, reviewedAt, rating, scheduler, kind, undoes, seq) = try row.decode(
                     (UUID, Int, Date, Int, String, String, UUID?, Int).self, context: .default)
                 return OptimizerReview(

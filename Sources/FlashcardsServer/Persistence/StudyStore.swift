@@ -54,6 +54,12 @@ protocol StudyStore: Sendable {
     /// PostgreSQL's decodes the rows without the driver's generic `Decodable` path.
     func optimizerReviews(of userId: UUID) async throws -> [OptimizerReview]
 
+    /// The row `authenticated` decodes: the account, whether the token is revoked (with `tokenId`)
+    /// and the caller's stack of `stackId` with the FSRS parameters (with `stackId`). The shared
+    /// statement is `AuthenticatedColumns.row`; PostgreSQL runs the study routes' form (token and
+    /// stack) by name.
+    func authenticatedRow(userId: UUID, stackId: UUID?, tokenId: String?) async throws -> (any SQLRow)?
+
     /// Ratings written in one statement outside a transaction (`AppendedReviews`), where the store
     /// offers them: PostgreSQL, on which every statement of a transaction is a network round trip.
     /// Nil on SQLite, whose transactions run in the process.
@@ -140,20 +146,7 @@ extension StudyStore {
     /// The account `userId` and, with `stackId`, the caller's stack of that id and their FSRS
     /// parameters: one primary-key lookup (a foreign stack id finds no stack).
     func authenticated(userId: UUID, stackId: UUID?, tokenId: String? = nil) async throws -> AuthenticatedRow? {
-        var extra: SQLQueryString = ""
-        if let tokenId {
-            // A token revoked by logout: one probe of the revocation table's key, in the same statement.
-            extra =
-                ", EXISTS (SELECT 1 FROM revoked_tokens WHERE id = \(bind: tokenId)) AS \(ident: AuthenticatedColumns.revoked)"
-        }
-        if let stackId {
-            extra =
-                extra + "\(unsafeRaw: AuthenticatedColumns.stackColumnList) FROM users"
-                + " LEFT JOIN stacks ON stacks.user_id = users.id AND stacks.unique_id = \(key: stackId)"
-        } else {
-            extra = extra + " FROM users"
-        }
-        guard let row = try await sql.raw("SELECT users.*\(extra) WHERE users.id = \(key: userId)").first() else {
+        guard let row = try await authenticatedRow(userId: userId, stackId: stackId, tokenId: tokenId) else {
             return nil
         }
         if tokenId != nil, try row.decode(column: AuthenticatedColumns.revoked, as: Bool.self) { return nil }
@@ -169,6 +162,10 @@ extension StudyStore {
             stack = model
         }
         return AuthenticatedRow(user: user, stack: stack, parameters: parameters)
+    }
+
+    func authenticatedRow(userId: UUID, stackId: UUID?, tokenId: String?) async throws -> (any SQLRow)? {
+        try await AuthenticatedColumns.row(userId: userId, stackId: stackId, tokenId: tokenId, on: sql)
     }
 
     /// The caller's stack with this id (a foreign one finds nothing).
@@ -230,7 +227,9 @@ extension StudyStore {
 }
 
 /// The column names of `StudyStore.authenticated`'s row.
-private enum AuthenticatedColumns {
+/// The statement of `StudyStore.authenticated`: the account's columns under their own names, the
+/// stack's under `stackPrefix`, the parameters and the token's revocation under their own.
+enum AuthenticatedColumns {
     static let stackPrefix = "stack__"
     static let parameters = "fsrs_parameters__"
     static let revoked = "token_revoked__"
@@ -239,6 +238,28 @@ private enum AuthenticatedColumns {
     static let stackColumnList =
         StackModel.keys.map { ", stacks.\"\($0.description)\" AS \"\(stackPrefix)\($0.description)\"" }.joined()
         + ", (SELECT parameters FROM scheduler_parameters WHERE user_id = users.id) AS \"\(parameters)\""
+    /// The account's columns by name, for a statement PostgreSQL keeps planned (`users.*` would
+    /// change its row type with a migration's column).
+    static let userColumnList = UserModel.keys.map { "users.\"\($0.description)\"" }.joined(separator: ", ")
+
+    /// The shared statement's row on `sql`: one primary-key lookup (a foreign stack id finds no stack).
+    static func row(userId: UUID, stackId: UUID?, tokenId: String?, on sql: any SQLDatabase) async throws
+        -> (any SQLRow)?
+    {
+        var extra: SQLQueryString = ""
+        if let tokenId {
+            // A token revoked by logout: one probe of the revocation table's key, in the same statement.
+            extra = ", EXISTS (SELECT 1 FROM revoked_tokens WHERE id = \(bind: tokenId)) AS \(ident: revoked)"
+        }
+        if let stackId {
+            extra =
+                extra + "\(unsafeRaw: stackColumnList) FROM users"
+                + " LEFT JOIN stacks ON stacks.user_id = users.id AND stacks.unique_id = \(key: stackId)"
+        } else {
+            extra = extra + " FROM users"
+        }
+        return try await sql.raw("SELECT users.*\(extra) WHERE users.id = \(key: userId)").first()
+    }
 }
 
 /// The user's stored FSRS parameter text on `sql`, nil without.
