@@ -68,15 +68,22 @@ public struct UserDTO: Codable, Sendable, Hashable {
     public var createdAt: Date
     /// A guest account (no mail, no password) until `POST /auth/upgrade`; `mail` is "" meanwhile.
     public var isGuest: Bool
+    /// False for an account a provider's sign-in made, until the learner sets a password of their
+    /// own (`POST /me/password` without `currentPassword`); nil from servers before it.
+    public var passwordSet: Bool?
 
     /// Creates the DTO.
-    public init(id: UUID, name: String, mail: String, timeZone: String, createdAt: Date, isGuest: Bool = false) {
+    public init(
+        id: UUID, name: String, mail: String, timeZone: String, createdAt: Date, isGuest: Bool = false,
+        passwordSet: Bool? = nil
+    ) {
         self.id = id
         self.name = name
         self.mail = mail
         self.timeZone = timeZone
         self.createdAt = createdAt
         self.isGuest = isGuest
+        self.passwordSet = passwordSet
     }
 }
 
@@ -94,15 +101,17 @@ public struct UpdateUserRequest: Codable, Sendable, Hashable {
     }
 }
 
-/// `POST /api/v1/me/password`.
+/// `POST /api/v1/me/password`: changes the password, or sets the first one of an account a
+/// provider's sign-in made (`UserDTO.passwordSet` false), which needs no current password but a
+/// sign-in of at most 10 minutes ago (403 `reauthentication_required` otherwise).
 public struct ChangePasswordRequest: Codable, Sendable, Hashable {
-    /// The password in use now.
-    public var currentPassword: String
+    /// The password in use now; left out when setting the first one.
+    public var currentPassword: String?
     /// The new password, 8…72 characters.
     public var newPassword: String
 
     /// Creates the request.
-    public init(currentPassword: String, newPassword: String) {
+    public init(currentPassword: String?, newPassword: String) {
         self.currentPassword = currentPassword
         self.newPassword = newPassword
     }

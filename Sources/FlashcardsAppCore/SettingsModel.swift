@@ -125,6 +125,21 @@ public final class SettingsModel {
         }
     }
 
+    /// Sets the first password of an account a provider's sign-in made (`UserDTO.passwordSet`
+    /// false); the server takes it within 10 minutes of signing in. It ends every session, so the
+    /// model signs in again with the new password, as after a change.
+    public func setPassword(new: String, repeated: String) async {
+        guard new.count >= 8 else { return fail("Das neue Passwort muss mindestens 8 Zeichen lang sein.") }
+        guard new == repeated else { return fail("Die beiden neuen Passwörter stimmen nicht überein.") }
+        guard let mail = user?.mail ?? session.user?.mail else { return }
+        await send(done: "Dein Passwort ist festgelegt. Du kannst dich jetzt auch damit anmelden.") {
+            try await self.client.setPassword(new)
+            await self.session.signIn(mail: mail, password: new)
+            // The screen shows "Passwort ändern" from now on.
+            self.user = self.session.user ?? self.user
+        }
+    }
+
     /// Deletes the account and everything in it, then signs out. A guest has no password; everyone
     /// else confirms with theirs.
     public func deleteAccount(password: String?) async {

@@ -82,9 +82,18 @@ public struct FlashcardsClient: Sendable {
 
     /// Changes the password; tokens issued before stop working, so sign in again afterwards.
     public func changePassword(current: String, new: String) async throws {
-        _ = try await transport.send(
-            Endpoint.V1.changePassword,
-            body: .json(ChangePasswordRequest(currentPassword: current, newPassword: new)))
+        try await sendPassword(ChangePasswordRequest(currentPassword: current, newPassword: new))
+    }
+
+    /// Sets the first password of an account a provider's sign-in made (`UserDTO.passwordSet`
+    /// false), within 10 minutes of signing in; tokens issued before stop working, so sign in again
+    /// afterwards.
+    public func setPassword(_ new: String) async throws {
+        try await sendPassword(ChangePasswordRequest(currentPassword: nil, newPassword: new))
+    }
+
+    private func sendPassword(_ request: ChangePasswordRequest) async throws {
+        _ = try await transport.send(Endpoint.V1.changePassword, body: .json(request))
     }
 
     /// Deletes the account with all its stacks, cards and history, and forgets the token.

@@ -354,6 +354,12 @@ struct AppCoreTests {
         await model.changePassword(current: "correct horse", new: "battery staple", repeated: "battery staple")
         #expect(model.confirmation == "Dein Passwort wurde geändert." && session.isSignedIn)
         #expect(try await session.client.me().name == "Ada L.", "the new token works")
+        // Setting a first password is for accounts a provider made: this one has its own.
+        await model.setPassword(new: "short", repeated: "short")
+        #expect(model.errorMessage == "Das neue Passwort muss mindestens 8 Zeichen lang sein.")
+        await model.setPassword(new: "another staple", repeated: "another staple")
+        #expect(model.errorMessage != nil && model.confirmation == nil && session.isSignedIn)
+        #expect(try await session.client.me().passwordSet == true)
 
         await model.deleteAccount(password: "")
         #expect(model.errorMessage == "Bestätige das Löschen mit deinem Passwort." && session.isSignedIn)

@@ -15,6 +15,7 @@ page with its buttons."""
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 
@@ -221,13 +222,54 @@ def test_new_learner_by_keyboard_with_next_then_unlink_refused(oidc_page, oidc):
     dialog.get_by_role("button", name="Trennen").click()
     refused = section.get_by_role("alert")
     expect(refused).to_contain_text("Schul-Login kann noch nicht getrennt werden")
-    expect(refused).to_contain_text("„Passwort vergessen?“")
+    expect(refused).to_contain_text("Lege zuerst eines fest.")
     expect(refused).to_be_focused()
     expect(item).to_have_count(1)
     section_shot(page, "oidc-3-settings-unlink-refused")
-    refused.get_by_role("link", name=re.compile("Passwort festlegen")).click()
-    expect(page).to_have_url(re.compile(r"/app/forgot$"))  # opens signed in too
-    expect(page.get_by_role("heading", name="Passwort vergessen?")).to_be_visible()
+
+    # "Passwort festlegen" leads to the account section's form, which asks for no current password.
+    refused.get_by_role("button", name="Passwort festlegen").click()
+    own = page.get_by_label("Eigenes Passwort")
+    expect(own).to_be_focused()
+    account = page.get_by_role("region", name="Konto", exact=True)
+    expect(account.get_by_label("Aktuelles Passwort")).to_have_count(0)
+    expect(account).to_contain_text("Du meldest dich bisher nur über einen Anbieter an.")
+    page.keyboard.type("kurz")
+    page.keyboard.press("Enter")
+    expect(own).to_have_attribute("aria-invalid", "true")
+    # Over 10 minutes after signing in the server asks for a new sign-in (its answer stubbed here;
+    # `V1StoryTests.firstPassword` waits the time out on the server's clock): the field says how.
+    refusal = {"message": "Melde dich bitte erneut an.", "code": "reauthentication_required"}
+    page.route("**/api/v1/me/password", lambda route: route.fulfill(
+        status=403, content_type="application/json", body=json.dumps(refusal)))
+    own.fill("eigenes Passwort 1")
+    page.keyboard.press("Enter")
+    expect(account).to_contain_text("nur in den ersten 10 Minuten nach der Anmeldung")
+    expect(own).to_be_focused()
+    page.evaluate("scrollTo(0, 0)")
+    page.screenshot(path=str(SCREENSHOTS / "oidc-4-settings-set-password.png"), full_page=True,
+                    clip=account.bounding_box())
+    assert_axe_clean(page, "settings: a first password")
+    page.unroute("**/api/v1/me/password")
+    page.keyboard.press("Enter")
+    expect(page.locator(".toast")).to_contain_text("Dein Passwort ist festgelegt.")
+    # The page again: a password to change now, and the provider can go.
+    account = page.get_by_role("region", name="Konto", exact=True)
+    expect(account.get_by_label("Aktuelles Passwort")).to_be_visible()
+    expect(account.get_by_role("button", name="Passwort ändern")).to_be_visible()
+    section = page.get_by_role("region", name="Anmeldung mit anderen Konten")
+    expect(section.locator("#identities-no-password")).to_have_count(0)
+    section.get_by_role("button", name="Trennen").click()
+    page.get_by_role("dialog", name="Schul-Login trennen?").get_by_role("button", name="Trennen").click()
+    expect(section.locator("#identities-empty")).to_be_visible()
+    # Signed in with the new password on another page.
+    token = page.evaluate("localStorage.getItem('fc.token')")
+    status, me = api(page, "GET", "/me", token=token, base_url=oidc.base)
+    assert status == 200 and me["passwordSet"] is True, me
+    other = oidc_page()
+    status, _ = api(other, "POST", "/auth/login", body={"mail": "anna@example.org", "password": "eigenes Passwort 1"},
+                    base_url=oidc.base)
+    assert status == 200
 
     # The callback once more (Back, a reload, a copied link): the state is spent.
     assert callbacks, "the provider did not come back through the callback"

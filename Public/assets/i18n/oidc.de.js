@@ -41,7 +41,7 @@ export default {
   'identities.unlinkText': 'Du kannst dich danach nicht mehr mit {name} anmelden, nur noch mit deiner E-Mail-Adresse und deinem Passwort. Deine Stapel und Karten bleiben erhalten.',
   'identities.unlinked': '{name} ist getrennt.',
   'identities.unlinkError': 'Die Anmeldung konnte nicht getrennt werden. Bitte versuche es erneut.',
-  'identities.noPassword': 'Dein Konto hat noch kein eigenes Passwort. Bevor du eine Anmeldung trennen kannst, lege eines fest: Über „Passwort vergessen?“ bekommst du einen Link per E-Mail.',
-  'identities.passwordRequired': '{name} kann noch nicht getrennt werden: Dein Konto hat kein eigenes Passwort, und ohne Passwort könntest du dich danach nicht mehr anmelden. Lege zuerst eines über „Passwort vergessen?“ fest.',
-  'identities.setPassword': 'Passwort festlegen („Passwort vergessen?“)',
+  'identities.noPassword': 'Dein Konto hat noch kein eigenes Passwort. Bevor du eine Anmeldung trennen kannst, lege eines fest: oben unter „Konto“.',
+  'identities.passwordRequired': '{name} kann noch nicht getrennt werden: Dein Konto hat kein eigenes Passwort, und ohne Passwort könntest du dich danach nicht mehr anmelden. Lege zuerst eines fest.',
+  'identities.setPassword': 'Passwort festlegen',
 };

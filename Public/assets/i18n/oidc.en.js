@@ -41,7 +41,7 @@ export default {
   'identities.unlinkText': 'You will no longer be able to sign in with {name}, only with your email address and password. Your stacks and cards stay.',
   'identities.unlinked': '{name} is unlinked.',
   'identities.unlinkError': 'The sign-in could not be unlinked. Please try again.',
-  'identities.noPassword': 'Your account has no password of its own yet. Before you can unlink a sign-in, set one: “Forgot your password?” sends you a link by email.',
-  'identities.passwordRequired': '{name} cannot be unlinked yet: your account has no password of its own, and without one you could not sign in afterwards. First set one through “Forgot your password?”.',
-  'identities.setPassword': 'Set a password (“Forgot your password?”)',
+  'identities.noPassword': 'Your account has no password of its own yet. Before you can unlink a sign-in, set one: above, under “Account”.',
+  'identities.passwordRequired': '{name} cannot be unlinked yet: your account has no password of its own, and without one you could not sign in afterwards. Set one first.',
+  'identities.setPassword': 'Set a password',
 };

@@ -26,6 +26,8 @@ struct TokenClaims: Sendable {
     /// The token's id, nil for tokens issued before tokens had one.
     let tokenId: String?
     let expiresAt: Date
+    /// When the token was issued: when its session signed in.
+    let issuedAt: Date
 }
 
 /// Signs and verifies HS256 tokens with the configured or generated secret.
@@ -66,7 +68,9 @@ struct TokenService: Sendable {
             let id = UUID(exactly: payload.sub.value)
         else { return nil }
         let tokenId = payload.jti.map(\.value).flatMap { $0.isEmpty || $0.utf8.count > 64 ? nil : $0 }
-        return TokenClaims(userId: id, version: payload.ver, tokenId: tokenId, expiresAt: payload.exp.value)
+        return TokenClaims(
+            userId: id, version: payload.ver, tokenId: tokenId, expiresAt: payload.exp.value,
+            issuedAt: payload.iat.value)
     }
 
     /// The configured secret, or the one generated on first start and stored in the database so

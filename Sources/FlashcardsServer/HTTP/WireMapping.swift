@@ -5,7 +5,9 @@ import Foundation
 // Fluent models never leave the server; these build the wire types.
 extension UserModel {
     var dto: UserDTO {
-        UserDTO(id: id!, name: name, mail: mail, timeZone: timeZone, createdAt: createdAt, isGuest: isGuest)
+        UserDTO(
+            id: id!, name: name, mail: mail, timeZone: timeZone, createdAt: createdAt, isGuest: isGuest,
+            passwordSet: passwordSet)
     }
 }
 

@@ -16,6 +16,9 @@ final class UserModel: Model, @unchecked Sendable {
     @Field(key: "created_at") var createdAt: Date
     /// A guest account: made without mail or password, until the learner upgrades it.
     @Field(key: "is_guest") var isGuest: Bool
+    /// False for an account a provider's sign-in made (its hash is of a password nobody knows) until
+    /// the learner sets one of their own.
+    @Field(key: "password_set") var passwordSet: Bool
 
     init() {}
 
@@ -29,6 +32,7 @@ final class UserModel: Model, @unchecked Sendable {
         self.tokenVersion = 0
         self.createdAt = createdAt
         self.isGuest = false
+        self.passwordSet = true
     }
 
     /// Reads every field from `output` as Fluent's `output(from:)` does (the model is then clean: a
@@ -46,6 +50,7 @@ final class UserModel: Model, @unchecked Sendable {
         try $tokenVersion.output(from: output)
         try $createdAt.output(from: output)
         try $isGuest.output(from: output)
+        try $passwordSet.output(from: output)
     }
 
     /// The unique, case-insensitive form of a mail address.

@@ -64,11 +64,6 @@ struct IdentityStore {
             .first(decoding: Row.self)?.password_set ?? false
     }
 
-    /// Marks an account as made without a password.
-    func markWithoutPassword(_ userId: UUID) async throws {
-        try await sql.update("users").set("password_set", to: false).where("id", .equal, userId).run()
-    }
-
     // MARK: Started sign-ins
 
     struct StartedLogin: Decodable {

@@ -157,14 +157,27 @@ struct AccountService {
         return user
     }
 
-    /// Sets a new password after checking the current one; raises the token version so every
-    /// token issued before stops working.
-    func changePassword(_ user: UserModel, current: String, new: String) async throws {
+    /// How long after signing in an account without a password of its own may set one: the
+    /// sign-in with the provider stands for the current password.
+    static let recentSignIn: TimeInterval = 10 * 60
+
+    /// Sets a new password after checking the current one, or the first one of an account a
+    /// provider's sign-in made (no current password, but a session signed in within
+    /// `recentSignIn`: a token left open on a shared machine cannot give the account a password);
+    /// raises the token version so every token issued before stops working.
+    func changePassword(_ user: UserModel, current: String?, new: String, signedInAt: Date) async throws {
         let new = try Validate.newPassword(new)
-        guard try await context.passwords.verify(current, created: user.passwordHash) else {
-            throw AppError.wrongCurrentPassword
+        if user.passwordSet {
+            guard let current, try await context.passwords.verify(current, created: user.passwordHash) else {
+                throw AppError.wrongCurrentPassword
+            }
+        } else if context.now.timeIntervalSince(signedInAt) > Self.recentSignIn {
+            throw AppError.forbidden(
+                "Melde dich bitte erneut an: ein eigenes Passwort lässt sich nur in den ersten 10 Minuten nach der Anmeldung festlegen.",
+                code: "reauthentication_required")
         }
         user.passwordHash = try await context.passwords.hash(new)
+        user.passwordSet = true
         user.tokenVersion += 1
         try await user.save(on: context.db)
     }

@@ -58,12 +58,29 @@
                         }
                     }
                     if !(model.user?.isGuest ?? false) {
-                        Section("Passwort ändern") {
-                            SecureField("Bisheriges Passwort", text: $current)
-                            SecureField("Neues Passwort", text: $new)
-                            SecureField("Neues Passwort wiederholen", text: $repeated)
-                            Button("Passwort ändern") {
-                                Task { await model.changePassword(current: current, new: new, repeated: repeated) }
+                        if model.user?.passwordSet == false {
+                            // An account a provider's sign-in made: its first password, no current one.
+                            Section {
+                                SecureField("Eigenes Passwort", text: $new)
+                                SecureField("Passwort wiederholen", text: $repeated)
+                                Button("Passwort festlegen") {
+                                    Task { await model.setPassword(new: new, repeated: repeated) }
+                                }
+                            } header: {
+                                Text("Passwort festlegen")
+                            } footer: {
+                                Text(
+                                    "Du meldest dich bisher nur über einen Anbieter an. Mit einem eigenen Passwort geht es auch mit deiner E-Mail-Adresse."
+                                )
+                            }
+                        } else {
+                            Section("Passwort ändern") {
+                                SecureField("Bisheriges Passwort", text: $current)
+                                SecureField("Neues Passwort", text: $new)
+                                SecureField("Neues Passwort wiederholen", text: $repeated)
+                                Button("Passwort ändern") {
+                                    Task { await model.changePassword(current: current, new: new, repeated: repeated) }
+                                }
                             }
                         }
                     }

@@ -102,13 +102,13 @@ struct OIDCService {
             id: context.uuid(), name: shown, mail: mail,
             passwordHash: try await context.passwords.hash(RandomToken.make()),
             timeZone: context.configuration.defaultTimeZone, createdAt: context.now)
+        user.passwordSet = false
         do {
             try await user.create(on: context.db)
         } catch let error as any DatabaseError where error.isConstraintFailure {
             throw AppError.userAlreadyExists
         }
         let id = try user.requireID()
-        try await store.markWithoutPassword(id)
         _ = try await store.link(
             id: context.uuid(), userId: id, provider: provider, subject: identity.subject, mail: mail,
             now: context.now)

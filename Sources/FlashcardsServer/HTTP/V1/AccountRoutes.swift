@@ -66,7 +66,8 @@ struct AccountRoutes: RouteCollection {
     func changePassword(_ req: Request) async throws -> Response {
         let body = try req.decodeBody(ChangePasswordRequest.self)
         try await AccountService(context: ServiceContext(req)).changePassword(
-            try req.user, current: body.currentPassword, new: body.newPassword)
+            try req.user, current: body.currentPassword, new: body.newPassword,
+            signedInAt: try req.tokenClaims.issuedAt)
         return Response(status: .noContent)
     }
 

@@ -41,12 +41,12 @@ const identityMarkup = (identity, index) => html`
               aria-describedby="identity-${index}-name">${icon('x')}<span>${t('identities.unlink')}</span></button>
           </li>`;
 
-/** Where an account without a password of its own gets one. */
+/** Where an account without a password of its own gets one: the account section's form. */
 const passwordNote = (text, refused) => html`
         <div class="alert ${refused ? 'alert-error' : 'alert-info'} identity-note" id="${refused ? 'identities-refused' : 'identities-no-password'}"
           ${refused ? html`role="alert" tabindex="-1"` : ''}>
           <p>${text}</p>
-          <p><a class="link" href="/app/forgot">${t('identities.setPassword')}</a></p>
+          <p><button type="button" class="btn btn-link" data-set-password>${t('identities.setPassword')}</button></p>
         </div>`;
 
 /** The list or its empty state; `offered`: the server has providers (how to link one is said);

@@ -1,8 +1,8 @@
 // The settings' "Anmeldung mit anderen Konten": the OpenID providers linked to the account
 // (`GET /me/identities`), each unlinked after asking (`DELETE /me/identities/{provider}`). The
 // server refuses to unlink while the account has no password of its own (409
-// `password_required`): the section says so up front and then, with the way to set one ("Passwort
-// vergessen?"). Shown when the server offers a provider or the account has one linked. Part of the
+// `password_required`): the section says so up front and then, with the way to set one (the account
+// section's "Passwort festlegen"). Shown when the server offers a provider or the account has one linked. Part of the
 // settings screen: its listeners and requests end with it. Markup: settings/identities-markup.js;
 // strings: i18n/oidc.*.js.
 
@@ -59,6 +59,7 @@ export class IdentitiesSection {
     if (!button) return;
     if (button.hasAttribute('data-retry')) this.#load();
     else if (button.dataset.unlink) this.#unlink(button.dataset.unlink);
+    else if (button.hasAttribute('data-set-password')) this.screen.$('#new-password')?.focus();
   }
 
   async #unlink(provider) {

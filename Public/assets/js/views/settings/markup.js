@@ -56,22 +56,29 @@ const profileSection = ({ user, zone }) => html`
         </form>
       </section>`;
 
-const passwordForm = (user) => html`
+// "Passwort ändern", or, for an account a provider's sign-in made (`passwordSet` false), "Passwort
+// festlegen" without the current password (the server takes it shortly after signing in).
+const passwordForm = (user) => {
+  const own = user.passwordSet !== false;
+  return html`
           <p class="muted">${t('settings.mail', { mail: user.mail ?? '' })}</p>
-          <form id="password-form" class="stack-form" novalidate>
+          <form id="password-form" class="stack-form" novalidate data-mode="${own ? 'change' : 'set'}">
             <input type="text" name="username" autocomplete="username" value="${user.mail ?? ''}" hidden>
+            ${own ? html`
             <div class="field">
               <label for="current-password">${t('settings.currentPassword')}</label>
               <input id="current-password" name="current" type="password" autocomplete="current-password" maxlength="72">
-            </div>
+            </div>` : html`
+            <p class="help" id="set-password-text">${t('settings.noOwnPassword')}</p>`}
             <div class="field">
-              <label for="new-password">${t('settings.newPassword')}</label>
+              <label for="new-password">${t(own ? 'settings.newPassword' : 'settings.ownPassword')}</label>
               <input id="new-password" name="next" type="password" autocomplete="new-password" maxlength="72"
                 aria-describedby="new-password-help" data-describedby="new-password-help">
               <p class="help" id="new-password-help">${t('auth.passwordHint')}</p>
             </div>
-            <div class="form-actions"><button type="submit" class="btn btn-primary">${t('settings.changePassword')}</button></div>
+            <div class="form-actions"><button type="submit" class="btn btn-primary">${t(own ? 'settings.changePassword' : 'settings.setPassword')}</button></div>
           </form>`;
+};
 
 const accountSection = ({ user, guest }) => html`
       <section class="panel" aria-labelledby="account-title">

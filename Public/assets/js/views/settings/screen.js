@@ -120,21 +120,28 @@ export class SettingsScreen {
     this.on('#password-form', 'submit', (event) => {
       event.preventDefault();
       const form = event.currentTarget;
+      // Setting the first password (an account a provider made) asks for no current one.
+      const first = form.dataset.mode === 'set';
       const { current, next } = form.elements;
-      fieldError(current, current.value ? '' : t('auth.emptyPassword'));
+      if (current) fieldError(current, current.value ? '' : t('auth.emptyPassword'));
       fieldError(next, !next.value ? t('auth.emptyPassword') : next.value.length < 8 ? t('auth.shortPassword') : '');
       const invalid = form.querySelector('[aria-invalid=true]');
       if (invalid) { invalid.focus(); return; }
       this.#submit(form, async () => {
-        await api.changePassword(current.value, next.value);
+        // Without a current password the request carries none (undefined is left out).
+        await api.changePassword(current?.value, next.value);
         // A new password ends every older session, this one too: sign in again with it.
         replaceSession(await api.login(this.user.mail, next.value));
         form.reset();
-        toast(t('settings.passwordChanged'));
+        toast(t(first ? 'settings.passwordSet' : 'settings.passwordChanged'));
+        // The form becomes "Passwort ändern", the sign-ins may be unlinked now.
+        if (first) this.reload();
       }, (error) => {
-        if (!hasCode(error, 'wrong_password')) return false;
-        fieldError(current, t('settings.wrongPassword'));
-        current.focus();
+        const field = hasCode(error, 'wrong_password') && current ? current
+          : hasCode(error, 'reauthentication_required') ? next : null;
+        if (!field) return false;
+        fieldError(field, t(field === current ? 'settings.wrongPassword' : 'settings.signInAgain'));
+        field.focus();
         return true;
       });
     });
