@@ -158,10 +158,7 @@ struct FSRSOptimizeTests {
                 try await client.signup(
                     name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
                 let userId = try #require(try await UserModel.query(on: app.db).first()?.requireID())
-                func optimizeJobs() async throws -> [JobModel] {
-                    try await JobModel.query(on: app.db).filter(\.$userId == userId)
-                        .filter(\.$kind == OptimizeJobHandler.kind).all()
-                }
+                func optimizeJobs() async throws -> [JobModel] { try await Self.optimizeJobs(of: userId, on: app.db) }
                 let stack = try await client.createStack(name: "Viel", color: "#000000")
                 var cards: [CardDTO] = []
                 for index in 0..<40 {
@@ -212,10 +209,7 @@ struct FSRSOptimizeTests {
                         try await client.createCard(
                             in: stack.id, question: "Q\(index)", answer: "A", createdAt: longAgo))
                 }
-                func optimizeJobs() async throws -> Int {
-                    try await JobModel.query(on: app.db).filter(\.$userId == userId)
-                        .filter(\.$kind == OptimizeJobHandler.kind).count()
-                }
+                func optimizeJobs() async throws -> Int { try await Self.optimizeJobs(of: userId, on: app.db).count }
                 func reviews(_ count: Int, before end: Date, every seconds: TimeInterval) -> [SyncReviewDTO] {
                     (0..<count).map { index in
                         SyncReviewDTO(
@@ -243,6 +237,11 @@ struct FSRSOptimizeTests {
                 #expect(try await optimizeJobs() == 1)
             }
         }
+    }
+
+    /// The user's `optimize` jobs, queued or done.
+    private static func optimizeJobs(of userId: UUID, on db: any Database) async throws -> [JobModel] {
+        try await JobModel.query(on: db).filter(\.$userId == userId).filter(\.$kind == OptimizeJobHandler.kind).all()
     }
 
     @Test("when an optimization is due: 500 new reviews, and a tenth of a long history or a month")

@@ -57,13 +57,6 @@ struct IdentityStore {
         ).first(decoding: Row.self) != nil
     }
 
-    /// Whether the account has a password its learner knows (false for one a provider's sign-in made).
-    func passwordSet(of userId: UUID) async throws -> Bool {
-        struct Row: Decodable { let password_set: Bool }
-        return try await sql.raw("SELECT password_set FROM users WHERE id = \(bind: userId)")
-            .first(decoding: Row.self)?.password_set ?? false
-    }
-
     // MARK: Started sign-ins
 
     struct StartedLogin: Decodable {

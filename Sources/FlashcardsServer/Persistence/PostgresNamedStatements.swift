@@ -27,20 +27,15 @@ enum PostgresNamedStatements {
     static func postgresRows(_ statement: some PostgresNamedStatement, on db: any Database) async throws
         -> [PostgresRow]
     {
-        guard let postgres = db as? any PostgresDatabase else {
-            throw NotPostgres()
-        }
-        let start = ServerMetrics.waitStarts()
-        return try await postgres.withConnection { connection in
-            ServerMetrics.databaseWaited(since: start, database: "postgres")
-            return connection.eventLoop.makeFutureWithTask {
+        try await withConnection(on: db) { connection in
+            connection.eventLoop.makeFutureWithTask {
                 var rows: [PostgresRow] = []
                 for try await row in try await connection.execute(statement, logger: db.logger) {
                     rows.append(row)
                 }
                 return rows
             }
-        }.get()
+        }
     }
 
     /// The rows of a long result (a learner's whole review history), collected on the connection's
@@ -52,15 +47,25 @@ enum PostgresNamedStatements {
     static func postgresBulkRows(_ statement: some PostgresNamedStatement, on db: any Database) async throws
         -> [[PostgresRow]]
     {
+        let query = PostgresQuery(unsafeSQL: type(of: statement).sql, binds: try statement.makeBindings())
+        return try await withConnection(on: db) { connection in
+            let collected = CollectedRows()
+            return connection.query(query, logger: db.logger) { collected.append($0) }.map { _ in collected.chunks }
+        }
+    }
+
+    /// A connection of `db` (which must be PostgreSQL: the transaction's, or one from the pool) for
+    /// `body`, its wait counted in the pool metrics.
+    private static func withConnection<T: Sendable>(
+        on db: any Database, _ body: @escaping @Sendable (PostgresConnection) -> EventLoopFuture<T>
+    ) async throws -> T {
         guard let postgres = db as? any PostgresDatabase else {
             throw NotPostgres()
         }
-        let query = PostgresQuery(unsafeSQL: type(of: statement).sql, binds: try statement.makeBindings())
         let start = ServerMetrics.waitStarts()
         return try await postgres.withConnection { connection in
             ServerMetrics.databaseWaited(since: start, database: "postgres")
-            let collected = CollectedRows()
-            return connection.query(query, logger: db.logger) { collected.append($0) }.map { _ in collected.chunks }
+            return body(connection)
         }.get()
     }
 

@@ -129,16 +129,16 @@ struct OIDCRoutes: RouteCollection {
                         provider: $0.provider, name: names[$0.provider] ?? $0.provider, mail: $0.mail,
                         linkedAt: $0.created_at)
                 },
-                passwordSet: try await store.passwordSet(of: try user.requireID())))
+                passwordSet: user.passwordSet))
     }
 
     func unlink(_ req: Request) async throws -> Response {
         let user = try req.user
         let provider = req.parameters.get("provider") ?? ""
         let store = req.studyStore.identities
-        guard try await store.passwordSet(of: try user.requireID()) else {
+        guard user.passwordSet else {
             throw AppError.refused(
-                "Lege zuerst ein Passwort fest (über „Passwort vergessen?“), sonst kannst du dich nach dem Trennen nicht mehr anmelden.",
+                "Lege zuerst ein Passwort fest (in den Einstellungen unter „Passwort festlegen“), sonst kannst du dich nach dem Trennen nicht mehr anmelden.",
                 code: "password_required")
         }
         guard try await store.unlink(try user.requireID(), provider: provider) else {
