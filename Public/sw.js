@@ -10,7 +10,7 @@
 const CACHE = 'fc-shell';
 const SHELL = [
   '/', '/app.html', '/manifest.webmanifest',
-  '/assets/css/base.css', '/assets/css/app.css', '/assets/css/landing.css', '/assets/css/study.css',
+  '/assets/css/base.css', '/assets/css/app.css', '/assets/css/landing.css', '/assets/css/study.css', '/assets/css/stats.css',
   '/assets/css/more.css', '/assets/css/themes.css', '/assets/css/import.css', '/assets/css/rich-text.css',
   '/assets/css/offline.css', '/assets/css/glass.css',
   '/assets/components/app-header/app-header.css', '/assets/components/app-header/app-header.js',
@@ -63,6 +63,7 @@ const SHELL = [
   '/assets/js/offline/views.js', '/assets/js/offline/sides.js', '/assets/js/offline/core-constants.js',
   '/assets/i18n/de.js', '/assets/i18n/en.js', '/assets/i18n/more.de.js', '/assets/i18n/more.en.js',
   '/assets/i18n/workload.de.js', '/assets/i18n/workload.en.js',
+  '/assets/i18n/stats.de.js', '/assets/i18n/stats.en.js',
   '/assets/i18n/tokens.de.js', '/assets/i18n/tokens.en.js',
   '/assets/i18n/partner.de.js', '/assets/i18n/partner.en.js',
   '/assets/i18n/import.de.js', '/assets/i18n/import.en.js',

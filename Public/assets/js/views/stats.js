@@ -7,9 +7,11 @@
 // charts, the workload forecast and the retention advice (stats/workload.js).
 
 import { html, render } from '../html.js';
-import { formatDay, locale, t } from '../i18n.js';
+import { formatDay, loadStrings, locale, t } from '../i18n.js';
 import { api, request } from '../api/client.js';
-import { errorText, errorView, icon, loadingView, stackBreadcrumb, stacksBreadcrumb } from '../ui.js';
+import {
+  errorText, errorView, icon, loadStylesheet, loadingView, stackBreadcrumb, stacksBreadcrumb,
+} from '../ui.js';
 import { gameElements } from '../account.js';
 import { barChart, heatLegend, heatmap, labelIndices, lineChart, stackedBar } from '../charts.js';
 import '../../components/stats-chart/stats-chart.js';
@@ -120,6 +122,8 @@ class StatsScreen {
     render(root, pageFrame(null, loadingView(t('stats.loading'))));
     if (stackId) root.querySelector('.breadcrumb').hidden = true; // its stack name is not known yet
     try {
+      // The page's strings and styles come with it (i18n/stats.*.js, css/stats.css): the
+      // dashboard's first load stays within its budget.
       const [stats, stack, stacks] = await Promise.all([
         fetchStats(stackId, signal),
         stackId ? api.stack(stackId, { signal }) : null,
@@ -128,6 +132,8 @@ class StatsScreen {
           if (error.name === 'AbortError') throw error;
           return [];
         }),
+        loadStrings('stats'),
+        loadStylesheet('/assets/css/stats.css'),
       ]);
       this.show(stats, stack, stacks);
     } catch (error) {
