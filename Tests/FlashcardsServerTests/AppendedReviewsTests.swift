@@ -10,11 +10,12 @@ import Vapor
 @testable import FlashcardsServer
 
 /// Ratings in one statement (`AppendedReviews`, PostgreSQL only): a write from a card's row version
-/// that another writer replaced stores nothing, so the caller's transaction rates it again.
+/// that another writer replaced stores nothing, so the caller rates it again with the card locked
+/// (`locking`), from what that writer stored.
 @Suite("Ratings in one statement")
 struct AppendedReviewsTests {
     @Test(
-        "a rating read before another writer changed the card writes nothing; read again, it is stored with the day counts",
+        "a rating read before another writer changed the card writes nothing; read again under the card's lock, it is stored with the day counts while a competing rating waits",
         arguments: TestDatabase.available)
     func staleVersionWritesNothing(db: TestDatabase) async throws {
         let clock = TestClock()
@@ -29,14 +30,15 @@ struct AppendedReviewsTests {
                 let auth = try await client.signup(
                     name: "Ada", mail: "ada@example.org", password: "correct horse", timeZone: "UTC")
                 let stack = try await client.createStack(CreateStackRequest(name: "Eins", color: "#000000"))
-                var cards: [UUID] = []
+                var created: [UUID] = []
                 for index in 0..<3 {
-                    cards.append(
+                    created.append(
                         try await client.createCard(
                             in: stack.id, question: "Q\(index)", answer: "A", createdAt: longAgo
                         )
                         .id)
                 }
+                let cards = created
                 // The day's first rating counts the day on the stack row.
                 _ = try await client.rate(cards[0], in: stack.id, rating: .good)
                 let stackRow = try #require(
@@ -54,7 +56,7 @@ struct AppendedReviewsTests {
                     return row?.n ?? -1
                 }
                 /// A review of the card as read, as `StudyService` builds it.
-                func review(_ read: VersionedRatedCard) -> (ReviewLogModel, ReviewTimesChange) {
+                @Sendable func review(_ read: VersionedRatedCard) -> (ReviewLogModel, ReviewTimesChange) {
                     let card = read.rated.card
                     let before = ReviewTimes(card)
                     let log = ReviewLogModel(
@@ -89,6 +91,43 @@ struct AppendedReviewsTests {
                 #expect(afterOther.reviewCount == 1)
                 let countsRow = try #require(try await StackModel.find(stackId, on: app.db))
                 #expect(countsRow.reviewedToday == 2 && countsRow.freshToday == 2)
+
+                // Rated again with the card locked: read from what the other rating stored, then
+                // written. A rating sent meanwhile waits for the lock, then continues from this one.
+                let competing = Task<Void, any Error> {
+                    try await Task.sleep(for: .milliseconds(50))
+                    _ = try await client.rate(cards[1], in: stack.id, rating: .hard)
+                }
+                let (lockedSeq, lockedOutcome) = try await appended.locking(
+                    card: cards[1], of: auth.user.id, in: stackId
+                ) { locked -> (Int, AppendedReviewOutcome) in
+                    let read = try #require(
+                        try await locked.ratedCard(
+                            uniqueId: cards[1], stackId: stackId, userId: auth.user.id, reviewId: UUID()))
+                    #expect(read.rated.card.reviewCount == 1)
+                    // The competing rating's write waits for this transaction.
+                    try await Task.sleep(for: .milliseconds(400))
+                    let (log, change) = review(read)
+                    return (
+                        log.seq,
+                        try await locked.write(log, card: read.rated.card, version: read.version, change: change)
+                    )
+                }
+                // Stored; the card was counted today already, so the stack's counts are left alone.
+                guard case .written(nil) = lockedOutcome else {
+                    Issue.record("a rating read under the card's lock was not stored as expected: \(lockedOutcome)")
+                    return
+                }
+                #expect(lockedSeq == 2)
+                try await competing.value
+                let seqs = try await ReviewLogModel.query(on: app.db).filter(\.$cardId == afterOther.requireID())
+                    .sort(\.$seq).all().map(\.seq)
+                #expect(seqs == [1, 2, 3])
+                let afterAll = try #require(
+                    try await CardModel.query(on: app.db).filter(\.$uniqueId == cards[1]).first())
+                #expect(afterAll.reviewCount == 3)
+                let countsAfter = try #require(try await StackModel.find(stackId, on: app.db))
+                #expect(countsAfter.reviewedToday == 2 && countsAfter.freshToday == 2)
 
                 // Card 2 read and written with nothing in between: stored, the day counted.
                 let fresh = try #require(

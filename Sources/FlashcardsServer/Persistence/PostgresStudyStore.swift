@@ -81,9 +81,16 @@ struct PostgresStudyStore: StudyStore {
     func modelTransaction<T: Sendable>(_ body: @escaping @Sendable (any ModelTransaction) async throws -> T)
         async throws -> T
     {
+        try await Self.transaction(on: db) { try await body($0) }
+    }
+
+    /// A transaction on `db`, the wait for its pooled connection (and its `BEGIN`) counted in the
+    /// pool metrics.
+    fileprivate static func transaction<T: Sendable>(
+        on db: any Database, _ body: @escaping @Sendable (Transaction) async throws -> T
+    ) async throws -> T {
         let start = ServerMetrics.waitStarts()
         return try await db.transaction {
-            // The wait for a pooled connection and its BEGIN.
             ServerMetrics.databaseWaited(since: start, database: "postgres")
             return try await body(Transaction(sql: $0.sql, db: $0))
         }
@@ -160,5 +167,15 @@ struct PostgresAppendedReviews: AppendedReviews {
             PostgresNamedStatements.AppendReview(log: log, card: card, version: version, change: change), on: db)
         guard let row = rows.first, try row.decode(column: "written", as: Int.self) == 1 else { return .cardChanged }
         return .written(try StackDayCounts.kept(in: row))
+    }
+
+    func locking<T: Sendable>(
+        card uniqueId: UUID, of userId: UUID, in stackId: Int,
+        _ body: @escaping @Sendable (any AppendedReviews) async throws -> T
+    ) async throws -> T {
+        try await PostgresStudyStore.transaction(on: db) { tx in
+            try await tx.lockCards([uniqueId], of: userId, in: stackId)
+            return try await body(PostgresAppendedReviews(db: tx.db))
+        }
     }
 }

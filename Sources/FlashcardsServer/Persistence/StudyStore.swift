@@ -78,8 +78,8 @@ protocol StudyStore: Sendable {
 /// written without a transaction. The card is read with its row version, the rating computed from it,
 /// and the review, the card's new schedule and the stack's day counts are written in one statement
 /// that applies only while the card's row is still that version. When another writer changed the
-/// card in between, that statement writes nothing and the caller rates again in a transaction, which
-/// locks the card (`StudyTransaction.lockCards`).
+/// card in between, that statement writes nothing and the caller rates again with the card locked
+/// (`locking`), from what that writer stored.
 protocol AppendedReviews: Sendable {
     /// The card with this path id in `stackId` as `StudyTransaction.ratedCard` reads it, with its row
     /// version.
@@ -90,6 +90,16 @@ protocol AppendedReviews: Sendable {
     /// (`StackDayCounts.apply`).
     func write(_ log: ReviewLogModel, card: CardModel, version: String, change: ReviewTimesChange) async throws
         -> AppendedReviewOutcome
+
+    /// Runs `body` in a transaction that first locks the card with this path id in its own statement
+    /// (`StudyTransaction.lockCards`), so that the `AppendedReviews` it hands over read what the
+    /// writer they waited for committed and write to a card no one else changes meanwhile. For a
+    /// rating whose `write` met a changed card: the lock, the read, the write and the commit, and the
+    /// row locked for three of them, where a transaction replaying the card takes eight statements.
+    func locking<T: Sendable>(
+        card uniqueId: UUID, of userId: UUID, in stackId: Int,
+        _ body: @escaping @Sendable (any AppendedReviews) async throws -> T
+    ) async throws -> T
 }
 
 /// A rated card as `AppendedReviews` reads it: the card and its row version.

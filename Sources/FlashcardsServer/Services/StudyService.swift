@@ -233,33 +233,80 @@ struct StudyService {
         return card
     }
 
-    /// Rates a card through `appended` (`AppendedReviews`): nil when the rating is no append or the
-    /// card changed since it was read, for the caller to rate in a transaction.
+    /// Rates a card through `appended` (`AppendedReviews`): nil when the rating is no append, for the
+    /// caller to rate in a transaction. When another rating of the card was stored since it was read,
+    /// the rating is computed again from that one with the card locked (`AppendedReviews.locking`).
     private func rateAppending(
         _ cardUUID: UUID, rating: StudyRating, logId: UUID, durationMs: Int?, mode: StudyMode,
         scheduler: CardScheduler, load: LearnerLoad.Snapshot?, with appended: any AppendedReviews
     ) async throws -> CardModel? {
+        let attempt = { @Sendable (reviews: any AppendedReviews, siblings: [Date]?) in
+            try await self.appendOnce(
+                cardUUID, rating: rating, logId: logId, durationMs: durationMs, mode: mode, scheduler: scheduler,
+                load: load, siblings: siblings, with: reviews)
+        }
+        var outcome = try await attempt(appended, nil)
+        if case .cardChanged(let siblings) = outcome {
+            // The siblings read for the first attempt serve again: no second pooled connection is
+            // waited for while the card is locked.
+            outcome = try await appended.locking(card: cardUUID, of: try user.requireID(), in: stack.id!) {
+                try await attempt($0, siblings)
+            }
+        }
+        switch outcome {
+        case .notAppended, .cardChanged:
+            return nil
+        case .stored(let card, let written):
+            if let written {
+                try rated(card, counts: written.counts, dueBefore: written.dueBefore, scheduler: scheduler)
+            }
+            return card
+        }
+    }
+
+    /// What one attempt of `rateAppending` did.
+    private enum AppendAttempt: Sendable {
+        /// The rating is no append: a transaction replays the card.
+        case notAppended
+        /// Another writer changed the card since it was read; the card's siblings as read.
+        case cardChanged(siblings: [Date])
+        /// Stored, with the day counts and the card's due time before (`written` nil: a repeated
+        /// request, nothing stored).
+        case stored(CardModel, written: (counts: StackDayCounts.Counts?, dueBefore: Date?)?)
+    }
+
+    /// Reads the card through `reviews`, computes the rating and writes it if the card is still the
+    /// version read. `siblings`: the due times of the card's siblings, when read before.
+    private func appendOnce(
+        _ cardUUID: UUID, rating: StudyRating, logId: UUID, durationMs: Int?, mode: StudyMode,
+        scheduler: CardScheduler, load: LearnerLoad.Snapshot?, siblings known: [Date]?,
+        with reviews: any AppendedReviews
+    ) async throws -> AppendAttempt {
         let stackId = stack.id!
         let userId = try user.requireID()
         guard
-            let read = try await appended.ratedCard(
+            let read = try await reviews.ratedCard(
                 uniqueId: cardUUID, stackId: stackId, userId: userId, reviewId: logId)
         else { throw AppError.cardNotFound }
         let card = read.rated.card
         guard let log = try review(of: read.rated, id: logId, rating: rating, durationMs: durationMs, mode: mode)
-        else { return card }
-        guard try ReviewRecorder.appends([log], to: card) else { return nil }
+        else { return .stored(card, written: nil) }
+        guard try ReviewRecorder.appends([log], to: card) else { return .notAppended }
         let before = (times: ReviewTimes(card), due: Self.reviewDue(card))
-        let siblings = load != nil ? try await store.siblingDues(of: card) : []
+        var siblings: [Date] = []
+        if let known {
+            siblings = known
+        } else if load != nil {
+            siblings = try await store.siblingDues(of: card)
+        }
         _ = try ReviewRecorder(scheduler: scheduler).apply(
             [log], to: card, existing: nil, lastSeq: read.rated.lastSeq, load: load, siblings: siblings)
         let change = ReviewTimesChange(stackId: stackId, before: before.times, after: ReviewTimes(card))
-        switch try await appended.write(log, card: card, version: read.version, change: change) {
+        switch try await reviews.write(log, card: card, version: read.version, change: change) {
         case .cardChanged:
-            return nil
+            return .cardChanged(siblings: siblings)
         case .written(let counts):
-            try rated(card, counts: counts, dueBefore: before.due, scheduler: scheduler)
-            return card
+            return .stored(card, written: (counts, before.due))
         }
     }
 
