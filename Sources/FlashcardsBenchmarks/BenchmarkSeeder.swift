@@ -27,8 +27,10 @@ public enum BenchmarkSeeder {
     /// original API makes; an `fsrs` stack gets cards in review with an FSRS memory state, FSRS
     /// ratings in their history and a daily review cap above the benchmark's load, so next-card
     /// runs its full path (allowance, three queue seeks, counts) on every request.
+    /// `analyze: false` leaves the statistics to the caller (`analyze(_:)` once after many seeds).
     public static func seed(
-        _ app: Application, cardCount: Int, scheduler: String = "ladder", reviewsPerCard: Int = 3, now: Date = Date()
+        _ app: Application, cardCount: Int, scheduler: String = "ladder", reviewsPerCard: Int = 3, now: Date = Date(),
+        analyze: Bool = true
     ) async throws -> Seeded {
         let fsrs = scheduler == "fsrs"
         // Both of the server's drivers (SQLite, PostgreSQL) are SQL databases.
@@ -78,15 +80,21 @@ public enum BenchmarkSeeder {
                 .rows(rows)
                 .run()
         }
+        if analyze { try await Self.analyze(app) }
+        return Seeded(mail: mail, password: password, stackId: stackUniqueId)
+    }
+
+    /// Fresh statistics for the seeded tables. On PostgreSQL a `VACUUM` as well: hundreds of
+    /// thousands of rows inserted a moment ago would otherwise be vacuumed (and their hint bits
+    /// written) by autovacuum while the first figures are taken, which a database that grew over
+    /// months does not do (docs/benchmarks.md).
+    public static func analyze(_ app: Application) async throws {
+        let sql = app.db as! any SQLDatabase
         if sql.dialect.name == "sqlite" {
             try await sql.raw("ANALYZE").run()
         } else {
-            // VACUUM as well: hundreds of thousands of rows inserted a moment ago would otherwise be
-            // vacuumed (and their hint bits written) by autovacuum while the first figures are taken,
-            // which a database that grew over months does not do (docs/benchmarks.md).
             try await sql.raw("VACUUM (ANALYZE) cards, review_logs").run()
         }
-        return Seeded(mail: mail, password: password, stackId: stackUniqueId)
     }
 
     /// `total` cards of a stack, in batches: due dates spread over the past week and the next 60

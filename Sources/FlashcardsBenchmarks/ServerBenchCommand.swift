@@ -10,7 +10,8 @@ import Vapor
 /// `flashcards-bench server`: seeds a 1,000-card and a 100,000-card stack (with review history)
 /// for each scheduler (the original's ladder and FSRS), starts the real server as a separate
 /// process and measures over loopback HTTP: p50/p99 of a next-card + rate round trip and the
-/// throughput with 32 concurrent clients per scheduler, the time to serve the original API's
+/// throughput with 32 concurrent clients per scheduler (one learner, as one learner's devices would
+/// meet, and `--learners` learners with a 1,000-card stack each, as a school's would), the time to serve the original API's
 /// `GET /stack/{id}` (ladder stack), next-card alone on both schedulers' stacks in alternating
 /// blocks (their fair comparison), and the server's peak memory. The server is the `flashcards`
 /// executable of the same build (the bin folder this executable runs from).
@@ -41,6 +42,12 @@ struct ServerBenchCommand: AsyncParsableCommand {
     @ArgumentParser.Option(help: "Concurrent clients of the throughput run.")
     var clients: Int = 32
 
+    @ArgumentParser.Option(
+        help: ArgumentHelp(
+            "Learners of the second throughput run: as many clients, each its own learner with a stack of 1,000 cards.",
+            discussion: "0 leaves that run out."))
+    var learners: Int = 32
+
     @ArgumentParser.Option(help: "PostgreSQL URL; SQLite in a temporary folder when absent.")
     var databaseURL: String?
 
@@ -49,7 +56,8 @@ struct ServerBenchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let sizes = cards.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard !sizes.isEmpty, roundTrips > 0, interleaved > 0, clients > 0, !schedulerList.isEmpty else {
+        guard !sizes.isEmpty, roundTrips > 0, interleaved > 0, clients > 0, learners >= 0, !schedulerList.isEmpty
+        else {
             throw ValidationError("nothing to measure")
         }
         guard schedulerList.allSatisfy({ ["ladder", "fsrs"].contains($0) }) else {
@@ -91,12 +99,16 @@ struct ServerBenchCommand: AsyncParsableCommand {
         /// The server's CPU time (user + system) per sequential next+rate round trip: steadier on a
         /// shared machine than the latencies.
         let serverCPUms: Double
+        /// Round trips/s of `--learners` clients, each its own learner (nil: not measured).
+        var learnersThroughput: Double? = nil
 
         var dictionary: [String: Any] {
-            [
+            var value: [String: Any] = [
                 "scheduler": scheduler, "nextRateP50ms": p50, "nextRateP99ms": p99, "nextP50ms": nextP50,
                 "nextP99ms": nextP99, "roundTripsPerSecond": throughput, "serverCPUPerRoundTripMs": serverCPUms,
             ]
+            value["learnersRoundTripsPerSecond"] = learnersThroughput
+            return value
         }
     }
 
@@ -187,11 +199,21 @@ struct ServerBenchCommand: AsyncParsableCommand {
         let configuration = try AppConfiguration(values: environment)
         let app = try await Application.make(Environment(name: "production", arguments: ["flashcards"]))
         var seeded: [(scheduler: String, stack: BenchmarkSeeder.Seeded)] = []
+        var learnerStacks: [String: [BenchmarkSeeder.Seeded]] = [:]
         do {
             try await FlashcardsServer.configure(app, configuration: configuration)
             for scheduler in schedulerList {
-                seeded.append((scheduler, try await BenchmarkSeeder.seed(app, cardCount: size, scheduler: scheduler)))
+                seeded.append(
+                    (
+                        scheduler,
+                        try await BenchmarkSeeder.seed(app, cardCount: size, scheduler: scheduler, analyze: false)
+                    ))
+                for _ in 0..<learners {
+                    learnerStacks[scheduler, default: []].append(
+                        try await BenchmarkSeeder.seed(app, cardCount: 1_000, scheduler: scheduler, analyze: false))
+                }
             }
+            try await BenchmarkSeeder.analyze(app)
         } catch {
             try? await app.asyncShutdown()
             throw error
@@ -201,7 +223,9 @@ struct ServerBenchCommand: AsyncParsableCommand {
 
         // Run the server as its own process so its memory is measured alone.
         return try await Self.withServer(serverExecutable, environment: environment) { http, base, pid in
-            try await drive(http, base: base, seeded: seeded, size: size, seedSeconds: seedSeconds, pid: pid)
+            try await drive(
+                http, base: base, seeded: seeded, learners: learnerStacks, size: size, seedSeconds: seedSeconds,
+                pid: pid)
         }
     }
 
@@ -272,8 +296,8 @@ struct ServerBenchCommand: AsyncParsableCommand {
     }
 
     private func drive(
-        _ http: HTTPClient, base: String, seeded: [(scheduler: String, stack: BenchmarkSeeder.Seeded)], size: Int,
-        seedSeconds: Double, pid: Int32
+        _ http: HTTPClient, base: String, seeded: [(scheduler: String, stack: BenchmarkSeeder.Seeded)],
+        learners: [String: [BenchmarkSeeder.Seeded]], size: Int, seedSeconds: Double, pid: Int32
     ) async throws -> Result {
         try await Self.waitForHealth(http, base: base)
         var loops: [LoopResult] = []
@@ -281,8 +305,12 @@ struct ServerBenchCommand: AsyncParsableCommand {
         var stackBytes = 0
         var nextPaths: [(scheduler: String, path: String, token: String)] = []
         for (scheduler, stack) in seeded {
-            let (loop, token) = try await learningLoop(
+            var (loop, token) = try await learningLoop(
                 http, base: base, seeded: stack, scheduler: scheduler, pid: pid)
+            if let own = learners[scheduler], !own.isEmpty {
+                loop.learnersThroughput = try await learnersThroughput(
+                    http, base: base, learners: own, scheduler: scheduler)
+            }
             loops.append(loop)
             nextPaths.append((scheduler, Self.stackPath(base: base, stack), token))
             // The original API's full stack document (ladder, as the original clients see it),
@@ -310,7 +338,10 @@ struct ServerBenchCommand: AsyncParsableCommand {
                     + String(
                         format:
                             ": next+rate p50 %.2f ms, p99 %.2f ms (server CPU %.2f ms) | next alone p50 %.2f ms, p99 %.2f ms | %d clients: %.0f round trips/s",
-                        loop.p50, loop.p99, loop.serverCPUms, loop.nextP50, loop.nextP99, clients, loop.throughput))
+                        loop.p50, loop.p99, loop.serverCPUms, loop.nextP50, loop.nextP99, clients, loop.throughput)
+                    + (loop.learnersThroughput.map {
+                        String(format: " | %d learners: %.0f round trips/s", learners[loop.scheduler]?.count ?? 0, $0)
+                    } ?? ""))
         }
         for quiz in quizzes {
             print(
@@ -398,10 +429,7 @@ struct ServerBenchCommand: AsyncParsableCommand {
         _ http: HTTPClient, base: String, seeded: BenchmarkSeeder.Seeded, scheduler: String, pid: Int32
     ) async throws -> (LoopResult, String) {
         let rating: RatingKey = scheduler == "fsrs" ? .again : .hard
-        let login = try await Self.call(
-            http, .POST, base + "/api/v1/auth/login",
-            body: try JSONEncoder().encode(LoginRequest(mail: seeded.mail, password: seeded.password)))
-        let token = try FlashcardsJSON.makeDecoder().decode(AuthResponse.self, from: login).token
+        let token = try await Self.signIn(http, base: base, seeded)
         let stackPath = Self.stackPath(base: base, seeded)
 
         // Warm-up, then sequential round trips for latency.
@@ -428,14 +456,46 @@ struct ServerBenchCommand: AsyncParsableCommand {
         let (nextP50, nextP99) = Self.percentiles(nextLatencies)
 
         // Throughput: concurrent clients looping for a fixed time.
+        let throughput = try await Self.roundTripsPerSecond(
+            http, sessions: Array(repeating: (stackPath, token), count: clients), rating: rating, seconds: seconds)
+        return (
+            LoopResult(
+                scheduler: scheduler, p50: p50, p99: p99, nextP50: nextP50, nextP99: nextP99, throughput: throughput,
+                serverCPUms: serverCPUms),
+            token
+        )
+    }
+
+    /// Round trips/s of one client per learner, each on their own stack, looping for `seconds`: a
+    /// school's load, where the `clients` of `learningLoop` are one learner whose requests all
+    /// meet on the same first card.
+    private func learnersThroughput(
+        _ http: HTTPClient, base: String, learners: [BenchmarkSeeder.Seeded], scheduler: String
+    ) async throws -> Double {
+        let rating: RatingKey = scheduler == "fsrs" ? .again : .hard
+        var sessions: [(path: String, token: String)] = []
+        for learner in learners {
+            let session = (Self.stackPath(base: base, learner), try await Self.signIn(http, base: base, learner))
+            // A few unmeasured round trips each: every learner's first requests fill caches.
+            for _ in 0..<3 { try await Self.nextAndRate(http, stackPath: session.0, token: session.1, rating: rating) }
+            sessions.append(session)
+        }
+        return try await Self.roundTripsPerSecond(http, sessions: sessions, rating: rating, seconds: seconds)
+    }
+
+    /// Round trips/s of one client per session (a stack's path and a token), each looping next+rate
+    /// for `seconds`.
+    private static func roundTripsPerSecond(
+        _ http: HTTPClient, sessions: [(path: String, token: String)], rating: RatingKey, seconds: Double
+    ) async throws -> Double {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
-        let throughputStart = Date()
+        let start = Date()
         let completed = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<clients {
+            for session in sessions {
                 group.addTask {
                     var done = 0
                     while DispatchTime.now().uptimeNanoseconds < deadline {
-                        try await Self.nextAndRate(http, stackPath: stackPath, token: token, rating: rating)
+                        try await Self.nextAndRate(http, stackPath: session.path, token: session.token, rating: rating)
                         done += 1
                     }
                     return done
@@ -443,13 +503,17 @@ struct ServerBenchCommand: AsyncParsableCommand {
             }
             return try await group.reduce(0, +)
         }
-        let throughput = Double(completed) / Date().timeIntervalSince(throughputStart)
-        return (
-            LoopResult(
-                scheduler: scheduler, p50: p50, p99: p99, nextP50: nextP50, nextP99: nextP99, throughput: throughput,
-                serverCPUms: serverCPUms),
-            token
-        )
+        return Double(completed) / Date().timeIntervalSince(start)
+    }
+
+    /// Signs the seeded learner in: their token.
+    private static func signIn(_ http: HTTPClient, base: String, _ seeded: BenchmarkSeeder.Seeded) async throws
+        -> String
+    {
+        let login = try await call(
+            http, .POST, base + "/api/v1/auth/login",
+            body: try JSONEncoder().encode(LoginRequest(mail: seeded.mail, password: seeded.password)))
+        return try FlashcardsJSON.makeDecoder().decode(AuthResponse.self, from: login).token
     }
 
     /// p50 and p99 of `values`.

@@ -146,7 +146,8 @@ struct PostgresStudyStore: StudyStore {
 /// (`AppendedReviews`). The row version is `xmin`, the transaction that wrote the card's row: any
 /// change of the row makes a new one. An `UPDATE` that waits for another transaction's change of the
 /// row checks its condition again against the row that transaction committed, so of two ratings read
-/// from the same version only the first is written.
+/// from the same version only the first is written; the other is rated again in `locking`. `db` is
+/// the pool, or in `locking` the transaction's connection.
 struct PostgresAppendedReviews: AppendedReviews {
     let db: any Database
 

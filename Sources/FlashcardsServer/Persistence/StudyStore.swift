@@ -94,8 +94,8 @@ protocol AppendedReviews: Sendable {
     /// Runs `body` in a transaction that first locks the card with this path id in its own statement
     /// (`StudyTransaction.lockCards`), so that the `AppendedReviews` it hands over read what the
     /// writer they waited for committed and write to a card no one else changes meanwhile. For a
-    /// rating whose `write` met a changed card: the lock, the read, the write and the commit, and the
-    /// row locked for three of them, where a transaction replaying the card takes eight statements.
+    /// rating whose `write` met a changed card: `BEGIN`, the lock, the read, the write and `COMMIT`, the
+    /// row locked for the last three, where a transaction replaying the card takes eight statements.
     func locking<T: Sendable>(
         card uniqueId: UUID, of userId: UUID, in stackId: Int,
         _ body: @escaping @Sendable (any AppendedReviews) async throws -> T
