@@ -1,4 +1,5 @@
 import FlashcardsCore
+import FluentPostgresDriver
 import Foundation
 import SQLKit
 import SQLiteNIO
@@ -16,8 +17,11 @@ extension CardModel {
     /// Fluent's reflective model output cost more than the statement. Every field of the result
     /// counts as set, so it is for reading and `StudyTransaction.saveSchedule`; a Fluent `save` would
     /// write every column.
-    static func read(_ row: any SQLRow) throws -> CardModel {
-        let row = ColumnReader(row)
+    static func read(_ row: any SQLRow) throws -> CardModel { try read(ColumnReader(row)) }
+
+    /// `read(_:)` through a `ColumnReader` (a PostgreSQL row as the driver delivered it: the
+    /// learning path's named statements).
+    static func read(_ row: ColumnReader) throws -> CardModel {
         let card = CardModel()
         card.id = try row.value("id", as: Int.self)
         card.uniqueId = try row.uuid("unique_id")
@@ -54,31 +58,49 @@ extension CardModel {
 
 /// Typed reads of a row's columns. On the inline SQLite connections a stored value is converted as
 /// the driver converts it, without the generic decoder around that, which took about a quarter of
-/// reading a card (docs/benchmarks.md; the rest is Fluent's model and its property wrappers).
-/// Anything else (PostgreSQL rows, another storage class) goes through
-/// `decode(column:as:)` as before.
-private struct ColumnReader {
+/// reading a card (docs/benchmarks.md; the rest is Fluent's model and its property wrappers). A
+/// PostgreSQL row the driver delivered is decoded by its binary types (`PostgresDecodable`): through
+/// SQLKit's row, every value went through `Decodable`, about 6 % of the server's CPU on the
+/// learning path. Anything else (another storage class, other SQLKit rows) goes through
+/// `decode(column:as:)`.
+struct ColumnReader {
+    typealias Value = SQLiteDataConvertible & Decodable & PostgresDecodable
+
     let row: any SQLRow
     let inline: InlineRow?
+    let postgres: PostgresRandomAccessRow?
 
     init(_ row: any SQLRow) {
         self.row = row
         self.inline = row as? InlineRow
+        self.postgres = nil
+    }
+
+    init(_ row: PostgresRow) {
+        self.row = row.sql()
+        self.inline = nil
+        self.postgres = PostgresRandomAccessRow(row)
     }
 
     /// `column` as the driver converts it (`SQLiteDataConvertible`, which its decoder uses too).
-    func value<T: SQLiteDataConvertible & Decodable>(_ column: String, as type: T.Type) throws -> T {
+    func value<T: Value>(_ column: String, as type: T.Type) throws -> T {
+        if let postgres { return try postgres[column].decode(T.self) }
         if let stored = inline?.stored(column), let value = T(sqliteData: stored) { return value }
         return try row.decode(column: column, as: T.self)
     }
 
-    func optional<T: SQLiteDataConvertible & Decodable>(_ column: String, as type: T.Type) throws -> T? {
+    func optional<T: Value>(_ column: String, as type: T.Type) throws -> T? {
+        if let postgres {
+            let cell = postgres[column]
+            return cell.bytes == nil ? nil : try cell.decode(T.self)
+        }
         guard let stored = inline?.stored(column) else { return try row.decode(column: column, as: T?.self) }
         if case .null = stored { return nil }
         return try value(column, as: T.self)
     }
 
     func uuid(_ column: String) throws -> UUID {
+        if let postgres { return try postgres[column].decode(UUID.self) }
         if case .text(let text)? = inline?.stored(column), let value = UUID(uuidString: text) { return value }
         return try row.decode(column: column, as: UUID.self)
     }

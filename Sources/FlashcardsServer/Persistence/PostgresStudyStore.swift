@@ -120,24 +120,25 @@ struct PostgresStudyStore: StudyStore {
     }
 
     func queueHead(stackId: Int, order: QueueOrder) async throws -> QueueHead {
-        let rows: [any SQLRow]
+        let rows: [PostgresRow]
         let ranked: Bool
         switch order.rule {
         case .ladder:
-            rows = try await PostgresNamedStatements.rows(
+            rows = try await PostgresNamedStatements.postgresRows(
                 PostgresNamedStatements.LadderNext(stackId: stackId, cutoff: order.cutoff), on: db)
             ranked = false
         case .fsrs(let now, let reviewCap, let newCap):
-            rows = try await PostgresNamedStatements.rows(
+            rows = try await PostgresNamedStatements.postgresRows(
                 PostgresNamedStatements.FSRSNext(
                     stackId: stackId, cutoff: order.cutoff, now: now, reviewCap: reviewCap, newCap: newCap),
                 on: db)
             ranked = true
         }
-        guard let row = rows.first else { return .empty }
-        let due = try row.decode(column: "due_count", as: Int.self)
-        guard try !row.decodeNil(column: "id") else { return QueueHead(card: nil, rank: nil, dueCount: due) }
-        let rank = ranked ? QueueOrder.HeadRank(rawValue: try row.decode(column: "head_rank", as: Int.self)) : nil
+        guard let first = rows.first else { return .empty }
+        let row = ColumnReader(first)
+        let due = try row.value("due_count", as: Int.self)
+        guard try row.optional("id", as: Int.self) != nil else { return QueueHead(card: nil, rank: nil, dueCount: due) }
+        let rank = ranked ? QueueOrder.HeadRank(rawValue: try row.value("head_rank", as: Int.self)) : nil
         return QueueHead(card: try CardModel.read(row), rank: rank, dueCount: due)
     }
 }
@@ -152,13 +153,13 @@ struct PostgresAppendedReviews: AppendedReviews {
     let db: any Database
 
     func ratedCard(uniqueId: UUID, stackId: Int, userId: UUID, reviewId: UUID) async throws -> VersionedRatedCard? {
-        let rows = try await PostgresNamedStatements.rows(
+        let rows = try await PostgresNamedStatements.postgresRows(
             PostgresNamedStatements.RatedCardRead(
                 uniqueId: uniqueId, stackId: stackId, userId: userId, reviewId: reviewId),
             on: db)
-        guard let row = rows.first else { return nil }
-        return VersionedRatedCard(
-            rated: try RatedCard(row), version: try row.decode(column: "row_version", as: String.self))
+        guard let first = rows.first else { return nil }
+        let row = ColumnReader(first)
+        return VersionedRatedCard(rated: try RatedCard(row), version: try row.value("row_version", as: String.self))
     }
 
     func write(_ log: ReviewLogModel, card: CardModel, version: String, change: ReviewTimesChange) async throws

@@ -49,11 +49,13 @@ struct RatedCard {
 
     /// A row of the card's columns with `last_seq` and `known_review` (1: this review of this card,
     /// 2: someone else's, null: unknown).
-    init(_ row: any SQLRow) throws {
+    init(_ row: any SQLRow) throws { try self.init(ColumnReader(row)) }
+
+    init(_ row: ColumnReader) throws {
         card = try CardModel.read(row)
-        lastSeq = try row.decode(column: "last_seq", as: Int.self)
+        lastSeq = try row.value("last_seq", as: Int.self)
         knownReview =
-            switch try row.decode(column: "known_review", as: Int?.self) {
+            switch try row.optional("known_review", as: Int.self) {
             case nil: nil
             case 1?: .same
             default: .other
