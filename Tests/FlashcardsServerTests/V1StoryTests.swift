@@ -131,35 +131,27 @@ struct V1StoryTests {
                 // As a provider's sign-in makes it: a password nobody knows.
                 try await app.db.sql.raw("UPDATE users SET password_set = \(bind: false)").run()
                 #expect(try await client.me().passwordSet == false)
-                func code(_ body: () async throws -> Void) async -> String? {
-                    do {
-                        try await body()
-                        return nil
-                    } catch let error as FlashcardsError {
-                        return error.code
-                    } catch {
-                        return "\(error)"
-                    }
-                }
                 // Eleven minutes after signing in: sign in again first; nothing changes.
                 clock.advance(by: 11 * 60)
-                #expect(await code { try await client.setPassword("battery staple") } == "reauthentication_required")
                 #expect(
-                    await code { try await client.login(mail: "ada@example.org", password: "battery staple") }
+                    await errorCode { try await client.setPassword("battery staple") } == "reauthentication_required")
+                #expect(
+                    await errorCode { try await client.login(mail: "ada@example.org", password: "battery staple") }
                         == "wrong_password")
                 #expect(try await client.me().passwordSet == false)
                 // Too short is refused as at signup.
                 try await client.login(mail: "ada@example.org", password: "correct horse")
-                #expect(await code { try await client.setPassword("short") } == "validation_failed")
+                #expect(await errorCode { try await client.setPassword("short") } == "validation_failed")
                 // Right after signing in it is set; every older token stops working.
                 let before = try #require(client.token)
                 try await client.setPassword("battery staple")
                 #expect(
-                    await code { _ = try await FlashcardsClient(baseURL: url, token: before).me() } == "unauthorized")
+                    await errorCode { _ = try await FlashcardsClient(baseURL: url, token: before).me() }
+                        == "unauthorized")
                 try await client.login(mail: "ada@example.org", password: "battery staple")
                 #expect(try await client.me().passwordSet == true)
                 // From then on a change needs the current password.
-                #expect(await code { try await client.setPassword("another secret") } == "wrong_password")
+                #expect(await errorCode { try await client.setPassword("another secret") } == "wrong_password")
                 try await client.changePassword(current: "battery staple", new: "another secret")
             }
         }

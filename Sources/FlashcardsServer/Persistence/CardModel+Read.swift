@@ -66,42 +66,48 @@ extension CardModel {
 struct ColumnReader {
     typealias Value = SQLiteDataConvertible & Decodable & PostgresDecodable
 
-    let row: any SQLRow
-    let inline: InlineRow?
-    let postgres: PostgresRandomAccessRow?
-
-    init(_ row: any SQLRow) {
-        self.row = row
-        self.inline = row as? InlineRow
-        self.postgres = nil
+    private enum Source {
+        /// A SQLKit row; `inline` when it comes from an inline SQLite connection.
+        case sql(any SQLRow, inline: InlineRow?)
+        case postgres(PostgresRandomAccessRow)
     }
 
-    init(_ row: PostgresRow) {
-        self.row = row.sql()
-        self.inline = nil
-        self.postgres = PostgresRandomAccessRow(row)
-    }
+    private let source: Source
+
+    init(_ row: any SQLRow) { source = .sql(row, inline: row as? InlineRow) }
+
+    init(_ row: PostgresRow) { source = .postgres(PostgresRandomAccessRow(row)) }
 
     /// `column` as the driver converts it (`SQLiteDataConvertible`, which its decoder uses too).
     func value<T: Value>(_ column: String, as type: T.Type) throws -> T {
-        if let postgres { return try postgres[column].decode(T.self) }
-        if let stored = inline?.stored(column), let value = T(sqliteData: stored) { return value }
-        return try row.decode(column: column, as: T.self)
+        switch source {
+        case .postgres(let row):
+            return try row[column].decode(T.self)
+        case .sql(let row, let inline):
+            if let stored = inline?.stored(column), let value = T(sqliteData: stored) { return value }
+            return try row.decode(column: column, as: T.self)
+        }
     }
 
     func optional<T: Value>(_ column: String, as type: T.Type) throws -> T? {
-        if let postgres {
-            let cell = postgres[column]
+        switch source {
+        case .postgres(let row):
+            let cell = row[column]
             return cell.bytes == nil ? nil : try cell.decode(T.self)
+        case .sql(let row, let inline):
+            guard let stored = inline?.stored(column) else { return try row.decode(column: column, as: T?.self) }
+            if case .null = stored { return nil }
+            return try value(column, as: T.self)
         }
-        guard let stored = inline?.stored(column) else { return try row.decode(column: column, as: T?.self) }
-        if case .null = stored { return nil }
-        return try value(column, as: T.self)
     }
 
     func uuid(_ column: String) throws -> UUID {
-        if let postgres { return try postgres[column].decode(UUID.self) }
-        if case .text(let text)? = inline?.stored(column), let value = UUID(uuidString: text) { return value }
-        return try row.decode(column: column, as: UUID.self)
+        switch source {
+        case .postgres(let row):
+            return try row[column].decode(UUID.self)
+        case .sql(let row, let inline):
+            if case .text(let text)? = inline?.stored(column), let value = UUID(uuidString: text) { return value }
+            return try row.decode(column: column, as: UUID.self)
+        }
     }
 }
