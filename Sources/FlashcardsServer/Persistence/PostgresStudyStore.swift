@@ -171,6 +171,14 @@ struct PostgresAppendedReviews: AppendedReviews {
         return .written(try StackDayCounts.kept(in: row))
     }
 
+    /// The process's ratings by stack id (stacks of several databases in one process, as in the
+    /// tests, only share a gate when their ids are equal, which orders them and nothing more).
+    private static let ratings = KeyedGate<Int>()
+
+    func oneAtATime<T>(stack stackId: Int, _ body: () async throws -> T) async throws -> T {
+        try await Self.ratings.run(stackId, body)
+    }
+
     func locking<T: Sendable>(
         card uniqueId: UUID, of userId: UUID, in stackId: Int,
         _ body: @escaping @Sendable (any AppendedReviews) async throws -> T

@@ -91,6 +91,13 @@ protocol AppendedReviews: Sendable {
     func write(_ log: ReviewLogModel, card: CardModel, version: String, change: ReviewTimesChange) async throws
         -> AppendedReviewOutcome
 
+    /// Runs `body` (a rating of a card of stack `stackId`, by `write` or in a transaction) while no
+    /// other rating of that stack runs in this process. Two ratings of a stack that ran side by side
+    /// would meet in the database: at its day counts (one row of the stack), and when they rate the
+    /// same card, as a changed card rated again in `locking`. In this process they wait in order of
+    /// arrival instead, without a connection; servers of several processes still meet there.
+    func oneAtATime<T>(stack stackId: Int, _ body: () async throws -> T) async throws -> T
+
     /// Runs `body` in a transaction that first locks the card with this path id in its own statement
     /// (`StudyTransaction.lockCards`), so that the `AppendedReviews` it hands over read what the
     /// writer they waited for committed and write to a card no one else changes meanwhile. For a

@@ -198,39 +198,46 @@ struct StudyService {
             scheduler.kind == .fsrs
             ? try await LearnerLoad.snapshot(
                 userId: userId, timeZone: user.timeZone, scheduler: scheduler, context: context) : nil
-        // The day's first rating of an FSRS stack counts the day in a transaction; every other one
-        // that continues the card's schedule is one statement where the store offers it.
-        if let appended = store.appendedReviews, dayStart == nil || keptToday,
-            let card = try await rateAppending(
-                cardUUID, rating: rating, logId: logId, durationMs: durationMs, mode: mode, scheduler: scheduler,
-                load: load, with: appended)
-        {
+        let inTransaction = { () async throws -> CardModel in
+            let (card, counts, before) = try await store.writeTransaction {
+                tx -> (CardModel, StackDayCounts.Counts?, Date?) in
+                try await tx.lockCards([cardUUID], of: userId, in: stackId)
+                guard
+                    let rated = try await tx.ratedCard(
+                        uniqueId: cardUUID, stackId: stackId, userId: userId, reviewId: logId)
+                else { throw AppError.cardNotFound }
+                guard
+                    let log = try review(of: rated, id: logId, rating: rating, durationMs: durationMs, mode: mode)
+                else { return (rated.card, nil, nil) }
+                let before = Self.reviewDue(rated.card)
+                let change = try await ReviewRecorder(scheduler: scheduler).record(
+                    [log], for: rated.card, lastSeq: rated.lastSeq, load: load, in: tx)
+                // The day's first rating of an FSRS stack counts the day (this rating included); every
+                // other adjusts the counts kept.
+                if let dayStart, !keptToday,
+                    let counts = try await tx.recountDay(stackId: stackId, from: dayStart)
+                {
+                    return (rated.card, counts, before)
+                }
+                return (rated.card, try await tx.applyDayCounts(change), before)
+            }
+            try rated(card, counts: counts, dueBefore: before, scheduler: scheduler)
             return card
         }
-        let (card, counts, before) = try await store.writeTransaction {
-            tx -> (CardModel, StackDayCounts.Counts?, Date?) in
-            try await tx.lockCards([cardUUID], of: userId, in: stackId)
-            guard
-                let rated = try await tx.ratedCard(
-                    uniqueId: cardUUID, stackId: stackId, userId: userId, reviewId: logId)
-            else { throw AppError.cardNotFound }
-            guard
-                let log = try review(of: rated, id: logId, rating: rating, durationMs: durationMs, mode: mode)
-            else { return (rated.card, nil, nil) }
-            let before = Self.reviewDue(rated.card)
-            let change = try await ReviewRecorder(scheduler: scheduler).record(
-                [log], for: rated.card, lastSeq: rated.lastSeq, load: load, in: tx)
-            // The day's first rating of an FSRS stack counts the day (this rating included); every
-            // other adjusts the counts kept.
-            if let dayStart, !keptToday,
-                let counts = try await tx.recountDay(stackId: stackId, from: dayStart)
+        guard let appended = store.appendedReviews else { return try await inTransaction() }
+        // The day's first rating of an FSRS stack counts the day in a transaction; every other one
+        // that continues the card's schedule is one statement. This process's ratings of the stack
+        // run one at a time, so that they do not meet as conflicts in the database.
+        return try await appended.oneAtATime(stack: stackId) {
+            if dayStart == nil || keptToday,
+                let card = try await rateAppending(
+                    cardUUID, rating: rating, logId: logId, durationMs: durationMs, mode: mode,
+                    scheduler: scheduler, load: load, with: appended)
             {
-                return (rated.card, counts, before)
+                return card
             }
-            return (rated.card, try await tx.applyDayCounts(change), before)
+            return try await inTransaction()
         }
-        try rated(card, counts: counts, dueBefore: before, scheduler: scheduler)
-        return card
     }
 
     /// Rates a card through `appended` (`AppendedReviews`): nil when the rating is no append, for the
