@@ -219,15 +219,19 @@ extension PostgresNamedStatements {
             var values: [String] = []
             for (offset, type) in logTypes.enumerated() { values.append("$\(offset + 13)::\(type)") }
             let logValues = values.joined(separator: ", ")
-            func term(_ parameter: Int) -> String {
-                "CASE WHEN reviewed_since <= $\(parameter)::timestamptz THEN 1 ELSE 0 END"
+            let counts = StackDayCounts.adjustment { time -> String in
+                switch time {
+                case .firstBefore: "$29::timestamptz"
+                case .lastBefore: "$30::timestamptz"
+                case .firstAfter: "$31::timestamptz"
+                case .lastAfter: "$32::timestamptz"
+                }
             }
             return """
                 WITH card AS (UPDATE cards SET \(schedule) WHERE id = $1 AND xmin = $2::text::xid RETURNING id),
                 logged AS (INSERT INTO review_logs (\(ReviewLogModel.insertColumns))
                 SELECT \(logValues) FROM card),
-                counted AS (UPDATE stacks SET reviewed_today = reviewed_today + \(term(32)) - \(term(30)),
-                fresh_today = fresh_today + \(term(31)) - \(term(29))
+                counted AS (UPDATE stacks SET \(counts)
                 WHERE id = $16 AND $33::boolean AND EXISTS (SELECT 1 FROM card)
                 RETURNING reviewed_since, reviewed_today, fresh_today)
                 SELECT (SELECT COUNT(*) FROM card) AS written, counted.reviewed_since, counted.reviewed_today,

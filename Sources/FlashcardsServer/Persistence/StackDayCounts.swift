@@ -108,20 +108,30 @@ enum StackDayCounts {
     /// would miss that change once it commits (a card deleted while counted stayed counted).
     fileprivate static func apply(_ change: ReviewTimesChange, in tx: any StudyTransaction) async throws -> Counts? {
         guard change.changesTimes else { return nil }
-        // +1 for a time now at or after `reviewed_since`, −1 for one that was.
-        func term(_ date: Date?) -> SQLQueryString {
-            guard let date else { return "0" }
-            return "CASE WHEN reviewed_since <= \(bind: date) THEN 1 ELSE 0 END"
-        }
+        let set = adjustment { time -> SQLQueryString in "\(bind: change[time])" }
         let statement: SQLQueryString =
-            "UPDATE stacks SET reviewed_today = reviewed_today + " + term(change.after.last) + " - "
-            + term(change.before.last) + ", fresh_today = fresh_today + " + term(change.after.first) + " - "
-            + term(change.before.first)
+            "UPDATE stacks SET " + set
                 + """
                  WHERE id = \(key: change.stackId)
                 RETURNING reviewed_since, reviewed_today, fresh_today
                 """
         return try await tx.sql.raw(statement).first().flatMap(kept(in:))
+    }
+
+    /// One of the review times a change of a card compares (`adjustment`).
+    enum Time {
+        case firstBefore, lastBefore, firstAfter, lastAfter
+    }
+
+    /// The `SET` list that moves the counts by a change of a card's review times: +1 for a time now
+    /// at or after `reviewed_since`, −1 for one that was (a missing time, SQL null, counts 0).
+    /// `value` writes each time as SQL: a bound value (`apply`) or a statement's parameter
+    /// (`PostgresNamedStatements.AppendReview`).
+    static func adjustment<S: SQLText>(_ value: (Time) -> S) -> S {
+        func term(_ time: Time) -> S { "CASE WHEN reviewed_since <= " + value(time) + " THEN 1 ELSE 0 END" }
+        let reviewed: S = "reviewed_today = reviewed_today + " + term(.lastAfter) + " - " + term(.lastBefore)
+        let fresh: S = ", fresh_today = fresh_today + " + term(.firstAfter) + " - " + term(.firstBefore)
+        return reviewed + fresh
     }
 
     /// The counts a row of `reviewed_since`, `reviewed_today` and `fresh_today` keeps (nil when the
@@ -209,3 +219,23 @@ extension StudyTransaction {
         try await StackDayCounts.forget(stackIds: stackIds, in: self)
     }
 }
+
+extension ReviewTimesChange {
+    /// The time `time` names.
+    subscript(time: StackDayCounts.Time) -> Date? {
+        switch time {
+        case .firstBefore: before.first
+        case .lastBefore: before.last
+        case .firstAfter: after.first
+        case .lastAfter: after.last
+        }
+    }
+}
+
+/// SQL text that is built by concatenation: plain text, or SQLKit's query string with its binds.
+protocol SQLText: ExpressibleByStringLiteral {
+    static func + (lhs: Self, rhs: Self) -> Self
+}
+
+extension String: SQLText {}
+extension SQLQueryString: SQLText {}
