@@ -74,11 +74,7 @@ enum PostgresNamedStatements {
     /// starts with it; sent as text, PostgreSQL parsed and planned it each time, which took longer
     /// than running it (0.4 of 0.45 ms, docs/benchmarks.md).
     struct AuthenticatedForStack: PostgresNamedStatement {
-        static let sql = """
-            SELECT \(AuthenticatedColumns.userColumnList), EXISTS (SELECT 1 FROM revoked_tokens WHERE id = $1) AS \
-            "\(AuthenticatedColumns.revoked)"\(AuthenticatedColumns.stackColumnList) FROM users LEFT JOIN stacks \
-            ON stacks.user_id = users.id AND stacks.unique_id = $2 WHERE users.id = $3
-            """
+        static let sql: String = AuthenticatedColumns.statement(userId: "$3", stackId: "$2", tokenId: "$1")
 
         let tokenId: String
         let stackId: UUID

@@ -231,11 +231,3 @@ extension ReviewTimesChange {
         }
     }
 }
-
-/// SQL text that is built by concatenation: plain text, or SQLKit's query string with its binds.
-protocol SQLText: ExpressibleByStringLiteral {
-    static func + (lhs: Self, rhs: Self) -> Self
-}
-
-extension String: SQLText {}
-extension SQLQueryString: SQLText {}

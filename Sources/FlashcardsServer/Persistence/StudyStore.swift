@@ -243,7 +243,6 @@ extension StudyStore {
     }
 }
 
-/// The column names of `StudyStore.authenticated`'s row.
 /// The statement of `StudyStore.authenticated`: the account's columns under their own names, the
 /// stack's under `stackPrefix`, the parameters and the token's revocation under their own.
 enum AuthenticatedColumns {
@@ -255,27 +254,36 @@ enum AuthenticatedColumns {
     static let stackColumnList =
         StackModel.keys.map { ", stacks.\"\($0.description)\" AS \"\(stackPrefix)\($0.description)\"" }.joined()
         + ", (SELECT parameters FROM scheduler_parameters WHERE user_id = users.id) AS \"\(parameters)\""
-    /// The account's columns by name, for a statement PostgreSQL keeps planned (`users.*` would
-    /// change its row type with a migration's column).
+    /// The account's columns by name (`users.*` would change the row type of a statement
+    /// PostgreSQL keeps planned with a migration's column).
     static let userColumnList = UserModel.keys.map { "users.\"\($0.description)\"" }.joined(separator: ", ")
 
-    /// The shared statement's row on `sql`: one primary-key lookup (a foreign stack id finds no stack).
+    /// The statement, one primary-key lookup (a foreign stack id finds no stack). `userId`,
+    /// `stackId` and `tokenId` are SQL for the values: binds (`row`) or a named statement's
+    /// parameters (`PostgresNamedStatements.AuthenticatedForStack`). Without `stackId` no stack is
+    /// joined, without `tokenId` no revocation is read.
+    static func statement<S: SQLText>(userId: S, stackId: S?, tokenId: S?) -> S {
+        var text: S = .raw("SELECT " + userColumnList)
+        if let tokenId {
+            // A token revoked by logout: one probe of the revocation table's key, in the same statement.
+            text = text + ", EXISTS (SELECT 1 FROM revoked_tokens WHERE id = " + tokenId + .raw(") AS \"\(revoked)\"")
+        }
+        if let stackId {
+            let join: S = " FROM users LEFT JOIN stacks ON stacks.user_id = users.id AND stacks.unique_id = "
+            text = text + .raw(stackColumnList) + join + stackId
+        } else {
+            text = text + " FROM users"
+        }
+        return text + " WHERE users.id = " + userId
+    }
+
+    /// The statement's row on `sql`, its values bound.
     static func row(userId: UUID, stackId: UUID?, tokenId: String?, on sql: any SQLDatabase) async throws
         -> (any SQLRow)?
     {
-        var extra: SQLQueryString = ""
-        if let tokenId {
-            // A token revoked by logout: one probe of the revocation table's key, in the same statement.
-            extra = ", EXISTS (SELECT 1 FROM revoked_tokens WHERE id = \(bind: tokenId)) AS \(ident: revoked)"
-        }
-        if let stackId {
-            extra =
-                extra + "\(unsafeRaw: stackColumnList) FROM users"
-                + " LEFT JOIN stacks ON stacks.user_id = users.id AND stacks.unique_id = \(key: stackId)"
-        } else {
-            extra = extra + " FROM users"
-        }
-        return try await sql.raw("SELECT users.*\(extra) WHERE users.id = \(key: userId)").first()
+        let text: SQLQueryString = statement(
+            userId: "\(key: userId)", stackId: stackId.map { "\(key: $0)" }, tokenId: tokenId.map { "\(bind: $0)" })
+        return try await sql.raw(text).first()
     }
 }
 
