@@ -215,14 +215,9 @@ extension PostgresNamedStatements {
             var values: [String] = []
             for (offset, type) in logTypes.enumerated() { values.append("$\(offset + 13)::\(type)") }
             let logValues = values.joined(separator: ", ")
-            let counts = StackDayCounts.adjustment { time -> String in
-                switch time {
-                case .firstBefore: "$29::timestamptz"
-                case .lastBefore: "$30::timestamptz"
-                case .firstAfter: "$31::timestamptz"
-                case .lastAfter: "$32::timestamptz"
-                }
-            }
+            let counts: String = StackDayCounts.adjustment(
+                firstBefore: "$29::timestamptz", lastBefore: "$30::timestamptz", firstAfter: "$31::timestamptz",
+                lastAfter: "$32::timestamptz")
             return """
                 WITH card AS (UPDATE cards SET \(schedule) WHERE id = $1 AND xmin = $2::text::xid RETURNING id),
                 logged AS (INSERT INTO review_logs (\(ReviewLogModel.insertColumns))

@@ -108,7 +108,9 @@ enum StackDayCounts {
     /// would miss that change once it commits (a card deleted while counted stayed counted).
     fileprivate static func apply(_ change: ReviewTimesChange, in tx: any StudyTransaction) async throws -> Counts? {
         guard change.changesTimes else { return nil }
-        let set = adjustment { time -> SQLQueryString in "\(bind: change[time])" }
+        let set: SQLQueryString = adjustment(
+            firstBefore: "\(bind: change.before.first)", lastBefore: "\(bind: change.before.last)",
+            firstAfter: "\(bind: change.after.first)", lastAfter: "\(bind: change.after.last)")
         let statement: SQLQueryString =
             "UPDATE stacks SET " + set
                 + """
@@ -118,19 +120,14 @@ enum StackDayCounts {
         return try await tx.sql.raw(statement).first().flatMap(kept(in:))
     }
 
-    /// One of the review times a change of a card compares (`adjustment`).
-    enum Time {
-        case firstBefore, lastBefore, firstAfter, lastAfter
-    }
-
     /// The `SET` list that moves the counts by a change of a card's review times: +1 for a time now
-    /// at or after `reviewed_since`, −1 for one that was (a missing time, SQL null, counts 0).
-    /// `value` writes each time as SQL: a bound value (`apply`) or a statement's parameter
+    /// at or after `reviewed_since`, −1 for one that was (a missing time, SQL null, counts 0). Each
+    /// time is given as SQL: a bound value (`apply`) or a statement's parameter
     /// (`PostgresNamedStatements.AppendReview`).
-    static func adjustment<S: SQLText>(_ value: (Time) -> S) -> S {
-        func term(_ time: Time) -> S { "CASE WHEN reviewed_since <= " + value(time) + " THEN 1 ELSE 0 END" }
-        let reviewed: S = "reviewed_today = reviewed_today + " + term(.lastAfter) + " - " + term(.lastBefore)
-        let fresh: S = ", fresh_today = fresh_today + " + term(.firstAfter) + " - " + term(.firstBefore)
+    static func adjustment<S: SQLText>(firstBefore: S, lastBefore: S, firstAfter: S, lastAfter: S) -> S {
+        func term(_ time: S) -> S { "CASE WHEN reviewed_since <= " + time + " THEN 1 ELSE 0 END" }
+        let reviewed: S = "reviewed_today = reviewed_today + " + term(lastAfter) + " - " + term(lastBefore)
+        let fresh: S = ", fresh_today = fresh_today + " + term(firstAfter) + " - " + term(firstBefore)
         return reviewed + fresh
     }
 
@@ -217,17 +214,5 @@ extension StudyTransaction {
     /// Drops the kept counts of these stacks: the next request counts them from the cards.
     func forgetDayCounts(stackIds: some Collection<Int>) async throws {
         try await StackDayCounts.forget(stackIds: stackIds, in: self)
-    }
-}
-
-extension ReviewTimesChange {
-    /// The time `time` names.
-    subscript(time: StackDayCounts.Time) -> Date? {
-        switch time {
-        case .firstBefore: before.first
-        case .lastBefore: before.last
-        case .firstAfter: after.first
-        case .lastAfter: after.last
-        }
     }
 }
